@@ -1,0 +1,16 @@
+# The two commands. Each one installs whatever is missing first.
+.PHONY: run test setup build
+
+ARGS ?=
+
+run:
+	@scripts/run.sh $(ARGS)
+
+test:
+	@scripts/test.sh
+
+setup:
+	@scripts/setup.sh test
+
+build:
+	@scripts/build.sh release

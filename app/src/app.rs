@@ -1,0 +1,98 @@
+//! The router, the HTML shell and the workspace frame every page renders inside.
+
+use leptos::prelude::*;
+use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::path;
+
+use crate::api::{CreateThread, list_threads};
+use crate::components::context_pane::ContextPane;
+use crate::components::sidebar::Sidebar;
+use crate::pages::home::HomePage;
+use crate::pages::not_found::NotFoundPage;
+use crate::pages::thread::ThreadPage;
+
+/// The document the server renders around the app; it also loads the hydration bundle.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <meta name="color-scheme" content="light dark" />
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                <AutoReload options=options.clone() />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    mark_body_once_interactive();
+
+    view! {
+        <Stylesheet id="leptos" href="/pkg/agent_os.css" />
+        <Title formatter=|page: String| {
+            if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
+        } />
+        <Router>
+            <Workspace />
+        </Router>
+    }
+}
+
+/// Sidebar, main area and context pane; loads the thread list the sidebar shows.
+#[component]
+fn Workspace() -> impl IntoView {
+    let create_thread = ServerAction::<CreateThread>::new();
+    let threads = Resource::new(move || create_thread.version().get(), |_| list_threads());
+
+    let location = use_location();
+    let selected = Memo::new(move |_| {
+        location
+            .pathname
+            .get()
+            .strip_prefix("/threads/")
+            .map(str::to_owned)
+    });
+
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        if let Some(Ok(thread)) = create_thread.value().get() {
+            navigate(&format!("/threads/{}", thread.id), Default::default());
+        }
+    });
+
+    view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
+        <div class="shell">
+            <Sidebar threads create_thread selected />
+            <main class="main" id="main" tabindex="-1">
+                <Routes fallback=NotFoundPage>
+                    <Route path=path!("/") view=HomePage />
+                    <Route path=path!("/threads/:id") view=ThreadPage />
+                </Routes>
+            </main>
+            <ContextPane />
+        </div>
+    }
+}
+
+/// Lets tests and scripts wait for hydration: the attribute appears only once the
+/// browser bundle has taken over the server-rendered page.
+fn mark_body_once_interactive() {
+    Effect::new(|_| {
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    });
+}

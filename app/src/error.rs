@@ -1,0 +1,77 @@
+//! The error type every server function and REST handler returns.
+
+use leptos::server_fn::codec::JsonEncoding;
+use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
+use serde::{Deserialize, Serialize};
+
+/// What went wrong, worded for the person who sent the request.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "message", rename_all = "snake_case")]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("storage failed: {0}")]
+    Storage(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+    /// The call never reached the service or its answer was lost: network or encoding.
+    #[error("{0}")]
+    Transport(String),
+}
+
+impl ApiError {
+    /// The HTTP status this error is reported with.
+    pub fn status_code(&self) -> u16 {
+        match self {
+            ApiError::BadRequest(_) => 400,
+            ApiError::NotFound(_) => 404,
+            ApiError::Conflict(_) => 409,
+            ApiError::Storage(_) | ApiError::Internal(_) | ApiError::Transport(_) => 500,
+        }
+    }
+}
+
+impl FromServerFnError for ApiError {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        let error = match value {
+            ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => {
+                ApiError::BadRequest(value.to_string())
+            }
+            other => ApiError::Transport(other.to_string()),
+        };
+        // Argument errors are decided before the service runs; the status must follow.
+        #[cfg(feature = "ssr")]
+        crate::api::service::set_response_status(&error);
+        error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_round_trip_through_their_wire_form() {
+        let error = ApiError::NotFound("thread \"t-9\" does not exist".into());
+        let wire = serde_json::to_string(&error).unwrap();
+        assert_eq!(
+            wire,
+            r#"{"kind":"not_found","message":"thread \"t-9\" does not exist"}"#
+        );
+        assert_eq!(serde_json::from_str::<ApiError>(&wire).unwrap(), error);
+    }
+
+    #[test]
+    fn each_error_kind_maps_to_its_http_status() {
+        assert_eq!(ApiError::BadRequest(String::new()).status_code(), 400);
+        assert_eq!(ApiError::NotFound(String::new()).status_code(), 404);
+        assert_eq!(ApiError::Conflict(String::new()).status_code(), 409);
+        assert_eq!(ApiError::Storage(String::new()).status_code(), 500);
+    }
+}

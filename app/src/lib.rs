@@ -1,0 +1,17 @@
+//! Agent OS shared core, compiled for the server (`ssr`), the browser (`hydrate`, `csr`)
+//! and plain native tests alike.
+//!
+//! - [`model`]: workspace types both sides exchange (threads, …).
+//! - [`error`]: the one error type that crosses the server-function boundary.
+//! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
+//!   the server provides by context.
+//! - [`components`] and [`pages`]: the Leptos UI; [`app`] holds the router and the shell.
+
+pub mod api;
+pub mod app;
+pub mod components;
+pub mod error;
+pub mod model;
+pub mod pages;
+
+pub use app::{App, shell};

@@ -1,0 +1,15 @@
+//! `/`: the workspace with no thread selected.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+#[component]
+pub fn HomePage() -> impl IntoView {
+    view! {
+        <Title text="" />
+        <section class="empty-state" aria-labelledby="home-heading">
+            <h1 id="home-heading">"Workspace"</h1>
+            <p>"Select a thread in the sidebar, or start a new one."</p>
+        </section>
+    }
+}

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { openHydrated } from './helpers';
+
+test('the server-rendered shell already holds the sidebar, timeline area and context pane', async ({ request }) => {
+  const response = await request.get('/');
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  expect(html).toContain('aria-label="Workspace"');
+  expect(html).toContain('New thread');
+  expect(html).toContain('aria-label="Context"');
+  expect(html).toContain('/pkg/agent_os.js');
+});
+
+test('a new thread appears without a page reload and survives one', async ({ page }) => {
+  await openHydrated(page, '/');
+  const threads = page.getByRole('list', { name: 'Threads' }).getByRole('link');
+  const before = await threads.count();
+
+  // A full navigation would wipe this marker; a hydrated update keeps it.
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await page.getByRole('button', { name: 'New thread' }).click();
+
+  await expect(threads).toHaveCount(before + 1);
+  const title = `Thread ${before + 1}`;
+  const created = page.getByRole('link', { name: title, exact: true });
+  await expect(created).toBeVisible();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(created).toHaveAttribute('aria-current', 'page');
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+  await page.reload();
+  await expect(page.getByRole('link', { name: title, exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
+});
+
+test('an unknown thread id renders a clear not-found message with status 404', async ({ page }) => {
+  const response = await page.goto('/threads/no-such-thread');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('alert')).toContainText('thread "no-such-thread" does not exist');
+});
+
+test('an unknown path renders the not-found page with status 404', async ({ page }) => {
+  const response = await page.goto('/nowhere');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+});

@@ -1,0 +1,58 @@
+# Shared helpers for the Makefile's scripts. Sourced, not executed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# The file stem the server asks for: /pkg/agent_os.js and /pkg/agent_os_bg.wasm.
+OUTPUT_NAME=agent_os
+SITE_ROOT="$ROOT/target/site"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Runs a command as root, through sudo when we are not root already.
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+    else die "need root to run: $* (install sudo or run as root)"
+    fi
+}
+
+# How the browser bundle is compiled: "rustup" when the toolchain has the wasm32 target
+# installed (a normal developer machine), otherwise "debian": Debian's rustc-web with the
+# standard library built from source (rust-web-src) and linked by lld.
+wasm_toolchain() {
+    if command -v rustup >/dev/null 2>&1 \
+        && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+        echo rustup
+    else
+        echo debian
+    fi
+}
+
+# The wasm-bindgen version the lockfile resolved; the CLI must match it exactly.
+wasm_bindgen_version() {
+    awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+# apt packages from the list that are not installed yet.
+missing_debs() {
+    local pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || echo "$pkg"
+    done
+}
+
+apt_install() {
+    [ "$#" -gt 0 ] || return 0
+    command -v apt-get >/dev/null 2>&1 || die "missing packages ($*) and no apt-get to install them"
+    say "installing Debian packages: $*"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
+# A free TCP port on loopback.
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}

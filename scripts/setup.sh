@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs whatever the build (and, with `test`, the browser tests) needs and is missing.
+# Idempotent and quiet when everything is present. Downloads only from crates.io, npm and
+# Debian. Usage: scripts/setup.sh [run|test]
+source "$(dirname "$0")/lib.sh"
+purpose="${1:-run}"
+
+command -v cargo >/dev/null 2>&1 || die "cargo is not installed: install Rust from https://rustup.rs or your distribution"
+
+debs=()
+if [ "$(wasm_toolchain)" = debian ]; then
+    # No prebuilt wasm32 standard library: compile it from source with Debian's toolchain.
+    debs+=(rustc-web cargo-web rust-web-src lld-22)
+fi
+if [ "$purpose" = test ]; then
+    debs+=(chromium)
+    command -v node >/dev/null 2>&1 || debs+=(nodejs)
+    command -v npm >/dev/null 2>&1 || debs+=(npm)
+fi
+command -v python3 >/dev/null 2>&1 || debs+=(python3)
+command -v gzip >/dev/null 2>&1 || debs+=(gzip)
+mapfile -t missing < <(missing_debs "${debs[@]}")
+apt_install "${missing[@]}"
+
+want="$(wasm_bindgen_version)"
+[ -n "$want" ] || die "Cargo.lock names no wasm-bindgen version"
+have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+if [ "$have" != "$want" ]; then
+    say "installing wasm-bindgen-cli $want (the version Cargo.lock pins)"
+    cargo install -q wasm-bindgen-cli --version "$want" --force
+fi
+
+if [ "$purpose" = test ]; then
+    stamp="$ROOT/end2end/node_modules/.installed-from-lock"
+    if [ ! -f "$stamp" ] || [ "$ROOT/end2end/package-lock.json" -nt "$stamp" ]; then
+        say "installing the end-to-end test packages (npm ci)"
+        (cd "$ROOT/end2end" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+        touch "$stamp"
+    fi
+fi

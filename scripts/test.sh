@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `make test`: setup, format and lint checks, the Rust tests under each feature set, a
+# build, then the Playwright suite in headless Chromium against a freshly started server
+# with a throwaway database. Exits non-zero on the first failure.
+source "$(dirname "$0")/lib.sh"
+
+scripts/setup.sh test
+
+say "cargo fmt --check"
+cargo fmt --all --check
+
+say "cargo clippy (server feature set, then browser feature set)"
+cargo clippy -q --workspace --all-targets -- -D warnings
+cargo clippy -q -p app --features hydrate --all-targets -- -D warnings
+
+say "cargo test --workspace (app with ssr, server)"
+cargo test --workspace
+say "cargo test -p app --features hydrate"
+cargo test -p app --features hydrate
+
+say "building the site and the server"
+scripts/build.sh debug
+
+say "Playwright suite in headless Chromium"
+port="$(free_port)"
+scratch="$(mktemp -d)"
+server_log="$scratch/server.log"
+RUST_LOG="${RUST_LOG:-info,sqlx=warn}" target/debug/agent-os serve \
+    --addr "127.0.0.1:$port" --data-dir "$scratch/data" --site-root "$SITE_ROOT" \
+    >"$server_log" 2>&1 &
+server_pid=$!
+stop_server() {
+    kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    rm -rf "$scratch"
+}
+trap stop_server EXIT
+
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$server_log" >&2; die "the server exited during start"; }
+    sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$server_log" >&2; die "the server did not answer /healthz"; }
+
+if ! (cd end2end && BASE_URL="http://127.0.0.1:$port" npx --no-install playwright test); then
+    say "server log (last 50 lines)"
+    tail -n 50 "$server_log" >&2
+    exit 1
+fi
+say "all checks passed"

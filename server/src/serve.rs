@@ -1,0 +1,111 @@
+//! `agent-os serve`: open the store, bind the port, serve until Ctrl-C or SIGTERM.
+
+use std::io;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+
+use crate::config::ServeConfig;
+use crate::http::{AppState, router};
+use crate::store::{StoreError, sqlite::SqliteStore};
+use crate::workspace::WorkspaceServiceImpl;
+
+/// Why the server could not start; each names the path or address at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("data directory {path:?} is not usable: {source}")]
+    DataDir { path: PathBuf, source: io::Error },
+    #[error("cannot open the database {path:?}: {source}")]
+    Database { path: PathBuf, source: StoreError },
+    #[error("cannot listen on {addr}: {source}")]
+    Listen { addr: SocketAddr, source: io::Error },
+    #[error("server stopped with an error: {0}")]
+    Serve(io::Error),
+}
+
+pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
+    ensure_writable_dir(&config.data_dir).map_err(|source| StartupError::DataDir {
+        path: config.data_dir.clone(),
+        source,
+    })?;
+    let database = config.database_file();
+    let store = SqliteStore::open(&database)
+        .await
+        .map_err(|source| StartupError::Database {
+            path: database.clone(),
+            source,
+        })?;
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .map_err(|source| StartupError::Listen {
+            addr: config.addr,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(StartupError::Serve)?;
+    warn_if_bundle_missing(&config.site_root);
+
+    let state = AppState::new(
+        addr,
+        &config.site_root,
+        Arc::new(WorkspaceServiceImpl::new(Arc::new(store))),
+    );
+    tracing::info!(database = %database.display(), "store ready");
+    println!("Agent OS is serving at http://{addr}/");
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(StartupError::Serve)?;
+    tracing::info!("shut down cleanly");
+    Ok(())
+}
+
+/// Creates the directory and proves a file can be written there, so a read-only or
+/// misnamed data directory is reported at start rather than on the first write.
+fn ensure_writable_dir(dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(".agent-os-write-probe");
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
+}
+
+fn warn_if_bundle_missing(site_root: &Path) {
+    let bundle = site_root
+        .join("pkg")
+        .join(format!("{}.js", crate::http::OUTPUT_NAME));
+    if !bundle.exists() {
+        tracing::warn!(
+            bundle = %bundle.display(),
+            "the browser bundle is missing: pages render but will not hydrate (build it with `make run`)"
+        );
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing open requests");
+}

@@ -1,0 +1,171 @@
+//! `agent-os serve` as a user meets it: pages, server functions, persistence, start-up
+//! errors and shutdown, all over real sockets against a real SQLite file.
+
+mod common;
+
+use common::{TestServer, call_server_fn, free_port, run_to_end};
+
+#[tokio::test]
+async fn the_home_page_is_server_rendered_with_sidebar_main_area_and_context_pane() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("data")).await;
+
+    let response = reqwest::get(server.url("/")).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let html = response.text().await.unwrap();
+    for landmark in [
+        r#"aria-label="Workspace""#,
+        r#"id="main""#,
+        r#"aria-label="Context""#,
+        "New thread",
+        "/pkg/agent_os.js",
+        "agent_os_bg",
+    ] {
+        assert!(
+            html.contains(landmark),
+            "home page lacks {landmark}: {html}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn threads_created_through_server_functions_outlive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+
+    let server = TestServer::start(&data).await;
+    let (status, first) = call_server_fn(&server, "create_thread", &[]).await;
+    assert_eq!(status, 200, "{first}");
+    let (_, second) = call_server_fn(&server, "create_thread", &[]).await;
+    assert_eq!(first["title"], "Thread 1");
+    assert_eq!(second["title"], "Thread 2");
+    assert_eq!(first["tenant_id"], "default");
+    assert!(data.join("agent-os.sqlite3").is_file());
+    assert!(server.interrupt().success());
+
+    let server = TestServer::start(&data).await;
+    let (status, listed) = call_server_fn(&server, "list_threads", &[]).await;
+    assert_eq!(status, 200);
+    let titles: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|thread| thread["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Thread 2", "Thread 1"], "newest first");
+
+    let page = reqwest::get(server.url(&format!("/threads/{}", first["id"].as_str().unwrap())))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("<h1>Thread 1</h1>"));
+}
+
+#[tokio::test]
+async fn an_unknown_thread_id_is_a_404_that_names_the_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("data")).await;
+
+    let (status, error) =
+        call_server_fn(&server, "get_thread", &[("thread_id", "ghost-thread")]).await;
+    assert_eq!(status, 404);
+    assert_eq!(error["kind"], "not_found");
+    assert_eq!(error["message"], "thread \"ghost-thread\" does not exist");
+
+    let page = reqwest::get(server.url("/threads/ghost-thread"))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 404);
+}
+
+#[tokio::test]
+async fn a_server_function_call_with_a_missing_argument_is_a_400_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("data")).await;
+
+    let (status, error) = call_server_fn(&server, "get_thread", &[]).await;
+    assert_eq!(status, 400, "{error}");
+    assert_eq!(error["kind"], "bad_request");
+    assert!(
+        error["message"].as_str().unwrap().contains("thread_id"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_taken_port_is_reported_in_one_line_naming_the_port() {
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = holder.local_addr().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+
+    let output = run_to_end(&[
+        "serve",
+        "--addr",
+        &addr,
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line, no panic: {stderr}");
+    assert!(
+        stderr.starts_with(&format!("agent-os: cannot listen on {addr}: ")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+}
+
+#[test]
+fn an_unusable_data_directory_is_reported_in_one_line_naming_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-directory");
+    std::fs::write(&file, b"a file where the data directory should be").unwrap();
+    let data = file.join("data");
+    let addr = format!("127.0.0.1:{}", free_port());
+
+    let output = run_to_end(&[
+        "serve",
+        "--addr",
+        &addr,
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line, no panic: {stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "agent-os: data directory {data:?} is not usable: "
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn help_documents_every_subcommand_and_the_serve_flags() {
+    let output = run_to_end(&["--help"]);
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(help.contains("serve"), "{help}");
+
+    let output = run_to_end(&["serve", "--help"]);
+    let help = String::from_utf8_lossy(&output.stdout);
+    for flag in [
+        "--addr",
+        "AGENT_OS_ADDR",
+        "--data-dir",
+        "AGENT_OS_DATA_DIR",
+        "--site-root",
+    ] {
+        assert!(help.contains(flag), "serve --help lacks {flag}: {help}");
+    }
+}
+
+#[tokio::test]
+async fn ctrl_c_shuts_the_server_down_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("data")).await;
+    let status = server.interrupt();
+    assert!(status.success(), "exit status {status:?}");
+}
