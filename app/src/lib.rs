@@ -13,5 +13,7 @@ pub mod components;
 pub mod error;
 pub mod model;
 pub mod pages;
+pub mod projection;
+pub mod protocol;
 
 pub use app::{App, shell};

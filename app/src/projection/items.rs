@@ -1,0 +1,286 @@
+//! The item types a run view holds, and their one-line text form.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::protocol::ask::{Ask, AskState};
+use crate::protocol::channel::{Channel, Level, Role};
+
+/// Where a tool call stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    /// Arguments are still arriving.
+    Streaming,
+    /// Arguments complete; waiting for the result.
+    Running,
+    Done,
+    Failed,
+    /// The run ended without a result for it.
+    NoResult,
+}
+
+impl ToolStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            ToolStatus::Streaming => "streaming arguments",
+            ToolStatus::Running => "running",
+            ToolStatus::Done => "done",
+            ToolStatus::Failed => "failed",
+            ToolStatus::NoResult => "no result",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolResultView {
+    pub content: Value,
+    pub is_error: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    pub ts: i64,
+}
+
+/// What kind of failure an error item reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The run failed (RUN_ERROR, a truncated stream, an unreachable agent).
+    RunFailed,
+    /// The upstream broke an ordering rule.
+    ProtocolViolation,
+    /// Input that was not an event.
+    Malformed,
+    /// A state or artifact patch that could not be applied (rolled back).
+    Patch,
+    /// An error the gateway reported.
+    Gateway,
+}
+
+/// One entry of the timeline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ItemBody {
+    Message {
+        message_id: String,
+        role: Role,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        text: String,
+        streaming: bool,
+        /// The run's pinned answer.
+        is_final: bool,
+    },
+    Reasoning {
+        message_id: String,
+        text: String,
+        streaming: bool,
+    },
+    EncryptedReasoning {
+        entity_id: String,
+        subtype: String,
+    },
+    ToolCall {
+        tool_call_id: String,
+        name: String,
+        arguments: String,
+        status: ToolStatus,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        summary: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent_message_id: Option<String>,
+        started_ts: i64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ended_ts: Option<i64>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        progress: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<ToolResultView>,
+    },
+    /// An ask in the timeline; its live state is in [`super::RunView::asks`].
+    Ask {
+        ask_id: String,
+    },
+    Edit {
+        edit_id: String,
+    },
+    Artifact {
+        artifact_id: String,
+    },
+    Step {
+        name: String,
+        active: bool,
+    },
+    Subagent {
+        subagent_run_id: String,
+        name: String,
+        running: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    Notice {
+        level: Level,
+        text: String,
+        source: String,
+    },
+    /// Anything no component matches, shown as readable JSON: RAW, CUSTOM, unknown
+    /// event types, messages snapshots.
+    Json {
+        label: String,
+        json: Value,
+    },
+    Error {
+        kind: ErrorKind,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        excerpt: Option<String>,
+    },
+}
+
+/// A timeline entry with where it sits in the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Sequence of the event that created the item.
+    pub sequence: u64,
+    /// Sequence of the last event that changed it.
+    pub updated: u64,
+    pub ts: i64,
+    pub channel: Channel,
+    #[serde(flatten)]
+    pub body: ItemBody,
+}
+
+/// An artifact the run produced (table, chart, image, terminal, code, A2UI surface…).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArtifactView {
+    pub artifact_id: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub data: Value,
+}
+
+/// A proposed or applied change shown as a diff.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EditView {
+    pub edit_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
+    pub patch: String,
+}
+
+fn clip(text: &str, max: usize) -> String {
+    let flat = text.replace('\n', "⏎");
+    match flat.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
+    }
+}
+
+fn compact(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl Item {
+    /// The item on one line, as `agent-os replay --format text` prints it. Free of
+    /// sequences and times, so two projections of one stream compare equal.
+    pub fn summary_line(&self, asks: &[Ask]) -> String {
+        let channel = self.channel.as_str();
+        match &self.body {
+            ItemBody::Message {
+                role,
+                text,
+                is_final,
+                ..
+            } => {
+                let who = match role {
+                    Role::Assistant => "assistant",
+                    Role::User => "user",
+                    Role::System => "system",
+                    Role::Developer => "developer",
+                    Role::Tool => "tool",
+                };
+                let pin = if *is_final { " (final)" } else { "" };
+                format!("[{channel}] {who}{pin}: {}", clip(text, 400))
+            }
+            ItemBody::Reasoning { text, .. } => {
+                format!("[{channel}] reasoning: {}", clip(text, 400))
+            }
+            ItemBody::EncryptedReasoning { entity_id, subtype } => {
+                format!("[{channel}] encrypted reasoning for {subtype} {entity_id}")
+            }
+            ItemBody::ToolCall {
+                tool_call_id,
+                name,
+                arguments,
+                status,
+                result,
+                ..
+            } => {
+                let outcome = match result {
+                    Some(result) => format!(" → {}", clip(&compact(&result.content), 200)),
+                    None => String::new(),
+                };
+                format!(
+                    "[{channel}] {name} #{tool_call_id} {} [{}]{outcome}",
+                    clip(arguments, 300),
+                    status.label()
+                )
+            }
+            ItemBody::Ask { ask_id } => match asks.iter().find(|ask| ask.id == *ask_id) {
+                Some(ask) => {
+                    let state = match &ask.state {
+                        AskState::Resolved { answer } => {
+                            format!("{} ({})", answer.summary, answer.action)
+                        }
+                        other => other.label().to_owned(),
+                    };
+                    format!(
+                        "[{channel}] ask {} {:?}: {} [{}] — {state}",
+                        ask.kind.as_str(),
+                        ask.id,
+                        clip(&ask.title, 200),
+                        ask.actions.join("|")
+                    )
+                }
+                None => format!("[{channel}] ask {ask_id:?}"),
+            },
+            ItemBody::Edit { edit_id } => format!("[{channel}] edit {edit_id}"),
+            ItemBody::Artifact { artifact_id } => format!("[{channel}] artifact {artifact_id}"),
+            ItemBody::Step { name, active } => format!(
+                "[{channel}] step {name}{}",
+                if *active { " (running)" } else { "" }
+            ),
+            ItemBody::Subagent {
+                name,
+                running,
+                error,
+                ..
+            } => format!(
+                "[{channel}] subagent {name}{}",
+                match (running, error) {
+                    (_, Some(error)) => format!(" failed: {error}"),
+                    (true, None) => " (running)".into(),
+                    (false, None) => " finished".into(),
+                }
+            ),
+            ItemBody::Notice { level, text, .. } => {
+                let level = match level {
+                    Level::Info => "info",
+                    Level::Warning => "warning",
+                    Level::Error => "error",
+                };
+                format!("[{channel}] {level}: {}", clip(text, 300))
+            }
+            ItemBody::Json { label, json } => {
+                format!("[{channel}] {label}: {}", clip(&json.to_string(), 300))
+            }
+            ItemBody::Error { message, .. } => format!("[{channel}] {message}"),
+        }
+    }
+}

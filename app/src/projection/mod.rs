@@ -1,0 +1,856 @@
+//! The projection: a pure fold of a run's events into what the console shows.
+//! `RunView::apply` updates in place — no part of the view is re-cloned per event — so
+//! the cost of an event does not grow with the run.
+
+pub mod items;
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::protocol::ask::{Ask, AskState};
+use crate::protocol::channel::{Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome};
+
+pub use self::items::{
+    ArtifactView, EditView, ErrorKind, Item, ItemBody, ToolResultView, ToolStatus,
+};
+
+/// Where the run stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum RunStatus {
+    /// No event yet.
+    #[default]
+    Pending,
+    Running,
+    Succeeded,
+    /// Paused on asks; a later run carries the answers.
+    Interrupted,
+    Cancelled,
+    Failed {
+        message: String,
+    },
+}
+
+impl RunStatus {
+    pub fn is_terminal(&self) -> bool {
+        !matches!(self, RunStatus::Pending | RunStatus::Running)
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            RunStatus::Pending => "pending",
+            RunStatus::Running => "running",
+            RunStatus::Succeeded => "succeeded",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Failed { .. } => "failed",
+        }
+    }
+}
+
+/// Display policy for a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewPolicy {
+    /// Analysis (reasoning) items are hidden unless this is set.
+    pub show_reasoning: bool,
+}
+
+impl Default for ViewPolicy {
+    fn default() -> Self {
+        Self {
+            show_reasoning: false,
+        }
+    }
+}
+
+/// The pinned answer of the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinalAnswer {
+    pub text: String,
+    /// Index of the message item that holds it, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<usize>,
+}
+
+/// One event as it arrived, for the in-arrival-order view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Arrival {
+    pub sequence: u64,
+    pub kind: String,
+    pub channel: Channel,
+    /// The timeline item the event created or changed, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<usize>,
+}
+
+/// Lookup tables rebuilt from the view's content; never serialized.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    built: bool,
+    messages: HashMap<String, usize>,
+    reasoning: HashMap<String, usize>,
+    tools: HashMap<String, usize>,
+    asks: HashMap<String, usize>,
+    artifacts: HashMap<String, usize>,
+}
+
+/// Everything the console shows of one run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RunView {
+    pub policy: ViewPolicy,
+    pub status: RunStatus,
+    /// Timeline items in the order they first appeared (tool calls grouped by id).
+    pub items: Vec<Item>,
+    /// Every applied event in sequence order, pointing at the item it touched.
+    pub arrivals: Vec<Arrival>,
+    pub final_answer: Option<FinalAnswer>,
+    /// Every ask of the run, in the order asked, with its current state.
+    pub asks: Vec<Ask>,
+    /// The agent state (STATE_SNAPSHOT / STATE_DELTA).
+    pub state: Value,
+    pub plan: Vec<PlanItem>,
+    pub artifacts: Vec<ArtifactView>,
+    pub edits: Vec<EditView>,
+    /// The latest messages snapshot the agent sent, if any.
+    pub messages_snapshot: Option<Value>,
+    /// Opaque reasoning to echo back on the next run.
+    pub encrypted_reasoning: Vec<Value>,
+    /// What the agent is doing right now (spinner text), while it runs.
+    pub activity: Option<String>,
+    pub last_sequence: u64,
+    #[serde(skip)]
+    index: Index,
+}
+
+impl PartialEq for RunView {
+    fn eq(&self, other: &Self) -> bool {
+        self.policy == other.policy
+            && self.status == other.status
+            && self.items == other.items
+            && self.arrivals == other.arrivals
+            && self.final_answer == other.final_answer
+            && self.asks == other.asks
+            && self.state == other.state
+            && self.plan == other.plan
+            && self.artifacts == other.artifacts
+            && self.edits == other.edits
+            && self.messages_snapshot == other.messages_snapshot
+            && self.encrypted_reasoning == other.encrypted_reasoning
+            && self.activity == other.activity
+            && self.last_sequence == other.last_sequence
+    }
+}
+
+impl RunView {
+    pub fn new(policy: ViewPolicy) -> Self {
+        Self {
+            policy,
+            state: Value::Object(Default::default()),
+            ..Self::default()
+        }
+    }
+
+    /// Projects a whole run.
+    pub fn from_events<'a>(
+        policy: ViewPolicy,
+        events: impl IntoIterator<Item = &'a RunEvent>,
+    ) -> Self {
+        let mut view = Self::new(policy);
+        for event in events {
+            view.apply(event);
+        }
+        view
+    }
+
+    /// Asks still waiting for an answer, oldest first.
+    pub fn pending_asks(&self) -> impl Iterator<Item = &Ask> {
+        self.asks.iter().filter(|ask| ask.state.is_pending())
+    }
+
+    pub fn ask(&self, ask_id: &str) -> Option<&Ask> {
+        self.asks.iter().find(|ask| ask.id == ask_id)
+    }
+
+    /// Whether analysis items are shown under the current policy.
+    pub fn reasoning_visible(&self) -> bool {
+        self.policy.show_reasoning
+    }
+
+    pub fn artifact(&self, artifact_id: &str) -> Option<&ArtifactView> {
+        self.artifacts.iter().find(|a| a.artifact_id == artifact_id)
+    }
+
+    pub fn edit(&self, edit_id: &str) -> Option<&EditView> {
+        self.edits.iter().find(|e| e.edit_id == edit_id)
+    }
+
+    /// The timeline, one line an item (the replay tool's text form).
+    pub fn timeline_lines(&self) -> Vec<String> {
+        self.items
+            .iter()
+            .map(|item| item.summary_line(&self.asks))
+            .collect()
+    }
+
+    fn ensure_index(&mut self) {
+        if self.index.built {
+            return;
+        }
+        let mut index = Index {
+            built: true,
+            ..Index::default()
+        };
+        for (position, item) in self.items.iter().enumerate() {
+            match &item.body {
+                ItemBody::Message { message_id, .. } => {
+                    index.messages.insert(message_id.clone(), position);
+                }
+                ItemBody::Reasoning { message_id, .. } => {
+                    index.reasoning.insert(message_id.clone(), position);
+                }
+                ItemBody::ToolCall { tool_call_id, .. } => {
+                    index.tools.insert(tool_call_id.clone(), position);
+                }
+                _ => {}
+            }
+        }
+        for (position, ask) in self.asks.iter().enumerate() {
+            index.asks.insert(ask.id.clone(), position);
+        }
+        for (position, artifact) in self.artifacts.iter().enumerate() {
+            index
+                .artifacts
+                .insert(artifact.artifact_id.clone(), position);
+        }
+        self.index = index;
+    }
+
+    fn push_item(&mut self, event: &RunEvent, body: ItemBody) -> usize {
+        self.items.push(Item {
+            sequence: event.sequence,
+            updated: event.sequence,
+            ts: event.ts,
+            channel: event.channel,
+            body,
+        });
+        self.items.len() - 1
+    }
+
+    fn touch(&mut self, position: usize, event: &RunEvent) {
+        self.items[position].updated = event.sequence;
+    }
+
+    fn message_item(&mut self, event: &RunEvent, message_id: &str, role: Role) -> usize {
+        if let Some(&position) = self.index.messages.get(message_id) {
+            return position;
+        }
+        let position = self.push_item(
+            event,
+            ItemBody::Message {
+                message_id: message_id.to_owned(),
+                role,
+                name: None,
+                text: String::new(),
+                streaming: true,
+                is_final: false,
+            },
+        );
+        self.index.messages.insert(message_id.to_owned(), position);
+        position
+    }
+
+    fn reasoning_item(&mut self, event: &RunEvent, message_id: &str) -> usize {
+        if let Some(&position) = self.index.reasoning.get(message_id) {
+            return position;
+        }
+        let position = self.push_item(
+            event,
+            ItemBody::Reasoning {
+                message_id: message_id.to_owned(),
+                text: String::new(),
+                streaming: true,
+            },
+        );
+        self.index.reasoning.insert(message_id.to_owned(), position);
+        position
+    }
+
+    fn tool_item(&mut self, event: &RunEvent, tool_call_id: &str, name: &str) -> usize {
+        if let Some(&position) = self.index.tools.get(tool_call_id) {
+            return position;
+        }
+        let position = self.push_item(
+            event,
+            ItemBody::ToolCall {
+                tool_call_id: tool_call_id.to_owned(),
+                name: name.to_owned(),
+                arguments: String::new(),
+                status: ToolStatus::Streaming,
+                summary: None,
+                parent_message_id: None,
+                started_ts: event.ts,
+                ended_ts: None,
+                progress: Vec::new(),
+                result: None,
+            },
+        );
+        self.index.tools.insert(tool_call_id.to_owned(), position);
+        position
+    }
+
+    fn error_item(
+        &mut self,
+        event: &RunEvent,
+        kind: ErrorKind,
+        message: String,
+        excerpt: Option<String>,
+    ) -> usize {
+        self.push_item(
+            event,
+            ItemBody::Error {
+                kind,
+                message,
+                excerpt,
+            },
+        )
+    }
+
+    /// Applies one event. Events at or below the last applied sequence are ignored, so a
+    /// resumed stream that repeats an event cannot duplicate anything.
+    pub fn apply(&mut self, event: &RunEvent) {
+        if event.sequence <= self.last_sequence && self.last_sequence != 0 {
+            return;
+        }
+        self.ensure_index();
+        self.last_sequence = event.sequence;
+        let touched = self.apply_body(event);
+        self.arrivals.push(Arrival {
+            sequence: event.sequence,
+            kind: event.kind().to_owned(),
+            channel: event.channel,
+            item: touched,
+        });
+    }
+
+    fn apply_body(&mut self, event: &RunEvent) -> Option<usize> {
+        match &event.body {
+            EventBody::RunStarted { .. } => {
+                self.status = RunStatus::Running;
+                None
+            }
+            EventBody::RunFinished { outcome } => {
+                self.activity = None;
+                let has_pending = self.pending_asks().next().is_some();
+                self.status = match outcome {
+                    RunOutcome::Success if has_pending => RunStatus::Interrupted,
+                    RunOutcome::Success => RunStatus::Succeeded,
+                    RunOutcome::Interrupted { .. } => RunStatus::Interrupted,
+                    RunOutcome::Cancelled => RunStatus::Cancelled,
+                };
+                self.settle_tools();
+                None
+            }
+            EventBody::RunFailed { message, .. } => {
+                self.activity = None;
+                self.status = RunStatus::Failed {
+                    message: message.clone(),
+                };
+                self.settle_tools();
+                Some(self.error_item(event, ErrorKind::RunFailed, message.clone(), None))
+            }
+            EventBody::UserMessage { message_id, text } => {
+                let position = self.message_item(event, message_id, Role::User);
+                if let ItemBody::Message {
+                    text: body,
+                    streaming,
+                    ..
+                } = &mut self.items[position].body
+                {
+                    body.clone_from(text);
+                    *streaming = false;
+                }
+                Some(position)
+            }
+            EventBody::MessageStarted {
+                message_id,
+                role,
+                name,
+            } => {
+                let position = self.message_item(event, message_id, *role);
+                if let ItemBody::Message {
+                    role: r,
+                    name: n,
+                    streaming,
+                    ..
+                } = &mut self.items[position].body
+                {
+                    *r = *role;
+                    n.clone_from(name);
+                    *streaming = true;
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::TextDelta { message_id, delta } => {
+                let position = self.message_item(event, message_id, Role::Assistant);
+                if let ItemBody::Message { text, .. } = &mut self.items[position].body {
+                    text.push_str(delta);
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::MessageEnded { message_id } => {
+                let position = *self.index.messages.get(message_id)?;
+                if let ItemBody::Message { streaming, .. } = &mut self.items[position].body {
+                    *streaming = false;
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::FinalAnswer { message_id, text } => {
+                let position = match message_id {
+                    Some(id) => Some(self.message_item(event, id, Role::Assistant)),
+                    None => None,
+                };
+                let position = match (position, text) {
+                    (Some(position), _) => Some(position),
+                    (None, Some(_)) => {
+                        let id = format!("final-{}", event.sequence);
+                        Some(self.message_item(event, &id, Role::Assistant))
+                    }
+                    (None, None) => None,
+                };
+                let position = position?;
+                if let ItemBody::Message {
+                    text: body,
+                    is_final,
+                    streaming,
+                    ..
+                } = &mut self.items[position].body
+                {
+                    if let Some(text) = text
+                        && body.trim() != text.trim()
+                    {
+                        // The upstream's own final text wins over what was streamed.
+                        body.clone_from(text);
+                    }
+                    *is_final = true;
+                    *streaming = false;
+                    self.final_answer = Some(FinalAnswer {
+                        text: body.clone(),
+                        item: Some(position),
+                    });
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::ReasoningStarted { message_id } => {
+                Some(self.reasoning_item(event, message_id))
+            }
+            EventBody::ReasoningDelta { message_id, delta } => {
+                let position = self.reasoning_item(event, message_id);
+                if let ItemBody::Reasoning { text, .. } = &mut self.items[position].body {
+                    text.push_str(delta);
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::ReasoningEnded { message_id } => {
+                let position = *self.index.reasoning.get(message_id)?;
+                if let ItemBody::Reasoning { streaming, .. } = &mut self.items[position].body {
+                    *streaming = false;
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::ReasoningEncrypted {
+                subtype,
+                entity_id,
+                value,
+            } => {
+                self.encrypted_reasoning.push(serde_json::json!({
+                    "subtype": subtype, "entityId": entity_id, "encryptedValue": value
+                }));
+                Some(self.push_item(
+                    event,
+                    ItemBody::EncryptedReasoning {
+                        entity_id: entity_id.clone(),
+                        subtype: subtype.clone(),
+                    },
+                ))
+            }
+            EventBody::ToolCallStarted {
+                tool_call_id,
+                name,
+                parent_message_id,
+                summary,
+            } => {
+                let position = self.tool_item(event, tool_call_id, name);
+                if let ItemBody::ToolCall {
+                    name: n,
+                    parent_message_id: p,
+                    summary: s,
+                    status,
+                    started_ts,
+                    ..
+                } = &mut self.items[position].body
+                {
+                    n.clone_from(name);
+                    p.clone_from(parent_message_id);
+                    if summary.is_some() {
+                        s.clone_from(summary);
+                    }
+                    *status = ToolStatus::Streaming;
+                    *started_ts = event.ts;
+                }
+                self.activity = None;
+                Some(position)
+            }
+            EventBody::ToolCallArgs {
+                tool_call_id,
+                delta,
+            } => {
+                let position = self.tool_item(event, tool_call_id, "unknown");
+                if let ItemBody::ToolCall { arguments, .. } = &mut self.items[position].body {
+                    arguments.push_str(delta);
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::ToolCallEnded { tool_call_id } => {
+                let position = self.tool_item(event, tool_call_id, "unknown");
+                if let ItemBody::ToolCall {
+                    status, ended_ts, ..
+                } = &mut self.items[position].body
+                {
+                    if *status == ToolStatus::Streaming {
+                        *status = ToolStatus::Running;
+                    }
+                    *ended_ts = Some(event.ts);
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::ToolProgress { tool_call_id, text } => {
+                let position = self.tool_item(event, tool_call_id, "unknown");
+                if let ItemBody::ToolCall { progress, .. } = &mut self.items[position].body {
+                    progress.push(text.clone());
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::ToolResult {
+                tool_call_id,
+                content,
+                is_error,
+                duration_ms,
+            } => {
+                let position = self.tool_item(event, tool_call_id, "unknown");
+                if let ItemBody::ToolCall {
+                    status,
+                    result,
+                    started_ts,
+                    ..
+                } = &mut self.items[position].body
+                {
+                    *status = if *is_error {
+                        ToolStatus::Failed
+                    } else {
+                        ToolStatus::Done
+                    };
+                    let measured = u64::try_from(event.ts - *started_ts).ok();
+                    *result = Some(ToolResultView {
+                        content: content.clone(),
+                        is_error: *is_error,
+                        duration_ms: duration_ms.or(measured),
+                        ts: event.ts,
+                    });
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::Edit {
+                edit_id,
+                tool_call_id,
+                filename,
+                patch,
+            } => {
+                let view = EditView {
+                    edit_id: edit_id.clone(),
+                    tool_call_id: tool_call_id.clone(),
+                    filename: filename.clone(),
+                    patch: patch.clone(),
+                };
+                match self.edits.iter_mut().find(|e| e.edit_id == *edit_id) {
+                    Some(existing) => *existing = view,
+                    None => self.edits.push(view),
+                }
+                Some(self.push_item(
+                    event,
+                    ItemBody::Edit {
+                        edit_id: edit_id.clone(),
+                    },
+                ))
+            }
+            EventBody::Artifact {
+                artifact_id,
+                artifact_kind,
+                title,
+                data,
+            } => {
+                let view = ArtifactView {
+                    artifact_id: artifact_id.clone(),
+                    kind: artifact_kind.clone(),
+                    title: title.clone(),
+                    data: data.clone(),
+                };
+                match self.index.artifacts.get(artifact_id) {
+                    Some(&position) => {
+                        self.artifacts[position] = view;
+                        None
+                    }
+                    None => {
+                        self.index
+                            .artifacts
+                            .insert(artifact_id.clone(), self.artifacts.len());
+                        self.artifacts.push(view);
+                        Some(self.push_item(
+                            event,
+                            ItemBody::Artifact {
+                                artifact_id: artifact_id.clone(),
+                            },
+                        ))
+                    }
+                }
+            }
+            EventBody::ArtifactPatched { artifact_id, patch } => {
+                let Some(&position) = self.index.artifacts.get(artifact_id) else {
+                    return Some(self.error_item(
+                        event,
+                        ErrorKind::Patch,
+                        format!("patch for artifact {artifact_id:?}, which does not exist"),
+                        None,
+                    ));
+                };
+                match apply_patch(&mut self.artifacts[position].data, patch) {
+                    Ok(()) => None,
+                    Err(problem) => Some(self.error_item(
+                        event,
+                        ErrorKind::Patch,
+                        format!(
+                            "artifact {artifact_id:?} patch failed and was rolled back: {problem}"
+                        ),
+                        None,
+                    )),
+                }
+            }
+            EventBody::StateSnapshot { snapshot } => {
+                self.state.clone_from(snapshot);
+                None
+            }
+            EventBody::StateDelta { patch } => match apply_patch(&mut self.state, patch) {
+                Ok(()) => None,
+                Err(problem) => Some(self.error_item(
+                    event,
+                    ErrorKind::Patch,
+                    format!("state patch failed and was rolled back: {problem}"),
+                    None,
+                )),
+            },
+            EventBody::MessagesSnapshot { messages } => {
+                self.messages_snapshot = Some(messages.clone());
+                let count = messages.as_array().map_or(0, Vec::len);
+                Some(self.push_item(
+                    event,
+                    ItemBody::Json {
+                        label: format!("messages snapshot ({count} messages)"),
+                        json: messages.clone(),
+                    },
+                ))
+            }
+            EventBody::Plan { items } => {
+                self.plan.clone_from(items);
+                None
+            }
+            EventBody::StepStarted { name } => Some(self.push_item(
+                event,
+                ItemBody::Step {
+                    name: name.clone(),
+                    active: true,
+                },
+            )),
+            EventBody::StepFinished { name } => {
+                let position = self.items.iter().rposition(|item| {
+                    matches!(&item.body, ItemBody::Step { name: n, active: true } if n == name)
+                })?;
+                if let ItemBody::Step { active, .. } = &mut self.items[position].body {
+                    *active = false;
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::SubagentStarted {
+                subagent_run_id,
+                name,
+            } => Some(self.push_item(
+                event,
+                ItemBody::Subagent {
+                    subagent_run_id: subagent_run_id.clone(),
+                    name: name.clone(),
+                    running: true,
+                    error: None,
+                },
+            )),
+            EventBody::SubagentFinished {
+                subagent_run_id,
+                error,
+            } => {
+                let position = self.items.iter().rposition(|item| {
+                    matches!(&item.body, ItemBody::Subagent { subagent_run_id: id, .. } if id == subagent_run_id)
+                })?;
+                if let ItemBody::Subagent {
+                    running, error: e, ..
+                } = &mut self.items[position].body
+                {
+                    *running = false;
+                    e.clone_from(error);
+                }
+                self.touch(position, event);
+                Some(position)
+            }
+            EventBody::Notice {
+                level,
+                text,
+                source,
+            } => {
+                // Spinner and "preparing a tool" texts describe the present moment only.
+                if source == "thinking.delta" || source == "tool.generating" {
+                    self.activity = (!text.is_empty()).then(|| text.clone());
+                    return None;
+                }
+                let kind = if *level == Level::Error {
+                    Some(ErrorKind::Gateway)
+                } else {
+                    None
+                };
+                Some(match kind {
+                    Some(kind) if event.channel == Channel::Error => {
+                        self.error_item(event, kind, text.clone(), None)
+                    }
+                    _ => self.push_item(
+                        event,
+                        ItemBody::Notice {
+                            level: *level,
+                            text: text.clone(),
+                            source: source.clone(),
+                        },
+                    ),
+                })
+            }
+            EventBody::Custom { name, value } => Some(self.push_item(
+                event,
+                ItemBody::Json {
+                    label: format!("custom event {name}"),
+                    json: value.clone(),
+                },
+            )),
+            EventBody::Raw { source, event: raw } => Some(self.push_item(
+                event,
+                ItemBody::Json {
+                    label: match source {
+                        Some(source) => format!("raw event from {source}"),
+                        None => "raw event".into(),
+                    },
+                    json: raw.clone(),
+                },
+            )),
+            EventBody::Unknown {
+                upstream_type,
+                event: raw,
+            } => Some(self.push_item(
+                event,
+                ItemBody::Json {
+                    label: format!("unknown event {upstream_type}"),
+                    json: raw.clone(),
+                },
+            )),
+            EventBody::AskOpened { ask } => {
+                match self.index.asks.get(&ask.id) {
+                    Some(&position) => self.asks[position] = ask.clone(),
+                    None => {
+                        self.index.asks.insert(ask.id.clone(), self.asks.len());
+                        self.asks.push(ask.clone());
+                    }
+                }
+                Some(self.push_item(
+                    event,
+                    ItemBody::Ask {
+                        ask_id: ask.id.clone(),
+                    },
+                ))
+            }
+            EventBody::AskClosed { ask_id, state, .. } => {
+                let position = *self.index.asks.get(ask_id)?;
+                self.asks[position].state = state.clone();
+                let item = self.items.iter().rposition(
+                    |item| matches!(&item.body, ItemBody::Ask { ask_id: id } if id == ask_id),
+                );
+                if let Some(item) = item {
+                    self.touch(item, event);
+                }
+                if !matches!(state, AskState::Pending) {
+                    self.settle_tools_if_terminal();
+                }
+                item
+            }
+            EventBody::ProtocolViolation { message, .. } => {
+                Some(self.error_item(event, ErrorKind::ProtocolViolation, message.clone(), None))
+            }
+            EventBody::Malformed { message, excerpt } => Some(self.error_item(
+                event,
+                ErrorKind::Malformed,
+                message.clone(),
+                (!excerpt.is_empty()).then(|| excerpt.clone()),
+            )),
+        }
+    }
+
+    /// Once the run is over, calls still waiting for a result will not get one here —
+    /// unless an open ask is about that very call.
+    fn settle_tools(&mut self) {
+        let waiting: Vec<&str> = self
+            .asks
+            .iter()
+            .filter(|ask| ask.state.is_pending())
+            .filter_map(|ask| ask.tool_call_id.as_deref())
+            .collect();
+        for item in &mut self.items {
+            if let ItemBody::ToolCall {
+                status,
+                tool_call_id,
+                ..
+            } = &mut item.body
+                && matches!(status, ToolStatus::Streaming | ToolStatus::Running)
+                && !waiting.contains(&tool_call_id.as_str())
+            {
+                *status = ToolStatus::NoResult;
+            }
+        }
+    }
+
+    fn settle_tools_if_terminal(&mut self) {
+        if self.status.is_terminal() {
+            self.settle_tools();
+        }
+    }
+}
+
+/// Applies an RFC 6902 patch in place; on failure the document is left as it was.
+fn apply_patch(document: &mut Value, patch: &Value) -> Result<(), String> {
+    use serde::Deserialize;
+    let operations = json_patch::Patch::deserialize(patch)
+        .map_err(|error| format!("malformed patch: {error}"))?;
+    json_patch::patch(document, &operations).map_err(|error| error.to_string())
+}

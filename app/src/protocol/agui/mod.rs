@@ -1,0 +1,627 @@
+//! AG-UI adapter: upstream SSE frames or JSON events → verified [`EventDraft`]s.
+//!
+//! Order of work per event (AG-UI 1.0): parse and type-check (`wire`), translate the
+//! deprecated THINKING_* family, expand chunks (`chunks`), verify (`verify`), map to
+//! the channel contract (here).
+
+pub mod asks;
+pub mod chunks;
+pub mod verify;
+pub mod wire;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value, json};
+
+use crate::protocol::channel::{EventBody, EventDraft, Level, Role, RunOutcome};
+use crate::protocol::limits::excerpt;
+use crate::protocol::sse::{SseError, SseFrame};
+
+use self::asks::{InterruptSource, ask_for_frontend_tool, ask_from_interrupt};
+use self::chunks::ChunkExpander;
+use self::verify::Verifier;
+use self::wire::{AgUiEvent, Upstream, parse_event};
+
+/// What the adapter needs to know about the run it reads.
+#[derive(Clone, Debug)]
+pub struct AgUiConfig {
+    /// Apply the ordering rules (a violation is reported and the event skipped). When
+    /// off, every event is applied and no diagnosis is made.
+    pub verify: bool,
+    /// Names of the tools the client offered; an unanswered call to one is an ask.
+    pub offered_tools: Vec<String>,
+    /// Tool calls (id → name) from earlier runs of the thread, whose results a resume
+    /// run may deliver.
+    pub prior_calls: HashMap<String, String>,
+}
+
+impl Default for AgUiConfig {
+    fn default() -> Self {
+        Self {
+            verify: true,
+            offered_tools: Vec::new(),
+            prior_calls: HashMap::new(),
+        }
+    }
+}
+
+impl AgUiConfig {
+    /// Reads the offered tools and earlier tool calls from the RunAgentInput sent.
+    pub fn from_run_input(input: &Value) -> Self {
+        let offered_tools = input
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|tools| {
+                tools
+                    .iter()
+                    .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut prior_calls = HashMap::new();
+        for message in input
+            .get("messages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for call in message
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let (Some(id), Some(name)) = (
+                    call.get("id").and_then(Value::as_str),
+                    call.pointer("/function/name").and_then(Value::as_str),
+                ) {
+                    prior_calls.insert(id.to_owned(), name.to_owned());
+                }
+            }
+        }
+        Self {
+            verify: true,
+            offered_tools,
+            prior_calls,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct CallInfo {
+    name: String,
+    arguments: String,
+    ended: bool,
+    has_result: bool,
+}
+
+/// Ids for the deprecated THINKING_* events, which carry none.
+#[derive(Debug, Default)]
+struct ThinkingIds {
+    count: u32,
+    phase: Option<String>,
+    text: Option<String>,
+}
+
+/// Normalizes one AG-UI response stream.
+pub struct AgUiNormalizer {
+    config: AgUiConfig,
+    chunks: ChunkExpander,
+    verifier: Verifier,
+    next_upstream: u64,
+    thinking: ThinkingIds,
+    calls: HashMap<String, CallInfo>,
+    call_order: Vec<String>,
+    final_candidate: Option<(String, bool)>,
+    artifacts: HashSet<String>,
+    custom_asks: Vec<String>,
+    ended: bool,
+    scratch: Vec<Result<Upstream, String>>,
+}
+
+impl AgUiNormalizer {
+    pub fn new(config: AgUiConfig) -> Self {
+        let prior: HashSet<String> = config.prior_calls.keys().cloned().collect();
+        Self {
+            verifier: Verifier::new(prior),
+            config,
+            chunks: ChunkExpander::new(),
+            next_upstream: 0,
+            thinking: ThinkingIds::default(),
+            calls: HashMap::new(),
+            call_order: Vec::new(),
+            final_candidate: None,
+            artifacts: HashSet::new(),
+            custom_asks: Vec::new(),
+            ended: false,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// How many upstream events have been read; the next one gets this position.
+    pub fn upstream_count(&self) -> u64 {
+        self.next_upstream
+    }
+
+    /// One decoded SSE frame (or the decoder's error for it).
+    pub fn push_frame(&mut self, frame: Result<SseFrame, SseError>, out: &mut Vec<EventDraft>) {
+        match frame {
+            Ok(frame) => self.push_json(&frame.data, out),
+            Err(error) => {
+                let index = self.take_index();
+                out.push(EventDraft::new(
+                    EventBody::Malformed {
+                        message: error.to_string(),
+                        excerpt: String::new(),
+                    },
+                    None,
+                    vec![index],
+                ));
+            }
+        }
+    }
+
+    /// One upstream event as JSON text.
+    pub fn push_json(&mut self, text: &str, out: &mut Vec<EventDraft>) {
+        let index = self.take_index();
+        match parse_event(text) {
+            Ok(upstream) => self.push_event(upstream, index, out),
+            Err(error) => out.push(EventDraft::new(
+                EventBody::Malformed {
+                    message: error.to_string(),
+                    excerpt: excerpt(text, 240),
+                },
+                None,
+                vec![index],
+            )),
+        }
+    }
+
+    fn take_index(&mut self) -> u64 {
+        let index = self.next_upstream;
+        self.next_upstream += 1;
+        index
+    }
+
+    fn push_event(&mut self, upstream: Upstream, index: u64, out: &mut Vec<EventDraft>) {
+        let upstream = self.translate_thinking(upstream);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.chunks.expand(upstream, &mut scratch);
+        for expanded in scratch.drain(..) {
+            match expanded {
+                Ok(event) => self.verify_and_map(event, index, out),
+                Err(message) => {
+                    if self.config.verify {
+                        out.push(violation(message, index));
+                    }
+                }
+            }
+        }
+        self.scratch = scratch;
+    }
+
+    fn translate_thinking(&mut self, upstream: Upstream) -> Upstream {
+        let thinking = &mut self.thinking;
+        let mut next_id = |suffix: &str| {
+            thinking.count += 1;
+            format!("thinking-{}{suffix}", thinking.count)
+        };
+        let event = match upstream.event {
+            AgUiEvent::ThinkingStart => {
+                let id = next_id("");
+                self.thinking.phase = Some(id.clone());
+                AgUiEvent::ReasoningStart { id }
+            }
+            AgUiEvent::ThinkingEnd => AgUiEvent::ReasoningEnd {
+                id: self
+                    .thinking
+                    .phase
+                    .take()
+                    .unwrap_or_else(|| "thinking".into()),
+            },
+            AgUiEvent::ThinkingTextStart => {
+                let id = next_id("-text");
+                self.thinking.text = Some(id.clone());
+                AgUiEvent::ReasoningMessageStart { id }
+            }
+            AgUiEvent::ThinkingTextContent { delta } => AgUiEvent::ReasoningMessageContent {
+                id: self
+                    .thinking
+                    .text
+                    .clone()
+                    .unwrap_or_else(|| "thinking-text".into()),
+                delta,
+            },
+            AgUiEvent::ThinkingTextEnd => AgUiEvent::ReasoningMessageEnd {
+                id: self
+                    .thinking
+                    .text
+                    .take()
+                    .unwrap_or_else(|| "thinking-text".into()),
+            },
+            other => other,
+        };
+        Upstream { event, ..upstream }
+    }
+
+    fn verify_and_map(&mut self, upstream: Upstream, index: u64, out: &mut Vec<EventDraft>) {
+        if self.config.verify {
+            if let Err(message) = self.verifier.check(&upstream.event) {
+                out.push(violation(message, index));
+                return;
+            }
+        } else {
+            self.verifier.record(&upstream.event);
+        }
+        self.map(upstream, index, out);
+    }
+
+    fn map(&mut self, upstream: Upstream, index: u64, out: &mut Vec<EventDraft>) {
+        let ts = upstream.ts;
+        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, vec![index]));
+        match upstream.event {
+            AgUiEvent::RunStarted { protocol_version } => {
+                emit(EventBody::RunStarted { protocol_version })
+            }
+            AgUiEvent::RunFinished { outcome } => {
+                self.ended = true;
+                self.finish_run(outcome, ts, index, out);
+            }
+            AgUiEvent::RunError { message, code } => {
+                self.ended = true;
+                emit(EventBody::RunFailed { message, code })
+            }
+            AgUiEvent::StepStarted { name } => emit(EventBody::StepStarted { name }),
+            AgUiEvent::StepFinished { name } => emit(EventBody::StepFinished { name }),
+            AgUiEvent::TextStart { id, role, name } => {
+                if role == Role::Assistant {
+                    self.final_candidate = Some((id.clone(), false));
+                }
+                emit(EventBody::MessageStarted {
+                    message_id: id,
+                    role,
+                    name,
+                })
+            }
+            AgUiEvent::TextContent { id, delta } => {
+                if let Some((candidate, has_text)) = &mut self.final_candidate
+                    && *candidate == id
+                    && !delta.is_empty()
+                {
+                    *has_text = true;
+                }
+                emit(EventBody::TextDelta {
+                    message_id: id,
+                    delta,
+                })
+            }
+            AgUiEvent::TextEnd { id } => emit(EventBody::MessageEnded { message_id: id }),
+            AgUiEvent::ToolStart { id, name, parent } => {
+                self.final_candidate = None;
+                if !self.calls.contains_key(&id) {
+                    self.call_order.push(id.clone());
+                }
+                self.calls.insert(
+                    id.clone(),
+                    CallInfo {
+                        name: name.clone(),
+                        arguments: String::new(),
+                        ended: false,
+                        has_result: false,
+                    },
+                );
+                emit(EventBody::ToolCallStarted {
+                    tool_call_id: id,
+                    name,
+                    parent_message_id: parent,
+                    summary: None,
+                })
+            }
+            AgUiEvent::ToolArgs { id, delta } => {
+                if let Some(call) = self.calls.get_mut(&id) {
+                    call.arguments.push_str(&delta);
+                }
+                emit(EventBody::ToolCallArgs {
+                    tool_call_id: id,
+                    delta,
+                })
+            }
+            AgUiEvent::ToolEnd { id } => {
+                if let Some(call) = self.calls.get_mut(&id) {
+                    call.ended = true;
+                }
+                emit(EventBody::ToolCallEnded { tool_call_id: id })
+            }
+            AgUiEvent::ToolResult {
+                tool_call_id,
+                content,
+            } => {
+                if let Some(call) = self.calls.get_mut(&tool_call_id) {
+                    call.has_result = true;
+                }
+                let surface = a2ui_operations(&content);
+                let artifact_id = format!("a2ui-surface-{tool_call_id}");
+                emit(EventBody::ToolResult {
+                    tool_call_id,
+                    content,
+                    is_error: false,
+                    duration_ms: None,
+                });
+                if let Some(operations) = surface {
+                    self.artifacts.insert(artifact_id.clone());
+                    emit(EventBody::Artifact {
+                        artifact_id,
+                        artifact_kind: "a2ui_surface".into(),
+                        title: None,
+                        data: json!({ "a2ui_operations": operations }),
+                    });
+                }
+            }
+            AgUiEvent::ReasoningStart { .. } | AgUiEvent::ReasoningEnd { .. } => {
+                // Phase brackets only; their messages carry the content. The raw log keeps them.
+            }
+            AgUiEvent::ReasoningMessageStart { id } => {
+                emit(EventBody::ReasoningStarted { message_id: id })
+            }
+            AgUiEvent::ReasoningMessageContent { id, delta } => emit(EventBody::ReasoningDelta {
+                message_id: id,
+                delta,
+            }),
+            AgUiEvent::ReasoningMessageEnd { id } => {
+                emit(EventBody::ReasoningEnded { message_id: id })
+            }
+            AgUiEvent::ReasoningEncrypted {
+                subtype,
+                entity_id,
+                value,
+            } => emit(EventBody::ReasoningEncrypted {
+                subtype,
+                entity_id,
+                value,
+            }),
+            AgUiEvent::StateSnapshot { snapshot } => emit(EventBody::StateSnapshot { snapshot }),
+            AgUiEvent::StateDelta { patch } => emit(EventBody::StateDelta { patch }),
+            AgUiEvent::MessagesSnapshot { messages } => {
+                emit(EventBody::MessagesSnapshot { messages })
+            }
+            AgUiEvent::ActivitySnapshot {
+                id,
+                activity_type,
+                content,
+                replace,
+            } => {
+                if !replace && self.artifacts.contains(&id) {
+                    return;
+                }
+                self.artifacts.insert(id.clone());
+                emit(EventBody::Artifact {
+                    artifact_id: id,
+                    artifact_kind: activity_type.replace('-', "_"),
+                    title: None,
+                    data: content,
+                })
+            }
+            AgUiEvent::ActivityDelta { id, patch } => emit(EventBody::ArtifactPatched {
+                artifact_id: id,
+                patch,
+            }),
+            AgUiEvent::Raw { event, source } => emit(EventBody::Raw { source, event }),
+            AgUiEvent::Custom { name, value } if name == "on_interrupt" => {
+                let parsed = match &value {
+                    Value::String(text) => serde_json::from_str(text).unwrap_or(Value::Null),
+                    other => other.clone(),
+                };
+                let fallback_id = format!("interrupt-{index}");
+                match ask_from_interrupt(&parsed, InterruptSource::Custom { fallback_id }) {
+                    Ok(ask) => {
+                        self.custom_asks.push(ask.id.clone());
+                        emit(EventBody::AskOpened { ask })
+                    }
+                    Err(problem) => emit(EventBody::Malformed {
+                        message: format!("CUSTOM on_interrupt is malformed: {problem}"),
+                        excerpt: excerpt(&value.to_string(), 240),
+                    }),
+                }
+            }
+            AgUiEvent::Custom { name, value } => emit(EventBody::Custom { name, value }),
+            AgUiEvent::SubagentStarted { id, name, .. } => emit(EventBody::SubagentStarted {
+                subagent_run_id: id,
+                name,
+            }),
+            AgUiEvent::SubagentFinished { id, .. } => emit(EventBody::SubagentFinished {
+                subagent_run_id: id,
+                error: None,
+            }),
+            AgUiEvent::SubagentError { id, message } => emit(EventBody::SubagentFinished {
+                subagent_run_id: id,
+                error: Some(message),
+            }),
+            AgUiEvent::Unknown { type_name, json } => emit(EventBody::Unknown {
+                upstream_type: type_name,
+                event: json,
+            }),
+            // Expanded or translated before this point.
+            AgUiEvent::TextChunk { .. }
+            | AgUiEvent::ToolChunk { .. }
+            | AgUiEvent::ReasoningChunk { .. }
+            | AgUiEvent::ThinkingStart
+            | AgUiEvent::ThinkingEnd
+            | AgUiEvent::ThinkingTextStart
+            | AgUiEvent::ThinkingTextContent { .. }
+            | AgUiEvent::ThinkingTextEnd => {}
+        }
+    }
+
+    fn finish_run(
+        &mut self,
+        outcome: Option<Value>,
+        ts: Option<i64>,
+        index: u64,
+        out: &mut Vec<EventDraft>,
+    ) {
+        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, vec![index]));
+        let outcome_type = outcome
+            .as_ref()
+            .and_then(|o| o.get("type"))
+            .and_then(Value::as_str)
+            .unwrap_or("success");
+        let mut ask_ids = std::mem::take(&mut self.custom_asks);
+        match outcome_type {
+            "interrupt" => {
+                let interrupts = outcome
+                    .as_ref()
+                    .and_then(|o| o.get("interrupts"))
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                for interrupt in &interrupts {
+                    match ask_from_interrupt(interrupt, InterruptSource::Outcome) {
+                        Ok(ask) => {
+                            ask_ids.push(ask.id.clone());
+                            emit(EventBody::AskOpened { ask });
+                        }
+                        Err(problem) => emit(EventBody::Malformed {
+                            message: format!("RUN_FINISHED interrupt is malformed: {problem}"),
+                            excerpt: excerpt(&interrupt.to_string(), 240),
+                        }),
+                    }
+                }
+            }
+            "cancelled" => {
+                emit(EventBody::RunFinished {
+                    outcome: RunOutcome::Cancelled,
+                });
+                return;
+            }
+            other => {
+                if other != "success" {
+                    emit(EventBody::Notice {
+                        level: Level::Warning,
+                        text: format!("unknown run outcome {other:?}, treated as success"),
+                        source: "RUN_FINISHED".into(),
+                    });
+                }
+                let pending: Vec<String> = match outcome
+                    .as_ref()
+                    .and_then(|o| o.get("pendingToolCallIds"))
+                    .and_then(Value::as_array)
+                {
+                    Some(ids) => ids
+                        .iter()
+                        .filter_map(|id| id.as_str().map(str::to_owned))
+                        .collect(),
+                    None => self
+                        .call_order
+                        .iter()
+                        .filter(|id| {
+                            self.calls.get(*id).is_some_and(|call| {
+                                call.ended
+                                    && !call.has_result
+                                    && self.config.offered_tools.contains(&call.name)
+                            })
+                        })
+                        .cloned()
+                        .collect(),
+                };
+                for id in pending {
+                    let (name, arguments) = match self.calls.get(&id) {
+                        Some(call) => (call.name.clone(), call.arguments.clone()),
+                        None => (
+                            self.config
+                                .prior_calls
+                                .get(&id)
+                                .cloned()
+                                .unwrap_or_else(|| "tool".into()),
+                            String::new(),
+                        ),
+                    };
+                    ask_ids.push(id.clone());
+                    emit(EventBody::AskOpened {
+                        ask: ask_for_frontend_tool(&id, &name, &arguments),
+                    });
+                }
+            }
+        }
+        if ask_ids.is_empty() {
+            if let Some((message_id, true)) = self.final_candidate.take() {
+                emit(EventBody::FinalAnswer {
+                    message_id: Some(message_id),
+                    text: None,
+                });
+            }
+            emit(EventBody::RunFinished {
+                outcome: RunOutcome::Success,
+            });
+        } else {
+            emit(EventBody::RunFinished {
+                outcome: RunOutcome::Interrupted { ask_ids },
+            });
+        }
+    }
+
+    /// End of the stream. A stream that stopped before its terminal event fails the run
+    /// with a diagnosis (never a made-up RUN_FINISHED); what it left open is closed so
+    /// partial text is kept.
+    pub fn finish(&mut self, out: &mut Vec<EventDraft>) {
+        let (diagnosis, open) = self.verifier.finish();
+        let Some(diagnosis) = diagnosis else {
+            return;
+        };
+        if self.ended {
+            return;
+        }
+        self.ended = true;
+        for message_id in open.messages {
+            out.push(EventDraft::new(
+                EventBody::MessageEnded { message_id },
+                None,
+                Vec::new(),
+            ));
+        }
+        for message_id in open.reasoning {
+            out.push(EventDraft::new(
+                EventBody::ReasoningEnded { message_id },
+                None,
+                Vec::new(),
+            ));
+        }
+        for tool_call_id in open.calls {
+            out.push(EventDraft::new(
+                EventBody::ToolCallEnded { tool_call_id },
+                None,
+                Vec::new(),
+            ));
+        }
+        out.push(EventDraft::new(
+            EventBody::RunFailed {
+                message: diagnosis,
+                code: Some("truncated".into()),
+            },
+            None,
+            Vec::new(),
+        ));
+    }
+}
+
+fn violation(message: String, index: u64) -> EventDraft {
+    EventDraft::new(
+        EventBody::ProtocolViolation {
+            message: format!("protocol violation: {message}"),
+            applied: false,
+        },
+        None,
+        vec![index],
+    )
+}
+
+/// The A2UI operations in a `render_a2ui`-style tool result, if it carries them.
+fn a2ui_operations(content: &Value) -> Option<Value> {
+    let Value::String(text) = content else {
+        return content.get("a2ui_operations").cloned();
+    };
+    if !text.contains("a2ui_operations") {
+        return None;
+    }
+    let parsed: Value = serde_json::from_str(text).ok()?;
+    parsed.get("a2ui_operations").cloned()
+}

@@ -1,0 +1,517 @@
+//! AG-UI wire events: JSON text → typed [`AgUiEvent`], with a clear error for anything
+//! malformed. The deprecated THINKING_* family is translated to REASONING_* here.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::protocol::channel::Role;
+use crate::protocol::limits::{self, LimitError};
+
+/// Every field any AG-UI event may carry; one pass, no intermediate tree.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireEvent {
+    #[serde(rename = "type")]
+    kind: String,
+    timestamp: Option<Value>,
+    protocol_version: Option<String>,
+    outcome: Option<Value>,
+    message: Option<String>,
+    code: Option<Value>,
+    step_name: Option<String>,
+    message_id: Option<String>,
+    role: Option<String>,
+    name: Option<String>,
+    delta: Option<Value>,
+    tool_call_id: Option<String>,
+    tool_call_name: Option<String>,
+    parent_message_id: Option<String>,
+    content: Option<Value>,
+    subtype: Option<String>,
+    entity_id: Option<String>,
+    encrypted_value: Option<String>,
+    snapshot: Option<Value>,
+    messages: Option<Value>,
+    activity_type: Option<String>,
+    replace: Option<bool>,
+    patch: Option<Value>,
+    event: Option<Value>,
+    source: Option<String>,
+    value: Option<Value>,
+    subagent_run_id: Option<String>,
+    description: Option<String>,
+}
+
+/// A typed AG-UI event. Chunk variants are expanded by `chunks` before verification.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgUiEvent {
+    RunStarted {
+        protocol_version: Option<String>,
+    },
+    RunFinished {
+        outcome: Option<Value>,
+    },
+    RunError {
+        message: String,
+        code: Option<String>,
+    },
+    StepStarted {
+        name: String,
+    },
+    StepFinished {
+        name: String,
+    },
+    TextStart {
+        id: String,
+        role: Role,
+        name: Option<String>,
+    },
+    TextContent {
+        id: String,
+        delta: String,
+    },
+    TextEnd {
+        id: String,
+    },
+    TextChunk {
+        id: Option<String>,
+        role: Option<Role>,
+        name: Option<String>,
+        delta: Option<String>,
+    },
+    ToolStart {
+        id: String,
+        name: String,
+        parent: Option<String>,
+    },
+    ToolArgs {
+        id: String,
+        delta: String,
+    },
+    ToolEnd {
+        id: String,
+    },
+    ToolChunk {
+        id: Option<String>,
+        name: Option<String>,
+        parent: Option<String>,
+        delta: Option<String>,
+    },
+    ToolResult {
+        tool_call_id: String,
+        content: Value,
+    },
+    ReasoningStart {
+        id: String,
+    },
+    ReasoningEnd {
+        id: String,
+    },
+    ReasoningMessageStart {
+        id: String,
+    },
+    ReasoningMessageContent {
+        id: String,
+        delta: String,
+    },
+    ReasoningMessageEnd {
+        id: String,
+    },
+    ReasoningChunk {
+        id: Option<String>,
+        delta: Option<String>,
+    },
+    ReasoningEncrypted {
+        subtype: String,
+        entity_id: String,
+        value: String,
+    },
+    StateSnapshot {
+        snapshot: Value,
+    },
+    StateDelta {
+        patch: Value,
+    },
+    MessagesSnapshot {
+        messages: Value,
+    },
+    ActivitySnapshot {
+        id: String,
+        activity_type: String,
+        content: Value,
+        replace: bool,
+    },
+    ActivityDelta {
+        id: String,
+        patch: Value,
+    },
+    Raw {
+        event: Value,
+        source: Option<String>,
+    },
+    Custom {
+        name: String,
+        value: Value,
+    },
+    SubagentStarted {
+        id: String,
+        name: String,
+        description: Option<String>,
+    },
+    SubagentFinished {
+        id: String,
+        outcome: Option<Value>,
+    },
+    SubagentError {
+        id: String,
+        message: String,
+    },
+    /// A type this version does not know; kept whole so nothing is lost.
+    Unknown {
+        type_name: String,
+        json: Value,
+    },
+    /// THINKING_START / THINKING_END (deprecated): a reasoning phase without an id.
+    ThinkingStart,
+    ThinkingEnd,
+    /// THINKING_TEXT_MESSAGE_* (deprecated): reasoning text without an id.
+    ThinkingTextStart,
+    ThinkingTextContent {
+        delta: String,
+    },
+    ThinkingTextEnd,
+}
+
+impl AgUiEvent {
+    /// The upstream type name, for diagnoses.
+    pub fn type_name(&self) -> &str {
+        use AgUiEvent::*;
+        match self {
+            RunStarted { .. } => "RUN_STARTED",
+            RunFinished { .. } => "RUN_FINISHED",
+            RunError { .. } => "RUN_ERROR",
+            StepStarted { .. } => "STEP_STARTED",
+            StepFinished { .. } => "STEP_FINISHED",
+            TextStart { .. } => "TEXT_MESSAGE_START",
+            TextContent { .. } => "TEXT_MESSAGE_CONTENT",
+            TextEnd { .. } => "TEXT_MESSAGE_END",
+            TextChunk { .. } => "TEXT_MESSAGE_CHUNK",
+            ToolStart { .. } => "TOOL_CALL_START",
+            ToolArgs { .. } => "TOOL_CALL_ARGS",
+            ToolEnd { .. } => "TOOL_CALL_END",
+            ToolChunk { .. } => "TOOL_CALL_CHUNK",
+            ToolResult { .. } => "TOOL_CALL_RESULT",
+            ReasoningStart { .. } => "REASONING_START",
+            ReasoningEnd { .. } => "REASONING_END",
+            ReasoningMessageStart { .. } => "REASONING_MESSAGE_START",
+            ReasoningMessageContent { .. } => "REASONING_MESSAGE_CONTENT",
+            ReasoningMessageEnd { .. } => "REASONING_MESSAGE_END",
+            ReasoningChunk { .. } => "REASONING_MESSAGE_CHUNK",
+            ReasoningEncrypted { .. } => "REASONING_ENCRYPTED_VALUE",
+            StateSnapshot { .. } => "STATE_SNAPSHOT",
+            StateDelta { .. } => "STATE_DELTA",
+            MessagesSnapshot { .. } => "MESSAGES_SNAPSHOT",
+            ActivitySnapshot { .. } => "ACTIVITY_SNAPSHOT",
+            ActivityDelta { .. } => "ACTIVITY_DELTA",
+            Raw { .. } => "RAW",
+            Custom { .. } => "CUSTOM",
+            SubagentStarted { .. } => "SUBAGENT_STARTED",
+            SubagentFinished { .. } => "SUBAGENT_FINISHED",
+            SubagentError { .. } => "SUBAGENT_ERROR",
+            Unknown { type_name, .. } => type_name,
+            ThinkingStart => "THINKING_START",
+            ThinkingEnd => "THINKING_END",
+            ThinkingTextStart => "THINKING_TEXT_MESSAGE_START",
+            ThinkingTextContent { .. } => "THINKING_TEXT_MESSAGE_CONTENT",
+            ThinkingTextEnd => "THINKING_TEXT_MESSAGE_END",
+        }
+    }
+}
+
+/// A decoded event with the fields every event shares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Upstream {
+    pub event: AgUiEvent,
+    /// Unix milliseconds.
+    pub ts: Option<i64>,
+    /// The subagent run that owns the event (AG-UI 1.0), if any.
+    pub subagent: Option<String>,
+}
+
+/// Why a text could not become an event.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    #[error("event is not valid JSON: {0}")]
+    Json(String),
+    #[error("{event_type} event is malformed: {problem}")]
+    Field { event_type: String, problem: String },
+}
+
+fn missing(kind: &str, field: &str) -> WireError {
+    WireError::Field {
+        event_type: kind.to_owned(),
+        problem: format!("`{field}` is missing"),
+    }
+}
+
+fn delta_text(kind: &str, delta: Option<Value>) -> Result<Option<String>, WireError> {
+    match delta {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(other) => Err(WireError::Field {
+            event_type: kind.to_owned(),
+            problem: format!("`delta` must be a string, got {other}"),
+        }),
+    }
+}
+
+fn timestamp_ms(value: Option<&Value>) -> Option<i64> {
+    match value? {
+        Value::Number(number) => number
+            .as_i64()
+            .or_else(|| number.as_f64().map(|float| float as i64)),
+        _ => None,
+    }
+}
+
+/// Parses one event. Size and depth are checked first, so hostile input gets an error,
+/// never a panic or a blown stack.
+pub fn parse_event(text: &str) -> Result<Upstream, WireError> {
+    limits::check(text)?;
+    let wire: WireEvent = match serde_json::from_str(text) {
+        Ok(wire) => wire,
+        Err(error) => return Err(describe_parse_failure(text, error)),
+    };
+    let ts = timestamp_ms(wire.timestamp.as_ref());
+    let subagent = wire.subagent_run_id.clone();
+    let event = typed(wire, text)?;
+    Ok(Upstream {
+        event,
+        ts,
+        subagent,
+    })
+}
+
+/// Names the event type in the error when the JSON is an object with a `type`.
+fn describe_parse_failure(text: &str, error: serde_json::Error) -> WireError {
+    if error.is_syntax() || error.is_eof() {
+        return WireError::Json(error.to_string());
+    }
+    let event_type = serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|value| value.get("type")?.as_str().map(str::to_owned));
+    match event_type {
+        Some(event_type) => WireError::Field {
+            event_type,
+            problem: error.to_string(),
+        },
+        None => WireError::Json(error.to_string()),
+    }
+}
+
+fn typed(wire: WireEvent, text: &str) -> Result<AgUiEvent, WireError> {
+    let kind = wire.kind.as_str();
+    let need = |value: Option<String>, field: &str| value.ok_or_else(|| missing(kind, field));
+    let role =
+        |role: Option<String>| -> Result<Option<Role>, WireError> {
+            match role {
+            None => Ok(None),
+            Some(text) => Role::parse(&text).map(Some).ok_or_else(|| WireError::Field {
+                event_type: kind.to_owned(),
+                problem: format!(
+                    "`role` must be assistant, user, system, developer or tool, got {text:?}"
+                ),
+            }),
+        }
+        };
+    Ok(match kind {
+        "RUN_STARTED" => AgUiEvent::RunStarted {
+            protocol_version: wire.protocol_version,
+        },
+        "RUN_FINISHED" => AgUiEvent::RunFinished {
+            outcome: wire.outcome.filter(|o| !o.is_null()),
+        },
+        "RUN_ERROR" => AgUiEvent::RunError {
+            message: need(wire.message, "message")?,
+            code: wire.code.map(|code| match code {
+                Value::String(text) => text,
+                other => other.to_string(),
+            }),
+        },
+        "STEP_STARTED" => AgUiEvent::StepStarted {
+            name: need(wire.step_name, "stepName")?,
+        },
+        "STEP_FINISHED" => AgUiEvent::StepFinished {
+            name: need(wire.step_name, "stepName")?,
+        },
+        "TEXT_MESSAGE_START" => AgUiEvent::TextStart {
+            id: need(wire.message_id, "messageId")?,
+            role: role(wire.role)?.unwrap_or_default(),
+            name: wire.name,
+        },
+        "TEXT_MESSAGE_CONTENT" => AgUiEvent::TextContent {
+            id: need(wire.message_id, "messageId")?,
+            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+        },
+        "TEXT_MESSAGE_END" => AgUiEvent::TextEnd {
+            id: need(wire.message_id, "messageId")?,
+        },
+        "TEXT_MESSAGE_CHUNK" => AgUiEvent::TextChunk {
+            id: wire.message_id,
+            role: role(wire.role)?,
+            name: wire.name,
+            delta: delta_text(kind, wire.delta)?,
+        },
+        "TOOL_CALL_START" => AgUiEvent::ToolStart {
+            id: need(wire.tool_call_id, "toolCallId")?,
+            name: need(wire.tool_call_name, "toolCallName")?,
+            parent: wire.parent_message_id,
+        },
+        "TOOL_CALL_ARGS" => AgUiEvent::ToolArgs {
+            id: need(wire.tool_call_id, "toolCallId")?,
+            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+        },
+        "TOOL_CALL_END" => AgUiEvent::ToolEnd {
+            id: need(wire.tool_call_id, "toolCallId")?,
+        },
+        "TOOL_CALL_CHUNK" => AgUiEvent::ToolChunk {
+            id: wire.tool_call_id,
+            name: wire.tool_call_name,
+            parent: wire.parent_message_id,
+            delta: delta_text(kind, wire.delta)?,
+        },
+        "TOOL_CALL_RESULT" => AgUiEvent::ToolResult {
+            tool_call_id: need(wire.tool_call_id, "toolCallId")?,
+            content: wire.content.ok_or_else(|| missing(kind, "content"))?,
+        },
+        "REASONING_START" => AgUiEvent::ReasoningStart {
+            id: need(wire.message_id, "messageId")?,
+        },
+        "REASONING_END" => AgUiEvent::ReasoningEnd {
+            id: need(wire.message_id, "messageId")?,
+        },
+        "REASONING_MESSAGE_START" => AgUiEvent::ReasoningMessageStart {
+            id: need(wire.message_id, "messageId")?,
+        },
+        "REASONING_MESSAGE_CONTENT" => AgUiEvent::ReasoningMessageContent {
+            id: need(wire.message_id, "messageId")?,
+            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+        },
+        "REASONING_MESSAGE_END" => AgUiEvent::ReasoningMessageEnd {
+            id: need(wire.message_id, "messageId")?,
+        },
+        "REASONING_MESSAGE_CHUNK" => AgUiEvent::ReasoningChunk {
+            id: wire.message_id,
+            delta: delta_text(kind, wire.delta)?,
+        },
+        "REASONING_ENCRYPTED_VALUE" => AgUiEvent::ReasoningEncrypted {
+            subtype: need(wire.subtype, "subtype")?,
+            entity_id: need(wire.entity_id, "entityId")?,
+            value: need(wire.encrypted_value, "encryptedValue")?,
+        },
+        "STATE_SNAPSHOT" => AgUiEvent::StateSnapshot {
+            snapshot: wire.snapshot.unwrap_or(Value::Null),
+        },
+        "STATE_DELTA" => {
+            let patch = wire.delta.ok_or_else(|| missing(kind, "delta"))?;
+            if !patch.is_array() {
+                return Err(WireError::Field {
+                    event_type: kind.to_owned(),
+                    problem: "`delta` must be an array of RFC 6902 operations".into(),
+                });
+            }
+            AgUiEvent::StateDelta { patch }
+        }
+        "MESSAGES_SNAPSHOT" => AgUiEvent::MessagesSnapshot {
+            messages: wire.messages.ok_or_else(|| missing(kind, "messages"))?,
+        },
+        "ACTIVITY_SNAPSHOT" => AgUiEvent::ActivitySnapshot {
+            id: need(wire.message_id, "messageId")?,
+            activity_type: need(wire.activity_type, "activityType")?,
+            content: wire.content.ok_or_else(|| missing(kind, "content"))?,
+            replace: wire.replace.unwrap_or(true),
+        },
+        "ACTIVITY_DELTA" => AgUiEvent::ActivityDelta {
+            id: need(wire.message_id, "messageId")?,
+            patch: wire.patch.ok_or_else(|| missing(kind, "patch"))?,
+        },
+        "RAW" => AgUiEvent::Raw {
+            event: wire.event.unwrap_or(Value::Null),
+            source: wire.source,
+        },
+        "CUSTOM" => AgUiEvent::Custom {
+            name: need(wire.name, "name")?,
+            value: wire.value.unwrap_or(Value::Null),
+        },
+        "SUBAGENT_STARTED" => AgUiEvent::SubagentStarted {
+            id: need(wire.subagent_run_id, "subagentRunId")?,
+            name: need(wire.name, "name")?,
+            description: wire.description,
+        },
+        "SUBAGENT_FINISHED" => AgUiEvent::SubagentFinished {
+            id: need(wire.subagent_run_id, "subagentRunId")?,
+            outcome: wire.outcome,
+        },
+        "SUBAGENT_ERROR" => AgUiEvent::SubagentError {
+            id: need(wire.subagent_run_id, "subagentRunId")?,
+            message: need(wire.message, "message")?,
+        },
+        "THINKING_START" => AgUiEvent::ThinkingStart,
+        "THINKING_END" => AgUiEvent::ThinkingEnd,
+        "THINKING_TEXT_MESSAGE_START" => AgUiEvent::ThinkingTextStart,
+        "THINKING_TEXT_MESSAGE_CONTENT" => AgUiEvent::ThinkingTextContent {
+            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+        },
+        "THINKING_TEXT_MESSAGE_END" => AgUiEvent::ThinkingTextEnd,
+        _ => AgUiEvent::Unknown {
+            type_name: wire.kind.clone(),
+            json: serde_json::from_str(text).unwrap_or(Value::Null),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_field_type_is_named_with_the_event_type() {
+        let error = parse_event(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":5,"delta":"x"}"#)
+            .unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("TEXT_MESSAGE_CONTENT event is malformed:"),
+            "{message}"
+        );
+        assert!(message.contains("expected a string"), "{message}");
+    }
+
+    #[test]
+    fn a_missing_required_field_is_named() {
+        let error = parse_event(r#"{"type":"TOOL_CALL_START","toolCallId":"c1"}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "TOOL_CALL_START event is malformed: `toolCallName` is missing"
+        );
+    }
+
+    #[test]
+    fn an_unknown_type_keeps_the_whole_event() {
+        let parsed = parse_event(r#"{"type":"FUTURE_THING","x":[1,2]}"#).unwrap();
+        assert_eq!(
+            parsed.event,
+            AgUiEvent::Unknown {
+                type_name: "FUTURE_THING".into(),
+                json: serde_json::json!({"type":"FUTURE_THING","x":[1,2]})
+            }
+        );
+    }
+
+    #[test]
+    fn malformed_json_is_an_error_not_a_panic() {
+        assert!(matches!(parse_event("{\"type\":"), Err(WireError::Json(_))));
+        assert!(matches!(parse_event("[]"), Err(WireError::Json(_))));
+    }
+}

@@ -1,0 +1,301 @@
+//! Blocking asks: one model for every request an agent makes of the user.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::channel::Channel;
+
+/// What the agent is asking for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AskKind {
+    /// Permission to run something (Hermes approval, an AG-UI approval interrupt).
+    Approval,
+    /// A clarifying question, with or without choices; possibly several at once.
+    Clarify,
+    /// A sudo password.
+    Sudo,
+    /// A secret value for an environment variable.
+    Secret,
+    /// Text read from the user's terminal.
+    TerminalRead,
+    /// Any other AG-UI interrupt, rendered from its message and response schema.
+    Interrupt,
+    /// A call to a tool the client offered, waiting for the client's result.
+    FrontendTool,
+    /// A proposed edit to accept or reject.
+    Edit,
+}
+
+impl AskKind {
+    pub fn channel(self) -> Channel {
+        match self {
+            AskKind::Approval | AskKind::Sudo => Channel::Approval,
+            AskKind::Clarify
+            | AskKind::Secret
+            | AskKind::TerminalRead
+            | AskKind::Interrupt
+            | AskKind::FrontendTool => Channel::Question,
+            AskKind::Edit => Channel::Edit,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AskKind::Approval => "approval",
+            AskKind::Clarify => "clarify",
+            AskKind::Sudo => "sudo",
+            AskKind::Secret => "secret",
+            AskKind::TerminalRead => "terminal_read",
+            AskKind::Interrupt => "interrupt",
+            AskKind::FrontendTool => "frontend_tool",
+            AskKind::Edit => "edit",
+        }
+    }
+}
+
+/// The UI component that renders the ask; a receipt names it in `component`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Component {
+    ApprovalCard,
+    OptionList,
+    QuestionFlow,
+    SudoPrompt,
+    SecretPrompt,
+    CodeDiff,
+    FrontendTool,
+}
+
+impl Component {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Component::ApprovalCard => "approval_card",
+            Component::OptionList => "option_list",
+            Component::QuestionFlow => "question_flow",
+            Component::SudoPrompt => "sudo_prompt",
+            Component::SecretPrompt => "secret_prompt",
+            Component::CodeDiff => "code_diff",
+            Component::FrontendTool => "frontend_tool",
+        }
+    }
+}
+
+/// One question of a clarify ask (Hermes batches up to five).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Question {
+    pub id: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
+    #[serde(default)]
+    pub multi_select: bool,
+}
+
+/// A diff shown with an edit ask.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffPreview {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// A unified diff.
+    pub patch: String,
+}
+
+/// Where an ask came from, which decides how its answer travels back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AskOrigin {
+    /// An AG-UI `RUN_FINISHED` interrupt; answered by a resume run covering every
+    /// open interrupt. `approval_schema` is true when the agent expects
+    /// `{approved: bool}` (a refusal is then `resolved`, not `cancelled`).
+    AgUiInterrupt {
+        interrupt_id: String,
+        #[serde(default)]
+        approval_schema: bool,
+    },
+    /// A LangGraph-style interrupt sent as CUSTOM `on_interrupt`; answered through
+    /// `forwardedProps.command.resume`.
+    AgUiCustomInterrupt,
+    /// A frontend tool call left unanswered; answered by a tool message next run.
+    AgUiFrontendTool { tool_name: String },
+    /// A Hermes `*.request` event, answered by calling `method` (older form).
+    HermesEvent {
+        method: String,
+        session_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request_id: Option<String>,
+    },
+    /// A Hermes server-to-client JSON-RPC request, answered by a response (newer form).
+    HermesRequest {
+        rpc_id: String,
+        method: String,
+        session_id: String,
+    },
+}
+
+/// The answer as recorded: secrets are replaced by `redacted`, never stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedAnswer {
+    pub action: String,
+    #[serde(default)]
+    pub data: Value,
+    /// Human-readable past-tense summary, e.g. "Approved once".
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+/// Where an ask stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum AskState {
+    #[default]
+    Pending,
+    Resolved {
+        answer: RecordedAnswer,
+    },
+    Expired,
+    Cancelled {
+        reason: String,
+    },
+}
+
+impl AskState {
+    pub fn is_pending(&self) -> bool {
+        matches!(self, AskState::Pending)
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            AskState::Pending => "pending",
+            AskState::Resolved { .. } => "resolved",
+            AskState::Expired => "expired",
+            AskState::Cancelled { .. } => "cancelled",
+        }
+    }
+}
+
+/// One blocking request of an agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ask {
+    /// The id a receipt names in `toolCallId`.
+    pub id: String,
+    pub kind: AskKind,
+    pub component: Component,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// One line saying what is asked.
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<Question>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env_var: Option<String>,
+    /// Context shown with the ask; never holds a secret.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metadata: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<DiffPreview>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pattern_keys: Vec<String>,
+    /// The command looks destructive: render it with destructive styling.
+    #[serde(default)]
+    pub dangerous: bool,
+    /// The actions a receipt may carry, in display order.
+    pub actions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_schema: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at_ms: Option<i64>,
+    pub origin: AskOrigin,
+    #[serde(default)]
+    pub state: AskState,
+}
+
+/// Approval choices in Hermes semantics.
+pub const APPROVAL_CHOICES: [&str; 4] = ["once", "session", "always", "deny"];
+
+/// The approval choices to offer: all four, minus `always` when permanent approval is not
+/// allowed, and only once/deny after a smart deny. An explicit upstream list is honoured
+/// but never widened beyond those rules.
+pub fn approval_actions(
+    offered: Option<&[String]>,
+    allow_permanent: bool,
+    smart_denied: bool,
+) -> Vec<String> {
+    APPROVAL_CHOICES
+        .iter()
+        .filter(|choice| match **choice {
+            "always" => allow_permanent && !smart_denied,
+            "session" => !smart_denied,
+            _ => true,
+        })
+        .filter(|choice| offered.is_none_or(|list| list.iter().any(|o| o == *choice)))
+        .map(|choice| (*choice).to_owned())
+        .collect()
+}
+
+/// Commands that delete, overwrite or escalate get destructive styling.
+pub fn looks_dangerous(command: &str) -> bool {
+    const MARKERS: [&str; 12] = [
+        "rm -rf",
+        "rm -r",
+        "rm -f",
+        "mkfs",
+        "dd if=",
+        "shutdown",
+        "reboot",
+        "chmod -R",
+        "chown -R",
+        "drop table",
+        "truncate",
+        "> /dev/",
+    ];
+    let lower = command.to_ascii_lowercase();
+    MARKERS.iter().any(|marker| lower.contains(marker)) || lower.starts_with("sudo ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn always_is_not_offered_when_permanent_approval_is_not_allowed() {
+        assert_eq!(
+            approval_actions(None, false, false),
+            ["once", "session", "deny"]
+        );
+        assert_eq!(
+            approval_actions(None, true, false),
+            ["once", "session", "always", "deny"]
+        );
+    }
+
+    #[test]
+    fn only_once_and_deny_are_offered_after_a_smart_deny() {
+        assert_eq!(approval_actions(None, true, true), ["once", "deny"]);
+    }
+
+    #[test]
+    fn an_upstream_choice_list_narrows_the_offer_but_never_widens_it() {
+        let offered = vec!["once".to_owned(), "always".to_owned(), "deny".to_owned()];
+        assert_eq!(
+            approval_actions(Some(&offered), false, false),
+            ["once", "deny"]
+        );
+    }
+
+    #[test]
+    fn destructive_commands_are_flagged() {
+        assert!(looks_dangerous("rm -rf build/"));
+        assert!(looks_dangerous("sudo apt-get remove x"));
+        assert!(!looks_dangerous("ls -la"));
+    }
+}

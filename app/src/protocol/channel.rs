@@ -1,0 +1,501 @@
+//! The channel contract: one ordered, typed event stream per run, whatever the upstream.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ask::{Ask, AskKind, AskState};
+
+/// Where an event belongs in the console. Stable snake_case on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Analysis,
+    Commentary,
+    Final,
+    ToolCall,
+    ToolResult,
+    Approval,
+    Question,
+    Edit,
+    Artifact,
+    System,
+    Error,
+    User,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Analysis => "analysis",
+            Channel::Commentary => "commentary",
+            Channel::Final => "final",
+            Channel::ToolCall => "tool_call",
+            Channel::ToolResult => "tool_result",
+            Channel::Approval => "approval",
+            Channel::Question => "question",
+            Channel::Edit => "edit",
+            Channel::Artifact => "artifact",
+            Channel::System => "system",
+            Channel::Error => "error",
+            Channel::User => "user",
+        }
+    }
+}
+
+/// Who wrote a text message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    #[default]
+    Assistant,
+    User,
+    System,
+    Developer,
+    Tool,
+}
+
+impl Role {
+    pub fn parse(role: &str) -> Option<Role> {
+        match role {
+            "assistant" => Some(Role::Assistant),
+            "user" => Some(Role::User),
+            "system" => Some(Role::System),
+            "developer" => Some(Role::Developer),
+            "tool" => Some(Role::Tool),
+            _ => None,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunOutcome {
+    Success,
+    /// Paused on blocking asks; a later run answers them.
+    Interrupted {
+        ask_ids: Vec<String>,
+    },
+    Cancelled,
+}
+
+/// Severity of a system notice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    #[default]
+    Info,
+    Warning,
+    Error,
+}
+
+/// One entry of a published plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanItem {
+    pub id: String,
+    pub label: String,
+    /// pending, in_progress, completed or cancelled.
+    pub status: String,
+}
+
+/// What happened, typed. Serialized as `"kind": <snake_case name>, "payload": {...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "payload", rename_all = "snake_case")]
+pub enum EventBody {
+    RunStarted {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        protocol_version: Option<String>,
+    },
+    RunFinished {
+        outcome: RunOutcome,
+    },
+    /// The run failed: RUN_ERROR, a truncated stream, an unreachable agent.
+    RunFailed {
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    UserMessage {
+        message_id: String,
+        text: String,
+    },
+    MessageStarted {
+        message_id: String,
+        #[serde(default)]
+        role: Role,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    TextDelta {
+        message_id: String,
+        delta: String,
+    },
+    MessageEnded {
+        message_id: String,
+    },
+    /// Pins the run's answer: the text of `message_id`, or `text` when the upstream sent
+    /// the whole answer at once.
+    FinalAnswer {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
+    ReasoningStarted {
+        message_id: String,
+    },
+    ReasoningDelta {
+        message_id: String,
+        delta: String,
+    },
+    ReasoningEnded {
+        message_id: String,
+    },
+    /// Opaque reasoning the agent wants echoed back on the next run.
+    ReasoningEncrypted {
+        subtype: String,
+        entity_id: String,
+        value: String,
+    },
+    ToolCallStarted {
+        tool_call_id: String,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent_message_id: Option<String>,
+        /// What the tool is doing, in words (Hermes `context`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        summary: Option<String>,
+    },
+    ToolCallArgs {
+        tool_call_id: String,
+        delta: String,
+    },
+    ToolCallEnded {
+        tool_call_id: String,
+    },
+    ToolProgress {
+        tool_call_id: String,
+        text: String,
+    },
+    ToolResult {
+        tool_call_id: String,
+        content: Value,
+        #[serde(default)]
+        is_error: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<u64>,
+    },
+    /// A change to files, shown as a diff.
+    Edit {
+        edit_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        filename: Option<String>,
+        /// A unified diff.
+        patch: String,
+    },
+    Artifact {
+        artifact_id: String,
+        /// table, chart, image, terminal, code, a2ui_surface, json, …
+        artifact_kind: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        data: Value,
+    },
+    /// RFC 6902 patch to an artifact's data (AG-UI ACTIVITY_DELTA).
+    ArtifactPatched {
+        artifact_id: String,
+        patch: Value,
+    },
+    StateSnapshot {
+        snapshot: Value,
+    },
+    /// RFC 6902 patch to the agent state.
+    StateDelta {
+        patch: Value,
+    },
+    MessagesSnapshot {
+        messages: Value,
+    },
+    Plan {
+        items: Vec<PlanItem>,
+    },
+    StepStarted {
+        name: String,
+    },
+    StepFinished {
+        name: String,
+    },
+    SubagentStarted {
+        subagent_run_id: String,
+        name: String,
+    },
+    SubagentFinished {
+        subagent_run_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    Notice {
+        #[serde(default)]
+        level: Level,
+        text: String,
+        /// Where the notice came from, e.g. `status.update/lifecycle`.
+        source: String,
+    },
+    Custom {
+        name: String,
+        value: Value,
+    },
+    /// An upstream event passed through verbatim (AG-UI RAW).
+    Raw {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
+        event: Value,
+    },
+    /// An event type this version does not know: kept, in order, as readable JSON.
+    Unknown {
+        upstream_type: String,
+        event: Value,
+    },
+    AskOpened {
+        ask: Ask,
+    },
+    /// The ask's fate: answered (with its redacted answer), expired or cancelled.
+    AskClosed {
+        ask_id: String,
+        ask_kind: AskKind,
+        state: AskState,
+    },
+    /// The upstream broke a protocol rule; `applied` says whether the event was applied.
+    ProtocolViolation {
+        message: String,
+        applied: bool,
+    },
+    /// Input that could not be read as an event at all.
+    Malformed {
+        message: String,
+        excerpt: String,
+    },
+}
+
+impl EventBody {
+    /// The channel an event of this body belongs to.
+    pub fn channel(&self) -> Channel {
+        use EventBody::*;
+        match self {
+            RunStarted { .. } | RunFinished { .. } => Channel::System,
+            RunFailed { .. } | ProtocolViolation { .. } | Malformed { .. } => Channel::Error,
+            UserMessage { .. } => Channel::User,
+            MessageStarted { role, .. } => match role {
+                Role::User => Channel::User,
+                Role::Assistant | Role::Tool => Channel::Commentary,
+                Role::System | Role::Developer => Channel::System,
+            },
+            TextDelta { .. } | MessageEnded { .. } => Channel::Commentary,
+            FinalAnswer { .. } => Channel::Final,
+            ReasoningStarted { .. }
+            | ReasoningDelta { .. }
+            | ReasoningEnded { .. }
+            | ReasoningEncrypted { .. } => Channel::Analysis,
+            ToolCallStarted { .. }
+            | ToolCallArgs { .. }
+            | ToolCallEnded { .. }
+            | ToolProgress { .. } => Channel::ToolCall,
+            ToolResult { .. } => Channel::ToolResult,
+            Edit { .. } => Channel::Edit,
+            Artifact { .. } | ArtifactPatched { .. } => Channel::Artifact,
+            StateSnapshot { .. }
+            | StateDelta { .. }
+            | MessagesSnapshot { .. }
+            | Plan { .. }
+            | StepStarted { .. }
+            | StepFinished { .. }
+            | SubagentStarted { .. }
+            | SubagentFinished { .. }
+            | Notice { .. }
+            | Custom { .. }
+            | Raw { .. }
+            | Unknown { .. } => Channel::System,
+            AskOpened { ask } => ask.kind.channel(),
+            AskClosed { ask_kind, .. } => ask_kind.channel(),
+        }
+    }
+
+    /// The snake_case name used as `kind` on the wire.
+    pub fn kind(&self) -> &'static str {
+        use EventBody::*;
+        match self {
+            RunStarted { .. } => "run_started",
+            RunFinished { .. } => "run_finished",
+            RunFailed { .. } => "run_failed",
+            UserMessage { .. } => "user_message",
+            MessageStarted { .. } => "message_started",
+            TextDelta { .. } => "text_delta",
+            MessageEnded { .. } => "message_ended",
+            FinalAnswer { .. } => "final_answer",
+            ReasoningStarted { .. } => "reasoning_started",
+            ReasoningDelta { .. } => "reasoning_delta",
+            ReasoningEnded { .. } => "reasoning_ended",
+            ReasoningEncrypted { .. } => "reasoning_encrypted",
+            ToolCallStarted { .. } => "tool_call_started",
+            ToolCallArgs { .. } => "tool_call_args",
+            ToolCallEnded { .. } => "tool_call_ended",
+            ToolProgress { .. } => "tool_progress",
+            ToolResult { .. } => "tool_result",
+            Edit { .. } => "edit",
+            Artifact { .. } => "artifact",
+            ArtifactPatched { .. } => "artifact_patched",
+            StateSnapshot { .. } => "state_snapshot",
+            StateDelta { .. } => "state_delta",
+            MessagesSnapshot { .. } => "messages_snapshot",
+            Plan { .. } => "plan",
+            StepStarted { .. } => "step_started",
+            StepFinished { .. } => "step_finished",
+            SubagentStarted { .. } => "subagent_started",
+            SubagentFinished { .. } => "subagent_finished",
+            Notice { .. } => "notice",
+            Custom { .. } => "custom",
+            Raw { .. } => "raw",
+            Unknown { .. } => "unknown",
+            AskOpened { .. } => "ask_opened",
+            AskClosed { .. } => "ask_closed",
+            ProtocolViolation { .. } => "protocol_violation",
+            Malformed { .. } => "malformed",
+        }
+    }
+
+    /// The tool call this event concerns, if any.
+    pub fn tool_call_id(&self) -> Option<&str> {
+        use EventBody::*;
+        match self {
+            ToolCallStarted { tool_call_id, .. }
+            | ToolCallArgs { tool_call_id, .. }
+            | ToolCallEnded { tool_call_id, .. }
+            | ToolProgress { tool_call_id, .. }
+            | ToolResult { tool_call_id, .. } => Some(tool_call_id),
+            Edit { tool_call_id, .. } => tool_call_id.as_deref(),
+            AskOpened { ask } => ask.tool_call_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The blocking request this event concerns, if any.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            EventBody::AskOpened { ask } => Some(&ask.id),
+            EventBody::AskClosed { ask_id, .. } => Some(ask_id),
+            _ => None,
+        }
+    }
+}
+
+/// What an adapter produces: an event not yet placed in a run's sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventDraft {
+    pub channel: Channel,
+    pub body: EventBody,
+    /// Upstream timestamp in Unix milliseconds, when the upstream gave one.
+    pub ts: Option<i64>,
+    /// Positions (0-based) of the upstream events this one came from, in the run's raw log.
+    pub upstream: Vec<u64>,
+}
+
+impl EventDraft {
+    pub fn new(body: EventBody, ts: Option<i64>, upstream: Vec<u64>) -> Self {
+        Self {
+            channel: body.channel(),
+            body,
+            ts,
+            upstream,
+        }
+    }
+
+    pub fn with_channel(mut self, channel: Channel) -> Self {
+        self.channel = channel;
+        self
+    }
+}
+
+/// The identity of a run: every event of it carries these.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRef {
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub run_id: String,
+}
+
+/// One durable event of a run, as stored, streamed and projected.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunEvent {
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub run_id: String,
+    /// Dense and monotonic per run, starting at 1.
+    pub sequence: u64,
+    pub channel: Channel,
+    #[serde(flatten)]
+    pub body: EventBody,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// Unix milliseconds.
+    pub ts: i64,
+    /// Positions of the raw upstream events this one was normalized from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upstream: Vec<u64>,
+}
+
+impl RunEvent {
+    /// Places a draft in a run at `sequence`; `now_ms` stands in for a missing upstream time.
+    pub fn from_draft(run: &RunRef, sequence: u64, draft: EventDraft, now_ms: i64) -> Self {
+        Self {
+            tenant_id: run.tenant_id.clone(),
+            thread_id: run.thread_id.clone(),
+            run_id: run.run_id.clone(),
+            sequence,
+            channel: draft.channel,
+            tool_call_id: draft.body.tool_call_id().map(str::to_owned),
+            request_id: draft.body.request_id().map(str::to_owned),
+            body: draft.body,
+            ts: draft.ts.unwrap_or(now_ms),
+            upstream: draft.upstream,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        self.body.kind()
+    }
+}
+
+/// Assigns dense sequence numbers to drafts of one run.
+#[derive(Clone, Debug)]
+pub struct Sequencer {
+    run: RunRef,
+    next: u64,
+}
+
+impl Sequencer {
+    pub fn new(run: RunRef) -> Self {
+        Self { run, next: 1 }
+    }
+
+    /// Continues a run whose last stored event is `last_sequence`.
+    pub fn resume(run: RunRef, last_sequence: u64) -> Self {
+        Self {
+            run,
+            next: last_sequence + 1,
+        }
+    }
+
+    pub fn place(&mut self, draft: EventDraft, now_ms: i64) -> RunEvent {
+        let event = RunEvent::from_draft(&self.run, self.next, draft, now_ms);
+        self.next += 1;
+        event
+    }
+
+    pub fn run(&self) -> &RunRef {
+        &self.run
+    }
+}

@@ -1,0 +1,11 @@
+//! The protocol core, pure Rust (no Leptos, no async runtime): the channel contract,
+//! the AG-UI and Hermes adapters, asks and receipts. The same code runs in the server,
+//! the browser and the replay tool.
+
+pub mod agui;
+pub mod ask;
+pub mod channel;
+pub mod hermes;
+pub mod limits;
+pub mod receipts;
+pub mod sse;

@@ -1,0 +1,235 @@
+//! Incremental Server-Sent Events decoder: bytes in any split, frames out.
+
+/// The largest frame accepted; a bigger one is reported and skipped, never buffered.
+pub const MAX_FRAME_BYTES: usize = 8 * 1024 * 1024;
+
+/// One dispatched SSE event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseFrame {
+    /// The `event:` field, when present.
+    pub event: Option<String>,
+    /// The `id:` field, when present.
+    pub id: Option<String>,
+    /// All `data:` lines joined with `\n`.
+    pub data: String,
+}
+
+/// A frame that could not be decoded; later frames are unaffected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SseError {
+    #[error("SSE frame is not valid UTF-8 (at byte {0} of the line)")]
+    InvalidUtf8(usize),
+    #[error("SSE frame exceeds the {limit} byte limit")]
+    TooLarge { limit: usize },
+}
+
+/// Feeds bytes as they arrive; yields complete frames. Handles CR, LF and CRLF line ends
+/// (also a CRLF split across reads), UTF-8 split across reads, a leading BOM, comments,
+/// multi-line data and the optional space after the colon.
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    line: Vec<u8>,
+    data: String,
+    has_data: bool,
+    event: Option<String>,
+    id: Option<String>,
+    frame_bytes: usize,
+    oversized: bool,
+    frame_error: Option<SseError>,
+    last_was_cr: bool,
+    started: bool,
+}
+
+impl SseDecoder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Decodes `bytes`, appending finished frames (or per-frame errors) to `out`.
+    pub fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Result<SseFrame, SseError>>) {
+        if !self.started {
+            if bytes.is_empty() {
+                return;
+            }
+            // A BOM may itself arrive split; only strip it when whole in the first read.
+            if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+                bytes = rest;
+            }
+            self.started = true;
+        }
+        for &byte in bytes {
+            match byte {
+                b'\n' if self.last_was_cr => {
+                    self.last_was_cr = false;
+                }
+                b'\n' | b'\r' => {
+                    self.last_was_cr = byte == b'\r';
+                    self.end_line(out);
+                }
+                _ => {
+                    self.last_was_cr = false;
+                    if self.oversized {
+                        continue;
+                    }
+                    self.frame_bytes += 1;
+                    if self.frame_bytes > MAX_FRAME_BYTES {
+                        self.oversized = true;
+                        self.line.clear();
+                        self.data.clear();
+                        continue;
+                    }
+                    self.line.push(byte);
+                }
+            }
+        }
+    }
+
+    /// End of input: a final frame without its blank line is still delivered.
+    pub fn finish(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
+        if !self.line.is_empty() {
+            self.end_line(out);
+        }
+        self.dispatch(out);
+    }
+
+    fn end_line(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
+        if self.line.is_empty() {
+            self.dispatch(out);
+            return;
+        }
+        if self.oversized {
+            self.line.clear();
+            return;
+        }
+        let line = std::mem::take(&mut self.line);
+        let text = match std::str::from_utf8(&line) {
+            Ok(text) => text,
+            Err(error) => {
+                self.frame_error
+                    .get_or_insert(SseError::InvalidUtf8(error.valid_up_to()));
+                self.line = line;
+                self.line.clear();
+                return;
+            }
+        };
+        if text.starts_with(':') {
+            self.line = line;
+            self.line.clear();
+            return;
+        }
+        let (field, value) = match text.find(':') {
+            Some(colon) => {
+                let value = &text[colon + 1..];
+                (&text[..colon], value.strip_prefix(' ').unwrap_or(value))
+            }
+            None => (text, ""),
+        };
+        match field {
+            "data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.event = Some(value.to_owned()),
+            "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
+            _ => {}
+        }
+        self.line = line;
+        self.line.clear();
+    }
+
+    fn dispatch(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
+        let had_anything = self.has_data || self.oversized || self.frame_error.is_some();
+        if self.oversized {
+            out.push(Err(SseError::TooLarge {
+                limit: MAX_FRAME_BYTES,
+            }));
+        } else if let Some(error) = self.frame_error.take() {
+            out.push(Err(error));
+        } else if self.has_data {
+            out.push(Ok(SseFrame {
+                event: self.event.take(),
+                id: self.id.clone(),
+                data: std::mem::take(&mut self.data),
+            }));
+        }
+        if had_anything || self.event.is_some() {
+            self.event = None;
+        }
+        self.data.clear();
+        self.has_data = false;
+        self.oversized = false;
+        self.frame_error = None;
+        self.frame_bytes = 0;
+    }
+}
+
+/// Decodes a whole body at once.
+pub fn decode_all(body: &[u8]) -> Vec<Result<SseFrame, SseError>> {
+    let mut decoder = SseDecoder::new();
+    let mut out = Vec::new();
+    decoder.feed(body, &mut out);
+    decoder.finish(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data_of(frames: Vec<Result<SseFrame, SseError>>) -> Vec<String> {
+        frames.into_iter().map(|f| f.unwrap().data).collect()
+    }
+
+    #[test]
+    fn frames_split_at_every_byte_decode_like_the_whole_body() {
+        let body = "data: {\"a\":\"é👩‍💻\"}\r\n\r\n: heartbeat\n\ndata: x\ndata: y\r\rdata:z\n\n";
+        let whole = data_of(decode_all(body.as_bytes()));
+        assert_eq!(whole, ["{\"a\":\"é👩‍💻\"}", "x\ny", "z"]);
+        let mut decoder = SseDecoder::new();
+        let mut out = Vec::new();
+        for byte in body.as_bytes() {
+            decoder.feed(std::slice::from_ref(byte), &mut out);
+        }
+        decoder.finish(&mut out);
+        assert_eq!(data_of(out), whole);
+    }
+
+    #[test]
+    fn a_leading_bom_and_ids_are_handled() {
+        let frames = decode_all(b"\xEF\xBB\xBFid: 7\nevent: tick\ndata: a\n\n");
+        assert_eq!(
+            frames,
+            vec![Ok(SseFrame {
+                event: Some("tick".into()),
+                id: Some("7".into()),
+                data: "a".into()
+            })]
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_fails_only_its_own_frame() {
+        let frames = decode_all(b"data: \xff\xfe\n\ndata: fine\n\n");
+        assert!(matches!(frames[0], Err(SseError::InvalidUtf8(_))));
+        assert_eq!(frames[1].as_ref().unwrap().data, "fine");
+    }
+
+    #[test]
+    fn a_last_frame_without_a_blank_line_is_still_delivered() {
+        assert_eq!(data_of(decode_all(b"data: tail")), ["tail"]);
+    }
+
+    #[test]
+    fn an_oversized_frame_is_reported_and_skipped() {
+        let mut body = b"data: ".to_vec();
+        body.extend(std::iter::repeat_n(b'a', MAX_FRAME_BYTES + 10));
+        body.extend(b"\n\ndata: next\n\n");
+        let frames = decode_all(&body);
+        assert_eq!(frames.len(), 2);
+        assert!(matches!(frames[0], Err(SseError::TooLarge { .. })));
+        assert_eq!(frames[1].as_ref().unwrap().data, "next");
+    }
+}
