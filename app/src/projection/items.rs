@@ -187,6 +187,12 @@ fn compact(value: &Value) -> String {
 }
 
 impl Item {
+    /// A finished message with no text (some agents announce a message, then send a tool
+    /// call instead): nothing to show.
+    pub fn is_blank(&self) -> bool {
+        matches!(&self.body, ItemBody::Message { text, streaming: false, .. } if text.is_empty())
+    }
+
     /// The item on one line, as `agent-os replay --format text` prints it. Free of
     /// sequences and times, so two projections of one stream compare equal.
     pub fn summary_line(&self, asks: &[Ask]) -> String {

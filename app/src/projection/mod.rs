@@ -190,6 +190,7 @@ impl RunView {
     pub fn timeline_lines(&self) -> Vec<String> {
         self.items
             .iter()
+            .filter(|item| !item.is_blank())
             .map(|item| item.summary_line(&self.asks))
             .collect()
     }
@@ -307,14 +308,16 @@ impl RunView {
         message: String,
         excerpt: Option<String>,
     ) -> usize {
-        self.push_item(
+        let position = self.push_item(
             event,
             ItemBody::Error {
                 kind,
                 message,
                 excerpt,
             },
-        )
+        );
+        self.items[position].channel = Channel::Error;
+        position
     }
 
     /// Applies one event. Events at or below the last applied sequence are ignored, so a
@@ -430,9 +433,7 @@ impl RunView {
                     ..
                 } = &mut self.items[position].body
                 {
-                    if let Some(text) = text
-                        && body.trim() != text.trim()
-                    {
+                    if let Some(text) = text {
                         // The upstream's own final text wins over what was streamed.
                         body.clone_from(text);
                     }
@@ -543,11 +544,13 @@ impl RunView {
             }
             EventBody::ToolResult {
                 tool_call_id,
+                tool_name,
                 content,
                 is_error,
                 duration_ms,
             } => {
-                let position = self.tool_item(event, tool_call_id, "unknown");
+                let name = tool_name.as_deref().unwrap_or("unknown");
+                let position = self.tool_item(event, tool_call_id, name);
                 if let ItemBody::ToolCall {
                     status,
                     result,
@@ -827,15 +830,19 @@ impl RunView {
             .filter_map(|ask| ask.tool_call_id.as_deref())
             .collect();
         for item in &mut self.items {
-            if let ItemBody::ToolCall {
-                status,
-                tool_call_id,
-                ..
-            } = &mut item.body
-                && matches!(status, ToolStatus::Streaming | ToolStatus::Running)
-                && !waiting.contains(&tool_call_id.as_str())
-            {
-                *status = ToolStatus::NoResult;
+            match &mut item.body {
+                ItemBody::ToolCall {
+                    status,
+                    tool_call_id,
+                    ..
+                } if matches!(status, ToolStatus::Streaming | ToolStatus::Running)
+                    && !waiting.contains(&tool_call_id.as_str()) =>
+                {
+                    *status = ToolStatus::NoResult;
+                }
+                ItemBody::Step { active, .. } => *active = false,
+                ItemBody::Subagent { running, .. } => *running = false,
+                _ => {}
             }
         }
     }

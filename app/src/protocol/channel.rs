@@ -179,6 +179,9 @@ pub enum EventBody {
     },
     ToolResult {
         tool_call_id: String,
+        /// The tool's name when the call began in an earlier run (a resume result).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_name: Option<String>,
         content: Value,
         #[serde(default)]
         is_error: bool,

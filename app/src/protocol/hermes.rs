@@ -12,6 +12,7 @@ use super::ask::{
 };
 use super::channel::{Channel, EventBody, EventDraft, Level, PlanItem, Role, RunOutcome};
 use super::limits::{self, excerpt};
+use super::receipts::{Receipt, resolved_state, validate};
 
 /// Server-request methods this console answers; others get a JSON-RPC -32601 reply.
 pub const SUPPORTED_REQUESTS: [&str; 6] = [
@@ -114,7 +115,8 @@ pub struct HermesNormalizer {
     open_tools: Vec<String>,
     last_tool_context: Option<String>,
     approvals: u32,
-    asks: HashMap<String, AskKind>,
+    /// Asks still open, oldest first (Hermes 0.19 answers approvals first-in, first-out).
+    open_asks: Vec<Ask>,
 }
 
 fn text_of(payload: &Value, key: &str) -> Option<String> {
@@ -589,6 +591,7 @@ impl HermesNormalizer {
             out.push(draft(EventBody::ReasoningEnded { message_id: id }, index));
         }
         self.close_reasoning(index, out);
+        self.expire_asks(None, index, out);
         let status = text_of(payload, "status").unwrap_or_else(|| "complete".into());
         let text = text_of(payload, "text");
         let open = self.close_message(index, out);
@@ -690,6 +693,7 @@ impl HermesNormalizer {
             ));
         }
         self.open_tools.retain(|id| *id != tool_call_id);
+        self.expire_asks(Some(&tool_call_id), index, out);
         out.push(draft(
             EventBody::ToolCallEnded {
                 tool_call_id: tool_call_id.clone(),
@@ -713,6 +717,7 @@ impl HermesNormalizer {
         out.push(draft(
             EventBody::ToolResult {
                 tool_call_id: tool_call_id.clone(),
+                tool_name: None,
                 content: result,
                 is_error,
                 duration_ms,
@@ -856,10 +861,103 @@ impl HermesNormalizer {
         }
     }
 
-    fn open_ask(&mut self, ask: Ask, index: u64, out: &mut Vec<EventDraft>) {
+    fn open_ask(&mut self, mut ask: Ask, index: u64, out: &mut Vec<EventDraft>) {
         self.begin_turn(index, out);
-        self.asks.insert(ask.id.clone(), ask.kind);
+        if ask.tool_call_id.is_none() {
+            ask.tool_call_id = self.open_tools.last().cloned();
+        }
+        self.open_asks.push(ask.clone());
         out.push(draft(EventBody::AskOpened { ask }, index));
+    }
+
+    /// The bridge answered `ask_id` itself (and stored that): stop tracking it.
+    pub fn mark_closed(&mut self, ask_id: &str) {
+        self.open_asks.retain(|ask| ask.id != ask_id);
+    }
+
+    /// Asks this stream has opened and nobody has closed yet, oldest first.
+    pub fn open_asks(&self) -> &[Ask] {
+        &self.open_asks
+    }
+
+    /// Asks a finished tool or turn left unanswered can no longer be answered.
+    fn expire_asks(&mut self, tool_call_id: Option<&str>, index: u64, out: &mut Vec<EventDraft>) {
+        let (expired, open): (Vec<Ask>, Vec<Ask>) = std::mem::take(&mut self.open_asks)
+            .into_iter()
+            .partition(|ask| tool_call_id.is_none() || ask.tool_call_id.as_deref() == tool_call_id);
+        self.open_asks = open;
+        for ask in expired {
+            out.push(draft(
+                EventBody::AskClosed {
+                    ask_id: ask.id,
+                    ask_kind: ask.kind,
+                    state: AskState::Expired,
+                },
+                index,
+            ));
+        }
+    }
+
+    /// A frame the client sent (a recorded transcript's `ui->gw` side): answers become
+    /// closed asks, redacted exactly as a live receipt would be.
+    pub fn push_client_frame(&mut self, frame: &Value, out: &mut Vec<EventDraft>) {
+        let index = self.next_upstream;
+        let method = frame.get("method").and_then(Value::as_str);
+        let params = frame.get("params").cloned().unwrap_or(Value::Null);
+        let found = match (method, frame.get("id")) {
+            (Some(method), _) if method.ends_with(".respond") => {
+                let request_id = text_of(&params, "request_id");
+                let position = match &request_id {
+                    Some(id) => self.open_asks.iter().position(|ask| {
+                        ask.id == *id
+                            || matches!(&ask.origin, AskOrigin::HermesEvent { request_id: Some(r), .. } if r == id)
+                    }),
+                    // 0.19 approvals carry no id: the oldest pending approval is answered.
+                    None => self
+                        .open_asks
+                        .iter()
+                        .position(|ask| ask.kind == AskKind::Approval),
+                };
+                position.map(|position| {
+                    let answer = event_form_receipt(&self.open_asks[position], &params);
+                    (position, answer)
+                })
+            }
+            (None, Some(Value::String(rpc_id))) => {
+                let position = self.open_asks.iter().position(|ask| ask.id == *rpc_id);
+                let result = frame.get("result").cloned().unwrap_or(Value::Null);
+                position.map(|position| {
+                    let answer = request_form_receipt(&self.open_asks[position], &result);
+                    (position, answer)
+                })
+            }
+            _ => None,
+        };
+        let Some((position, (action, data))) = found else {
+            return;
+        };
+        let ask = self.open_asks.remove(position);
+        let receipt = Receipt {
+            tool_call_id: ask.id.clone(),
+            component: ask.component.as_str().to_owned(),
+            action,
+            data,
+            ts: String::new(),
+        };
+        let state = match validate(&ask, &receipt) {
+            Ok(answer) => resolved_state(&answer),
+            Err(error) => AskState::Cancelled {
+                reason: format!("the recorded answer was not valid: {error}"),
+            },
+        };
+        out.push(draft(
+            EventBody::AskClosed {
+                ask_id: ask.id,
+                ask_kind: ask.kind,
+                state,
+            },
+            index,
+        ));
     }
 
     fn close_ask(
@@ -869,7 +967,7 @@ impl HermesNormalizer {
         index: u64,
         out: &mut Vec<EventDraft>,
     ) {
-        let Some(ask_kind) = self.asks.remove(&ask_id) else {
+        let Some(position) = self.open_asks.iter().position(|ask| ask.id == ask_id) else {
             out.push(draft(
                 EventBody::Notice {
                     level: Level::Warning,
@@ -880,10 +978,11 @@ impl HermesNormalizer {
             ));
             return;
         };
+        let ask = self.open_asks.remove(position);
         out.push(draft(
             EventBody::AskClosed {
                 ask_id,
-                ask_kind,
+                ask_kind: ask.kind,
                 state,
             },
             index,
@@ -922,6 +1021,73 @@ impl HermesNormalizer {
             Vec::new(),
         ));
         self.turn_active = false;
+    }
+}
+
+/// The receipt action and data an older-form `*.respond` call amounts to.
+fn event_form_receipt(ask: &Ask, params: &Value) -> (String, Value) {
+    let text = |key: &str| text_of(params, key).unwrap_or_default();
+    match ask.kind {
+        AskKind::Approval => {
+            let mut data = Map::new();
+            if let Some(all) = params.get("all") {
+                data.insert("all".into(), all.clone());
+            }
+            (text("choice"), Value::Object(data))
+        }
+        AskKind::Sudo if text("password").is_empty() => ("skip".into(), Value::Null),
+        AskKind::Sudo => ("submit".into(), json!({ "password": text("password") })),
+        AskKind::Secret if text("value").is_empty() => ("skip".into(), Value::Null),
+        AskKind::Secret => ("save".into(), json!({ "value": text("value") })),
+        _ => {
+            let answer = text_of(params, "answer")
+                .or_else(|| text_of(params, "text"))
+                .unwrap_or_default();
+            if answer.is_empty() {
+                ("cancel".into(), Value::Null)
+            } else if ask.component == Component::OptionList {
+                ("answer".into(), json!({ "answer": answer }))
+            } else {
+                let qid = ask
+                    .questions
+                    .first()
+                    .map_or("answer".to_owned(), |q| q.id.clone());
+                ("answer".into(), json!({ "answers": { qid: answer } }))
+            }
+        }
+    }
+}
+
+/// The receipt action and data a newer-form JSON-RPC result amounts to.
+fn request_form_receipt(ask: &Ask, result: &Value) -> (String, Value) {
+    let value = text_of(result, "value").unwrap_or_default();
+    match ask.kind {
+        AskKind::Approval => {
+            let mut data = Map::new();
+            if let Some(all) = result.get("all") {
+                data.insert("all".into(), all.clone());
+            }
+            (
+                text_of(result, "choice").unwrap_or_default(),
+                Value::Object(data),
+            )
+        }
+        AskKind::Clarify => match result.get("answers") {
+            Some(answers) => ("answer".into(), json!({ "answers": answers })),
+            None => ("cancel".into(), Value::Null),
+        },
+        AskKind::Sudo if value.is_empty() => ("skip".into(), Value::Null),
+        AskKind::Sudo => ("submit".into(), json!({ "password": value })),
+        AskKind::Secret if value.is_empty() => ("skip".into(), Value::Null),
+        AskKind::Secret => ("save".into(), json!({ "value": value })),
+        _ if value.is_empty() => ("cancel".into(), Value::Null),
+        _ => {
+            let qid = ask
+                .questions
+                .first()
+                .map_or("answer".to_owned(), |q| q.id.clone());
+            ("answer".into(), json!({ "answers": { qid: value } }))
+        }
     }
 }
 

@@ -8,4 +8,5 @@ pub mod channel;
 pub mod hermes;
 pub mod limits;
 pub mod receipts;
+pub mod recorded;
 pub mod sse;

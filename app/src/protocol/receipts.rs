@@ -320,7 +320,7 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
             data: recorded_data,
             summary,
             actor: None,
-            at: Some(receipt.ts.clone()),
+            at: (!receipt.ts.is_empty()).then(|| receipt.ts.clone()),
         },
     })
 }

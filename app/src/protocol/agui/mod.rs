@@ -341,8 +341,14 @@ impl AgUiNormalizer {
                 }
                 let surface = a2ui_operations(&content);
                 let artifact_id = format!("a2ui-surface-{tool_call_id}");
+                let tool_name = if self.calls.contains_key(&tool_call_id) {
+                    None
+                } else {
+                    self.config.prior_calls.get(&tool_call_id).cloned()
+                };
                 emit(EventBody::ToolResult {
                     tool_call_id,
+                    tool_name,
                     content,
                     is_error: false,
                     duration_ms: None,

@@ -1,0 +1,78 @@
+//! Every fixture under `fixtures/` projects to the expected view stored beside it.
+//! `UPDATE_FIXTURES=1 cargo test -p app --test fixtures` rewrites the expectations; review
+//! the diff before committing it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use app::projection::RunView;
+use common::project_file;
+use serde_json::{Value, json};
+
+fn fixtures_dir() -> PathBuf {
+    common::repo_path("fixtures")
+}
+
+/// The parts of a view a fixture pins: no sequences, no times.
+fn digest(view: &RunView) -> Value {
+    json!({
+        "status": view.status,
+        "timeline": view.timeline_lines(),
+        "final": view.final_answer.as_ref().map(|f| &f.text),
+        "pending_asks": view.pending_asks().map(|a| &a.id).collect::<Vec<_>>(),
+        "asks": view.asks,
+        "state": view.state,
+        "plan": view.plan,
+        "artifacts": view.artifacts,
+        "edits": view.edits,
+    })
+}
+
+fn streams_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.ends_with(".sse") || (name.ends_with(".jsonl"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_fixture_projects_to_its_expected_view() {
+    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for dir in ["agui", "hermes"] {
+        for stream in streams_in(&fixtures_dir().join(dir)) {
+            count += 1;
+            let actual = digest(&project_file(&stream));
+            let expected_path = stream.with_extension("expected.json");
+            if update {
+                let text = serde_json::to_string_pretty(&actual).unwrap() + "\n";
+                std::fs::write(&expected_path, text).unwrap();
+                continue;
+            }
+            let expected: Value = match std::fs::read(&expected_path) {
+                Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
+                Err(_) => {
+                    failures.push(format!("{} has no expected view", stream.display()));
+                    continue;
+                }
+            };
+            if actual != expected {
+                failures.push(format!(
+                    "{} projects differently:\n{}",
+                    stream.display(),
+                    serde_json::to_string_pretty(&actual).unwrap()
+                ));
+            }
+        }
+    }
+    assert!(count >= 15, "only {count} fixtures found");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
