@@ -1,5 +1,7 @@
 //! Hostile and broken input: always a clear error item, never a panic, nothing lost.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use app::projection::{ErrorKind, ItemBody};

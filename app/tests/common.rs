@@ -1,6 +1,6 @@
 //! Shared by the integration tests: project recorded files the way the replay tool does.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
 
@@ -26,11 +26,7 @@ pub fn config_for(stream: &Path) -> AgUiConfig {
 }
 
 pub fn run_ref() -> RunRef {
-    RunRef {
-        tenant_id: "default".into(),
-        thread_id: "thread".into(),
-        run_id: "run".into(),
-    }
+    RunRef::new("default", "thread", "run")
 }
 
 pub fn drafts_of_file(stream: &Path) -> Vec<EventDraft> {

@@ -1,6 +1,8 @@
 //! The same upstream stream gives the same view however it was chunked, however its
 //! bytes were split on the wire, and however parallel streams interleaved.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use app::projection::RunView;
@@ -128,10 +130,16 @@ fn rechunk(events: &[Value], dice: &mut Dice) -> Vec<Value> {
 
 fn stream_key(event: &Value) -> Option<(String, String)> {
     let kind = event["type"].as_str()?;
-    if !matches!(kind, "TEXT_MESSAGE_CONTENT" | "TOOL_CALL_ARGS" | "REASONING_MESSAGE_CONTENT") {
+    if !matches!(
+        kind,
+        "TEXT_MESSAGE_CONTENT" | "TOOL_CALL_ARGS" | "REASONING_MESSAGE_CONTENT"
+    ) {
         return None;
     }
-    let id = event.get("messageId").or_else(|| event.get("toolCallId"))?.as_str()?;
+    let id = event
+        .get("messageId")
+        .or_else(|| event.get("toolCallId"))?
+        .as_str()?;
     Some((kind.to_owned(), id.to_owned()))
 }
 
@@ -141,7 +149,8 @@ fn reinterleave(events: Vec<Value>, dice: &mut Dice) -> Vec<Value> {
     let mut out = Vec::new();
     let mut run: Vec<Value> = Vec::new();
     let flush = |run: &mut Vec<Value>, out: &mut Vec<Value>, dice: &mut Dice| {
-        let mut queues: Vec<(Option<(String, String)>, Vec<Value>)> = Vec::new();
+        type Queue = (Option<(String, String)>, Vec<Value>);
+        let mut queues: Vec<Queue> = Vec::new();
         for event in run.drain(..) {
             let key = stream_key(&event);
             match queues.iter_mut().find(|(k, _)| *k == key) {
@@ -153,7 +162,9 @@ fn reinterleave(events: Vec<Value>, dice: &mut Dice) -> Vec<Value> {
             queue.reverse();
         }
         while queues.iter().any(|(_, q)| !q.is_empty()) {
-            let live: Vec<usize> = (0..queues.len()).filter(|i| !queues[*i].1.is_empty()).collect();
+            let live: Vec<usize> = (0..queues.len())
+                .filter(|i| !queues[*i].1.is_empty())
+                .collect();
             let pick = live[dice.below(live.len())];
             out.push(queues[pick].1.pop().unwrap());
         }

@@ -2,6 +2,8 @@
 //! `UPDATE_FIXTURES=1 cargo test -p app --test fixtures` rewrites the expectations; review
 //! the diff before committing it.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! Hermes adapter behaviour, on the recorded hermes-agent 0.19 transcripts and on
 //! fixtures for the newer server-request form.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use app::projection::{ItemBody, RunStatus, ToolStatus};

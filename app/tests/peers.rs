@@ -1,6 +1,8 @@
 //! Every recorded third-party transcript (`fixtures/peers/`) projects with no protocol
 //! error and with the text, tool calls and asks it contains.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use app::projection::{ItemBody, RunStatus, ToolStatus};

@@ -1,6 +1,8 @@
 //! Receipts: parsing, validation against the ask, redaction, and the answer each
 //! gateway receives.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeMap;

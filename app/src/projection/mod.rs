@@ -4,6 +4,7 @@
 
 pub mod items;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -51,18 +52,10 @@ impl RunStatus {
 }
 
 /// Display policy for a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewPolicy {
     /// Analysis (reasoning) items are hidden unless this is set.
     pub show_reasoning: bool,
-}
-
-impl Default for ViewPolicy {
-    fn default() -> Self {
-        Self {
-            show_reasoning: false,
-        }
-    }
 }
 
 /// The pinned answer of the run.
@@ -78,7 +71,7 @@ pub struct FinalAnswer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Arrival {
     pub sequence: u64,
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     pub channel: Channel,
     /// The timeline item the event created or changed, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -331,7 +324,7 @@ impl RunView {
         let touched = self.apply_body(event);
         self.arrivals.push(Arrival {
             sequence: event.sequence,
-            kind: event.kind().to_owned(),
+            kind: Cow::Borrowed(event.kind()),
             channel: event.channel,
             item: touched,
         });
@@ -413,10 +406,9 @@ impl RunView {
                 Some(position)
             }
             EventBody::FinalAnswer { message_id, text } => {
-                let position = match message_id {
-                    Some(id) => Some(self.message_item(event, id, Role::Assistant)),
-                    None => None,
-                };
+                let position = message_id
+                    .as_ref()
+                    .map(|id| self.message_item(event, id, Role::Assistant));
                 let position = match (position, text) {
                     (Some(position), _) => Some(position),
                     (None, Some(_)) => {
@@ -781,10 +773,10 @@ impl RunView {
             )),
             EventBody::AskOpened { ask } => {
                 match self.index.asks.get(&ask.id) {
-                    Some(&position) => self.asks[position] = ask.clone(),
+                    Some(&position) => self.asks[position] = (**ask).clone(),
                     None => {
                         self.index.asks.insert(ask.id.clone(), self.asks.len());
-                        self.asks.push(ask.clone());
+                        self.asks.push((**ask).clone());
                     }
                 }
                 Some(self.push_item(
@@ -796,14 +788,14 @@ impl RunView {
             }
             EventBody::AskClosed { ask_id, state, .. } => {
                 let position = *self.index.asks.get(ask_id)?;
-                self.asks[position].state = state.clone();
+                self.asks[position].state = (**state).clone();
                 let item = self.items.iter().rposition(
                     |item| matches!(&item.body, ItemBody::Ask { ask_id: id } if id == ask_id),
                 );
                 if let Some(item) = item {
                     self.touch(item, event);
                 }
-                if !matches!(state, AskState::Pending) {
+                if !matches!(**state, AskState::Pending) {
                     self.settle_tools_if_terminal();
                 }
                 item

@@ -1,5 +1,7 @@
 //! The channel contract: one ordered, typed event stream per run, whatever the upstream.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -262,13 +264,13 @@ pub enum EventBody {
         event: Value,
     },
     AskOpened {
-        ask: Ask,
+        ask: Box<Ask>,
     },
     /// The ask's fate: answered (with its redacted answer), expired or cancelled.
     AskClosed {
         ask_id: String,
         ask_kind: AskKind,
-        state: AskState,
+        state: Box<AskState>,
     },
     /// The upstream broke a protocol rule; `applied` says whether the event was applied.
     ProtocolViolation {
@@ -400,12 +402,13 @@ pub struct EventDraft {
     pub body: EventBody,
     /// Upstream timestamp in Unix milliseconds, when the upstream gave one.
     pub ts: Option<i64>,
-    /// Positions (0-based) of the upstream events this one came from, in the run's raw log.
-    pub upstream: Vec<u64>,
+    /// Position (0-based) of the upstream event this one came from, in the run's raw
+    /// log; `None` for what the adapter adds itself (closing a truncated stream).
+    pub upstream: Option<u64>,
 }
 
 impl EventDraft {
-    pub fn new(body: EventBody, ts: Option<i64>, upstream: Vec<u64>) -> Self {
+    pub fn new(body: EventBody, ts: Option<i64>, upstream: Option<u64>) -> Self {
         Self {
             channel: body.channel(),
             body,
@@ -420,20 +423,30 @@ impl EventDraft {
     }
 }
 
-/// The identity of a run: every event of it carries these.
+/// The identity of a run: every event of it carries these (shared, not copied).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunRef {
-    pub tenant_id: String,
-    pub thread_id: String,
-    pub run_id: String,
+    pub tenant_id: Arc<str>,
+    pub thread_id: Arc<str>,
+    pub run_id: Arc<str>,
+}
+
+impl RunRef {
+    pub fn new(tenant_id: &str, thread_id: &str, run_id: &str) -> Self {
+        Self {
+            tenant_id: tenant_id.into(),
+            thread_id: thread_id.into(),
+            run_id: run_id.into(),
+        }
+    }
 }
 
 /// One durable event of a run, as stored, streamed and projected.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunEvent {
-    pub tenant_id: String,
-    pub thread_id: String,
-    pub run_id: String,
+    pub tenant_id: Arc<str>,
+    pub thread_id: Arc<str>,
+    pub run_id: Arc<str>,
     /// Dense and monotonic per run, starting at 1.
     pub sequence: u64,
     pub channel: Channel,
@@ -445,9 +458,9 @@ pub struct RunEvent {
     pub request_id: Option<String>,
     /// Unix milliseconds.
     pub ts: i64,
-    /// Positions of the raw upstream events this one was normalized from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub upstream: Vec<u64>,
+    /// Position of the raw upstream event this one was normalized from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<u64>,
 }
 
 impl RunEvent {

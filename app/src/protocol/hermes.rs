@@ -867,7 +867,7 @@ impl HermesNormalizer {
             ask.tool_call_id = self.open_tools.last().cloned();
         }
         self.open_asks.push(ask.clone());
-        out.push(draft(EventBody::AskOpened { ask }, index));
+        out.push(draft(EventBody::AskOpened { ask: Box::new(ask) }, index));
     }
 
     /// The bridge answered `ask_id` itself (and stored that): stop tracking it.
@@ -891,7 +891,7 @@ impl HermesNormalizer {
                 EventBody::AskClosed {
                     ask_id: ask.id,
                     ask_kind: ask.kind,
-                    state: AskState::Expired,
+                    state: Box::new(AskState::Expired),
                 },
                 index,
             ));
@@ -954,7 +954,7 @@ impl HermesNormalizer {
             EventBody::AskClosed {
                 ask_id: ask.id,
                 ask_kind: ask.kind,
-                state,
+                state: Box::new(state),
             },
             index,
         ));
@@ -983,7 +983,7 @@ impl HermesNormalizer {
             EventBody::AskClosed {
                 ask_id,
                 ask_kind: ask.kind,
-                state,
+                state: Box::new(state),
             },
             index,
         ));
@@ -1002,14 +1002,14 @@ impl HermesNormalizer {
                     message_id: open.id,
                 },
                 None,
-                Vec::new(),
+                None,
             ));
         }
         for tool_call_id in std::mem::take(&mut self.open_tools) {
             out.push(EventDraft::new(
                 EventBody::ToolCallEnded { tool_call_id },
                 None,
-                Vec::new(),
+                None,
             ));
         }
         out.push(EventDraft::new(
@@ -1018,7 +1018,7 @@ impl HermesNormalizer {
                 code: Some("truncated".into()),
             },
             None,
-            Vec::new(),
+            None,
         ));
         self.turn_active = false;
     }
@@ -1232,7 +1232,7 @@ fn inline_to_patch(text: &str) -> String {
 }
 
 fn draft(body: EventBody, index: u64) -> EventDraft {
-    EventDraft::new(body, None, vec![index])
+    EventDraft::new(body, None, Some(index))
 }
 
 fn malformed(message: String, text: &str, index: u64) -> EventDraft {
@@ -1242,7 +1242,7 @@ fn malformed(message: String, text: &str, index: u64) -> EventDraft {
             excerpt: excerpt(text, 240),
         },
         None,
-        vec![index],
+        Some(index),
     )
 }
 

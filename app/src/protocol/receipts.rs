@@ -175,7 +175,7 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
             expected: ask.component.as_str().to_owned(),
         });
     }
-    if !ask.actions.iter().any(|allowed| *allowed == receipt.action) {
+    if !ask.actions.contains(&receipt.action) {
         return Err(ReceiptError::ActionNotAllowed {
             got: receipt.action.clone(),
             allowed: ask.actions.join(", "),

@@ -57,31 +57,42 @@ impl SseDecoder {
             }
             self.started = true;
         }
-        for &byte in bytes {
-            match byte {
-                b'\n' if self.last_was_cr => {
-                    self.last_was_cr = false;
+        while !bytes.is_empty() {
+            if self.last_was_cr {
+                self.last_was_cr = false;
+                if bytes[0] == b'\n' {
+                    bytes = &bytes[1..];
+                    continue;
                 }
-                b'\n' | b'\r' => {
-                    self.last_was_cr = byte == b'\r';
+            }
+            match bytes.iter().position(|b| *b == b'\n' || *b == b'\r') {
+                Some(end) => {
+                    self.take_line_bytes(&bytes[..end]);
+                    self.last_was_cr = bytes[end] == b'\r';
                     self.end_line(out);
+                    bytes = &bytes[end + 1..];
                 }
-                _ => {
-                    self.last_was_cr = false;
-                    if self.oversized {
-                        continue;
-                    }
-                    self.frame_bytes += 1;
-                    if self.frame_bytes > MAX_FRAME_BYTES {
-                        self.oversized = true;
-                        self.line.clear();
-                        self.data.clear();
-                        continue;
-                    }
-                    self.line.push(byte);
+                None => {
+                    self.take_line_bytes(bytes);
+                    bytes = &[];
                 }
             }
         }
+    }
+
+    /// Appends part of a line, enforcing the frame size limit without buffering past it.
+    fn take_line_bytes(&mut self, part: &[u8]) {
+        if self.oversized || part.is_empty() {
+            return;
+        }
+        self.frame_bytes += part.len();
+        if self.frame_bytes > MAX_FRAME_BYTES {
+            self.oversized = true;
+            self.line.clear();
+            self.data.clear();
+            return;
+        }
+        self.line.extend_from_slice(part);
     }
 
     /// End of input: a final frame without its blank line is still delivered.

@@ -90,6 +90,7 @@ impl AgUiConfig {
 #[derive(Debug)]
 struct CallInfo {
     name: String,
+    offered: bool,
     arguments: String,
     ended: bool,
     has_result: bool,
@@ -155,7 +156,7 @@ impl AgUiNormalizer {
                         excerpt: String::new(),
                     },
                     None,
-                    vec![index],
+                    Some(index),
                 ));
             }
         }
@@ -172,7 +173,7 @@ impl AgUiNormalizer {
                     excerpt: excerpt(text, 240),
                 },
                 None,
-                vec![index],
+                Some(index),
             )),
         }
     }
@@ -258,7 +259,7 @@ impl AgUiNormalizer {
 
     fn map(&mut self, upstream: Upstream, index: u64, out: &mut Vec<EventDraft>) {
         let ts = upstream.ts;
-        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, vec![index]));
+        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, Some(index)));
         match upstream.event {
             AgUiEvent::RunStarted { protocol_version } => {
                 emit(EventBody::RunStarted { protocol_version })
@@ -304,6 +305,7 @@ impl AgUiNormalizer {
                 self.calls.insert(
                     id.clone(),
                     CallInfo {
+                        offered: self.config.offered_tools.contains(&name),
                         name: name.clone(),
                         arguments: String::new(),
                         ended: false,
@@ -318,7 +320,10 @@ impl AgUiNormalizer {
                 })
             }
             AgUiEvent::ToolArgs { id, delta } => {
-                if let Some(call) = self.calls.get_mut(&id) {
+                // Only a call the client may have to run needs its arguments kept here.
+                if let Some(call) = self.calls.get_mut(&id)
+                    && call.offered
+                {
                     call.arguments.push_str(&delta);
                 }
                 emit(EventBody::ToolCallArgs {
@@ -421,7 +426,7 @@ impl AgUiNormalizer {
                 match ask_from_interrupt(&parsed, InterruptSource::Custom { fallback_id }) {
                     Ok(ask) => {
                         self.custom_asks.push(ask.id.clone());
-                        emit(EventBody::AskOpened { ask })
+                        emit(EventBody::AskOpened { ask: Box::new(ask) })
                     }
                     Err(problem) => emit(EventBody::Malformed {
                         message: format!("CUSTOM on_interrupt is malformed: {problem}"),
@@ -465,7 +470,7 @@ impl AgUiNormalizer {
         index: u64,
         out: &mut Vec<EventDraft>,
     ) {
-        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, vec![index]));
+        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, Some(index)));
         let outcome_type = outcome
             .as_ref()
             .and_then(|o| o.get("type"))
@@ -484,7 +489,7 @@ impl AgUiNormalizer {
                     match ask_from_interrupt(interrupt, InterruptSource::Outcome) {
                         Ok(ask) => {
                             ask_ids.push(ask.id.clone());
-                            emit(EventBody::AskOpened { ask });
+                            emit(EventBody::AskOpened { ask: Box::new(ask) });
                         }
                         Err(problem) => emit(EventBody::Malformed {
                             message: format!("RUN_FINISHED interrupt is malformed: {problem}"),
@@ -543,7 +548,7 @@ impl AgUiNormalizer {
                     };
                     ask_ids.push(id.clone());
                     emit(EventBody::AskOpened {
-                        ask: ask_for_frontend_tool(&id, &name, &arguments),
+                        ask: Box::new(ask_for_frontend_tool(&id, &name, &arguments)),
                     });
                 }
             }
@@ -581,21 +586,21 @@ impl AgUiNormalizer {
             out.push(EventDraft::new(
                 EventBody::MessageEnded { message_id },
                 None,
-                Vec::new(),
+                None,
             ));
         }
         for message_id in open.reasoning {
             out.push(EventDraft::new(
                 EventBody::ReasoningEnded { message_id },
                 None,
-                Vec::new(),
+                None,
             ));
         }
         for tool_call_id in open.calls {
             out.push(EventDraft::new(
                 EventBody::ToolCallEnded { tool_call_id },
                 None,
-                Vec::new(),
+                None,
             ));
         }
         out.push(EventDraft::new(
@@ -604,7 +609,7 @@ impl AgUiNormalizer {
                 code: Some("truncated".into()),
             },
             None,
-            Vec::new(),
+            None,
         ));
     }
 }
@@ -616,7 +621,7 @@ fn violation(message: String, index: u64) -> EventDraft {
             applied: false,
         },
         None,
-        vec![index],
+        Some(index),
     )
 }
 

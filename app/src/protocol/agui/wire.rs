@@ -1,6 +1,8 @@
 //! AG-UI wire events: JSON text → typed [`AgUiEvent`], with a clear error for anything
 //! malformed. The deprecated THINKING_* family is translated to REASONING_* here.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -10,9 +12,9 @@ use crate::protocol::limits::{self, LimitError};
 /// Every field any AG-UI event may carry; one pass, no intermediate tree.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct WireEvent {
-    #[serde(rename = "type")]
-    kind: String,
+struct WireEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
     timestamp: Option<Value>,
     protocol_version: Option<String>,
     outcome: Option<Value>,
@@ -311,8 +313,9 @@ fn describe_parse_failure(text: &str, error: serde_json::Error) -> WireError {
     }
 }
 
-fn typed(wire: WireEvent, text: &str) -> Result<AgUiEvent, WireError> {
-    let kind = wire.kind.as_str();
+fn typed(wire: WireEvent<'_>, text: &str) -> Result<AgUiEvent, WireError> {
+    let kind_name = wire.kind.clone();
+    let kind: &str = &kind_name;
     let need = |value: Option<String>, field: &str| value.ok_or_else(|| missing(kind, field));
     let role =
         |role: Option<String>| -> Result<Option<Role>, WireError> {
@@ -466,7 +469,7 @@ fn typed(wire: WireEvent, text: &str) -> Result<AgUiEvent, WireError> {
         },
         "THINKING_TEXT_MESSAGE_END" => AgUiEvent::ThinkingTextEnd,
         _ => AgUiEvent::Unknown {
-            type_name: wire.kind.clone(),
+            type_name: wire.kind.clone().into_owned(),
             json: serde_json::from_str(text).unwrap_or(Value::Null),
         },
     })

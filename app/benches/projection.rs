@@ -1,0 +1,82 @@
+//! Throughput of the whole client pipeline (SSE decoding, AG-UI adapter, verifier,
+//! projection) next to plain `serde_json` parsing of the same events, at 10,000 and
+//! 100,000 events. Run with `cargo bench -p app --bench projection`.
+
+mod common;
+
+use std::hint::black_box;
+
+use app::projection::{RunView, ViewPolicy};
+use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
+use app::protocol::channel::{RunRef, Sequencer};
+use app::protocol::sse::SseDecoder;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+/// The full path one event takes in the browser or the replay tool.
+fn project(body: &str) -> RunView {
+    let mut decoder = SseDecoder::new();
+    let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
+    let mut sequencer = Sequencer::new(RunRef::new("t", "t", "r"));
+    let mut view = RunView::new(ViewPolicy::default());
+    let mut frames = Vec::new();
+    let mut drafts = Vec::new();
+    // Feed the body the way the network delivers it: in 16 KiB reads.
+    for chunk in body.as_bytes().chunks(16 * 1024) {
+        decoder.feed(chunk, &mut frames);
+        for frame in frames.drain(..) {
+            normalizer.push_frame(frame, &mut drafts);
+            for draft in drafts.drain(..) {
+                view.apply(&sequencer.place(draft, 0));
+            }
+        }
+    }
+    decoder.finish(&mut frames);
+    for frame in frames.drain(..) {
+        normalizer.push_frame(frame, &mut drafts);
+    }
+    normalizer.finish(&mut drafts);
+    for draft in drafts.drain(..) {
+        view.apply(&sequencer.place(draft, 0));
+    }
+    view
+}
+
+fn parse_only(texts: &[&str]) -> usize {
+    texts
+        .iter()
+        .map(|text| serde_json::from_str::<serde_json::Value>(text).map_or(0, |_| 1))
+        .sum()
+}
+
+fn bench(c: &mut Criterion) {
+    for events in [10_000usize, 100_000] {
+        let body = common::synthetic_run(events);
+        let texts = common::event_texts(&body);
+        assert_eq!(texts.len(), events);
+        let check = project(&body);
+        assert!(check.status.label() == "succeeded", "{:?}", check.status);
+
+        let mut group = c.benchmark_group(format!("{events}_events"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(events as u64));
+        group.bench_function(BenchmarkId::new("serde_json_parse_only", "events"), |b| {
+            b.iter(|| black_box(parse_only(black_box(&texts))))
+        });
+        group.bench_function(
+            BenchmarkId::new("decode_adapt_verify_project", "events"),
+            |b| b.iter(|| black_box(project(black_box(&body)))),
+        );
+        group.throughput(Throughput::Bytes(body.len() as u64));
+        group.bench_function(BenchmarkId::new("serde_json_parse_only", "bytes"), |b| {
+            b.iter(|| black_box(parse_only(black_box(&texts))))
+        });
+        group.bench_function(
+            BenchmarkId::new("decode_adapt_verify_project", "bytes"),
+            |b| b.iter(|| black_box(project(black_box(&body)))),
+        );
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
