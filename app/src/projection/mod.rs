@@ -87,6 +87,11 @@ struct Index {
     tools: HashMap<String, usize>,
     asks: HashMap<String, usize>,
     artifacts: HashMap<String, usize>,
+    /// Timeline item of each ask, by ask id.
+    ask_items: HashMap<String, usize>,
+    /// Steps still running (name, item), innermost last.
+    active_steps: Vec<(String, usize)>,
+    subagents: HashMap<String, usize>,
 }
 
 /// Everything the console shows of one run.
@@ -206,6 +211,17 @@ impl RunView {
                 }
                 ItemBody::ToolCall { tool_call_id, .. } => {
                     index.tools.insert(tool_call_id.clone(), position);
+                }
+                ItemBody::Ask { ask_id } => {
+                    index.ask_items.insert(ask_id.clone(), position);
+                }
+                ItemBody::Step { name, active: true } => {
+                    index.active_steps.push((name.clone(), position));
+                }
+                ItemBody::Subagent {
+                    subagent_run_id, ..
+                } => {
+                    index.subagents.insert(subagent_run_id.clone(), position);
                 }
                 _ => {}
             }
@@ -669,17 +685,24 @@ impl RunView {
                 self.plan.clone_from(items);
                 None
             }
-            EventBody::StepStarted { name } => Some(self.push_item(
-                event,
-                ItemBody::Step {
-                    name: name.clone(),
-                    active: true,
-                },
-            )),
+            EventBody::StepStarted { name } => {
+                let position = self.push_item(
+                    event,
+                    ItemBody::Step {
+                        name: name.clone(),
+                        active: true,
+                    },
+                );
+                self.index.active_steps.push((name.clone(), position));
+                Some(position)
+            }
             EventBody::StepFinished { name } => {
-                let position = self.items.iter().rposition(|item| {
-                    matches!(&item.body, ItemBody::Step { name: n, active: true } if n == name)
-                })?;
+                let slot = self
+                    .index
+                    .active_steps
+                    .iter()
+                    .rposition(|(n, _)| n == name)?;
+                let (_, position) = self.index.active_steps.remove(slot);
                 if let ItemBody::Step { active, .. } = &mut self.items[position].body {
                     *active = false;
                 }
@@ -689,22 +712,26 @@ impl RunView {
             EventBody::SubagentStarted {
                 subagent_run_id,
                 name,
-            } => Some(self.push_item(
-                event,
-                ItemBody::Subagent {
-                    subagent_run_id: subagent_run_id.clone(),
-                    name: name.clone(),
-                    running: true,
-                    error: None,
-                },
-            )),
+            } => {
+                let position = self.push_item(
+                    event,
+                    ItemBody::Subagent {
+                        subagent_run_id: subagent_run_id.clone(),
+                        name: name.clone(),
+                        running: true,
+                        error: None,
+                    },
+                );
+                self.index
+                    .subagents
+                    .insert(subagent_run_id.clone(), position);
+                Some(position)
+            }
             EventBody::SubagentFinished {
                 subagent_run_id,
                 error,
             } => {
-                let position = self.items.iter().rposition(|item| {
-                    matches!(&item.body, ItemBody::Subagent { subagent_run_id: id, .. } if id == subagent_run_id)
-                })?;
+                let position = *self.index.subagents.get(subagent_run_id)?;
                 if let ItemBody::Subagent {
                     running, error: e, ..
                 } = &mut self.items[position].body
@@ -779,19 +806,19 @@ impl RunView {
                         self.asks.push((**ask).clone());
                     }
                 }
-                Some(self.push_item(
+                let position = self.push_item(
                     event,
                     ItemBody::Ask {
                         ask_id: ask.id.clone(),
                     },
-                ))
+                );
+                self.index.ask_items.insert(ask.id.clone(), position);
+                Some(position)
             }
             EventBody::AskClosed { ask_id, state, .. } => {
                 let position = *self.index.asks.get(ask_id)?;
                 self.asks[position].state = (**state).clone();
-                let item = self.items.iter().rposition(
-                    |item| matches!(&item.body, ItemBody::Ask { ask_id: id } if id == ask_id),
-                );
+                let item = self.index.ask_items.get(ask_id).copied();
                 if let Some(item) = item {
                     self.touch(item, event);
                 }
@@ -832,7 +859,10 @@ impl RunView {
                 {
                     *status = ToolStatus::NoResult;
                 }
-                ItemBody::Step { active, .. } => *active = false,
+                ItemBody::Step { active, .. } => {
+                    *active = false;
+                    self.index.active_steps.clear();
+                }
                 ItemBody::Subagent { running, .. } => *running = false,
                 _ => {}
             }
