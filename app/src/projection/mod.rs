@@ -4,8 +4,8 @@
 
 pub mod items;
 
+use crate::protocol::idmap::IdMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -82,16 +82,16 @@ pub struct Arrival {
 #[derive(Clone, Debug, Default)]
 struct Index {
     built: bool,
-    messages: HashMap<String, usize>,
-    reasoning: HashMap<String, usize>,
-    tools: HashMap<String, usize>,
-    asks: HashMap<String, usize>,
-    artifacts: HashMap<String, usize>,
+    messages: IdMap<usize>,
+    reasoning: IdMap<usize>,
+    tools: IdMap<usize>,
+    asks: IdMap<usize>,
+    artifacts: IdMap<usize>,
     /// Timeline item of each ask, by ask id.
-    ask_items: HashMap<String, usize>,
+    ask_items: IdMap<usize>,
     /// Steps still running (name, item), innermost last.
     active_steps: Vec<(String, usize)>,
-    subagents: HashMap<String, usize>,
+    subagents: IdMap<usize>,
 }
 
 /// Everything the console shows of one run.

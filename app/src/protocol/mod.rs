@@ -6,6 +6,7 @@ pub mod agui;
 pub mod ask;
 pub mod channel;
 pub mod hermes;
+pub mod idmap;
 pub mod limits;
 pub mod receipts;
 pub mod recorded;

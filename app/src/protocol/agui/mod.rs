@@ -9,7 +9,9 @@ pub mod chunks;
 pub mod verify;
 pub mod wire;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use crate::protocol::idmap::{IdMap, IdSet};
 
 use serde_json::{Value, json};
 
@@ -111,10 +113,10 @@ pub struct AgUiNormalizer {
     verifier: Verifier,
     next_upstream: u64,
     thinking: ThinkingIds,
-    calls: HashMap<String, CallInfo>,
+    calls: IdMap<CallInfo>,
     call_order: Vec<String>,
     final_candidate: Option<(String, bool)>,
-    artifacts: HashSet<String>,
+    artifacts: IdSet,
     custom_asks: Vec<String>,
     ended: bool,
     scratch: Vec<Result<Upstream, String>>,
@@ -122,17 +124,17 @@ pub struct AgUiNormalizer {
 
 impl AgUiNormalizer {
     pub fn new(config: AgUiConfig) -> Self {
-        let prior: HashSet<String> = config.prior_calls.keys().cloned().collect();
+        let prior: IdSet = config.prior_calls.keys().cloned().collect();
         Self {
             verifier: Verifier::new(prior),
             config,
             chunks: ChunkExpander::new(),
             next_upstream: 0,
             thinking: ThinkingIds::default(),
-            calls: HashMap::new(),
+            calls: IdMap::default(),
             call_order: Vec::new(),
             final_candidate: None,
-            artifacts: HashSet::new(),
+            artifacts: IdSet::default(),
             custom_asks: Vec::new(),
             ended: false,
             scratch: Vec::new(),

@@ -1,7 +1,7 @@
 //! AG-UI ordering rules. A violation is described precisely; the caller decides whether
 //! the offending event is applied.
 
-use std::collections::{HashMap, HashSet};
+use crate::protocol::idmap::{IdMap, IdSet};
 
 use serde_json::Value;
 
@@ -24,14 +24,14 @@ enum Life {
 pub struct Verifier {
     started: bool,
     terminal: Option<Terminal>,
-    messages: HashMap<String, Life>,
-    calls: HashMap<String, Life>,
-    reasoning: HashMap<String, Life>,
-    reasoning_phases: HashSet<String>,
+    messages: IdMap<Life>,
+    calls: IdMap<Life>,
+    reasoning: IdMap<Life>,
+    reasoning_phases: IdSet,
     steps: Vec<String>,
-    subagents: HashSet<String>,
+    subagents: IdSet,
     /// Tool calls ended in earlier runs of the thread: a resume may deliver their results.
-    prior_calls: HashSet<String>,
+    prior_calls: IdSet,
 }
 
 /// What the stream left open when it ended.
@@ -42,7 +42,7 @@ pub struct OpenAtEnd {
     pub reasoning: Vec<String>,
 }
 
-fn open_ids(map: &HashMap<String, Life>) -> Vec<String> {
+fn open_ids(map: &IdMap<Life>) -> Vec<String> {
     let mut ids: Vec<String> = map
         .iter()
         .filter(|(_, life)| **life == Life::Open)
@@ -53,7 +53,7 @@ fn open_ids(map: &HashMap<String, Life>) -> Vec<String> {
 }
 
 impl Verifier {
-    pub fn new(prior_calls: HashSet<String>) -> Self {
+    pub fn new(prior_calls: IdSet) -> Self {
         Self {
             prior_calls,
             ..Self::default()
@@ -136,20 +136,18 @@ impl Verifier {
                 _ => Err(format!("{kind} arrived before RUN_STARTED")),
             };
         }
-        let entity = |map: &HashMap<String, Life>, id: &str, what: &str, opening: bool| match (
-            map.get(id),
-            opening,
-        ) {
-            (Some(Life::Open), true) => {
-                Err(format!("{kind} for {what} {id:?}, which is already open"))
-            }
-            (_, true) => Ok(()),
-            (Some(Life::Open), false) => Ok(()),
-            (Some(Life::Ended), false) => {
-                Err(format!("{kind} for {what} {id:?}, which has already ended"))
-            }
-            (None, false) => Err(format!("{kind} for {what} {id:?}, which was never opened")),
-        };
+        let entity =
+            |map: &IdMap<Life>, id: &str, what: &str, opening: bool| match (map.get(id), opening) {
+                (Some(Life::Open), true) => {
+                    Err(format!("{kind} for {what} {id:?}, which is already open"))
+                }
+                (_, true) => Ok(()),
+                (Some(Life::Open), false) => Ok(()),
+                (Some(Life::Ended), false) => {
+                    Err(format!("{kind} for {what} {id:?}, which has already ended"))
+                }
+                (None, false) => Err(format!("{kind} for {what} {id:?}, which was never opened")),
+            };
         match event {
             RunStarted { .. } => Err("RUN_STARTED arrived twice in one stream".into()),
             RunFinished { outcome } => {

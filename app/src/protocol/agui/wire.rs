@@ -282,13 +282,13 @@ fn timestamp_ms(value: Option<&Value>) -> Option<i64> {
 /// never a panic or a blown stack.
 pub fn parse_event(text: &str) -> Result<Upstream, WireError> {
     limits::check(text)?;
-    let wire: WireEvent = match serde_json::from_str(text) {
+    let mut wire: WireEvent = match serde_json::from_str(text) {
         Ok(wire) => wire,
         Err(error) => return Err(describe_parse_failure(text, error)),
     };
     let ts = timestamp_ms(wire.timestamp.as_ref());
     let subagent = wire.subagent_run_id.clone();
-    let event = typed(wire, text)?;
+    let event = typed(&mut wire, text)?;
     Ok(Upstream {
         event,
         ts,
@@ -313,7 +313,7 @@ fn describe_parse_failure(text: &str, error: serde_json::Error) -> WireError {
     }
 }
 
-fn typed(wire: WireEvent<'_>, text: &str) -> Result<AgUiEvent, WireError> {
+fn typed(wire: &mut WireEvent<'_>, text: &str) -> Result<AgUiEvent, WireError> {
     let kind_name = wire.kind.clone();
     let kind: &str = &kind_name;
     let need = |value: Option<String>, field: &str| value.ok_or_else(|| missing(kind, field));
@@ -331,94 +331,97 @@ fn typed(wire: WireEvent<'_>, text: &str) -> Result<AgUiEvent, WireError> {
         };
     Ok(match kind {
         "RUN_STARTED" => AgUiEvent::RunStarted {
-            protocol_version: wire.protocol_version,
+            protocol_version: wire.protocol_version.take(),
         },
         "RUN_FINISHED" => AgUiEvent::RunFinished {
-            outcome: wire.outcome.filter(|o| !o.is_null()),
+            outcome: wire.outcome.take().filter(|o| !o.is_null()),
         },
         "RUN_ERROR" => AgUiEvent::RunError {
-            message: need(wire.message, "message")?,
-            code: wire.code.map(|code| match code {
+            message: need(wire.message.take(), "message")?,
+            code: wire.code.take().map(|code| match code {
                 Value::String(text) => text,
                 other => other.to_string(),
             }),
         },
         "STEP_STARTED" => AgUiEvent::StepStarted {
-            name: need(wire.step_name, "stepName")?,
+            name: need(wire.step_name.take(), "stepName")?,
         },
         "STEP_FINISHED" => AgUiEvent::StepFinished {
-            name: need(wire.step_name, "stepName")?,
+            name: need(wire.step_name.take(), "stepName")?,
         },
         "TEXT_MESSAGE_START" => AgUiEvent::TextStart {
-            id: need(wire.message_id, "messageId")?,
-            role: role(wire.role)?.unwrap_or_default(),
-            name: wire.name,
+            id: need(wire.message_id.take(), "messageId")?,
+            role: role(wire.role.take())?.unwrap_or_default(),
+            name: wire.name.take(),
         },
         "TEXT_MESSAGE_CONTENT" => AgUiEvent::TextContent {
-            id: need(wire.message_id, "messageId")?,
-            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+            id: need(wire.message_id.take(), "messageId")?,
+            delta: delta_text(kind, wire.delta.take())?.ok_or_else(|| missing(kind, "delta"))?,
         },
         "TEXT_MESSAGE_END" => AgUiEvent::TextEnd {
-            id: need(wire.message_id, "messageId")?,
+            id: need(wire.message_id.take(), "messageId")?,
         },
         "TEXT_MESSAGE_CHUNK" => AgUiEvent::TextChunk {
-            id: wire.message_id,
-            role: role(wire.role)?,
-            name: wire.name,
-            delta: delta_text(kind, wire.delta)?,
+            id: wire.message_id.take(),
+            role: role(wire.role.take())?,
+            name: wire.name.take(),
+            delta: delta_text(kind, wire.delta.take())?,
         },
         "TOOL_CALL_START" => AgUiEvent::ToolStart {
-            id: need(wire.tool_call_id, "toolCallId")?,
-            name: need(wire.tool_call_name, "toolCallName")?,
-            parent: wire.parent_message_id,
+            id: need(wire.tool_call_id.take(), "toolCallId")?,
+            name: need(wire.tool_call_name.take(), "toolCallName")?,
+            parent: wire.parent_message_id.take(),
         },
         "TOOL_CALL_ARGS" => AgUiEvent::ToolArgs {
-            id: need(wire.tool_call_id, "toolCallId")?,
-            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+            id: need(wire.tool_call_id.take(), "toolCallId")?,
+            delta: delta_text(kind, wire.delta.take())?.ok_or_else(|| missing(kind, "delta"))?,
         },
         "TOOL_CALL_END" => AgUiEvent::ToolEnd {
-            id: need(wire.tool_call_id, "toolCallId")?,
+            id: need(wire.tool_call_id.take(), "toolCallId")?,
         },
         "TOOL_CALL_CHUNK" => AgUiEvent::ToolChunk {
-            id: wire.tool_call_id,
-            name: wire.tool_call_name,
-            parent: wire.parent_message_id,
-            delta: delta_text(kind, wire.delta)?,
+            id: wire.tool_call_id.take(),
+            name: wire.tool_call_name.take(),
+            parent: wire.parent_message_id.take(),
+            delta: delta_text(kind, wire.delta.take())?,
         },
         "TOOL_CALL_RESULT" => AgUiEvent::ToolResult {
-            tool_call_id: need(wire.tool_call_id, "toolCallId")?,
-            content: wire.content.ok_or_else(|| missing(kind, "content"))?,
+            tool_call_id: need(wire.tool_call_id.take(), "toolCallId")?,
+            content: wire
+                .content
+                .take()
+                .ok_or_else(|| missing(kind, "content"))?,
         },
         "REASONING_START" => AgUiEvent::ReasoningStart {
-            id: need(wire.message_id, "messageId")?,
+            id: need(wire.message_id.take(), "messageId")?,
         },
         "REASONING_END" => AgUiEvent::ReasoningEnd {
-            id: need(wire.message_id, "messageId")?,
+            id: need(wire.message_id.take(), "messageId")?,
         },
         "REASONING_MESSAGE_START" => AgUiEvent::ReasoningMessageStart {
-            id: need(wire.message_id, "messageId")?,
+            id: need(wire.message_id.take(), "messageId")?,
         },
         "REASONING_MESSAGE_CONTENT" => AgUiEvent::ReasoningMessageContent {
-            id: need(wire.message_id, "messageId")?,
-            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+            id: need(wire.message_id.take(), "messageId")?,
+            delta: delta_text(kind, wire.delta.take())?.ok_or_else(|| missing(kind, "delta"))?,
         },
         "REASONING_MESSAGE_END" => AgUiEvent::ReasoningMessageEnd {
-            id: need(wire.message_id, "messageId")?,
+            id: need(wire.message_id.take(), "messageId")?,
         },
         "REASONING_MESSAGE_CHUNK" => AgUiEvent::ReasoningChunk {
-            id: wire.message_id,
-            delta: delta_text(kind, wire.delta)?,
+            id: wire.message_id.take(),
+            delta: delta_text(kind, wire.delta.take())?,
         },
         "REASONING_ENCRYPTED_VALUE" => AgUiEvent::ReasoningEncrypted {
-            subtype: need(wire.subtype, "subtype")?,
-            entity_id: need(wire.entity_id, "entityId")?,
-            value: need(wire.encrypted_value, "encryptedValue")?,
+            subtype: need(wire.subtype.take(), "subtype")?,
+            entity_id: need(wire.entity_id.take(), "entityId")?,
+            value: need(wire.encrypted_value.take(), "encryptedValue")?,
         },
         "STATE_SNAPSHOT" => AgUiEvent::StateSnapshot {
-            snapshot: wire.snapshot.unwrap_or(Value::Null),
+            snapshot: wire.snapshot.take().unwrap_or(Value::Null),
         },
         "STATE_DELTA" => {
-            let patch = wire.delta.ok_or_else(|| missing(kind, "delta"))?;
+            let patch = wire.delta.take().ok_or_else(|| missing(kind, "delta"))?;
             if !patch.is_array() {
                 return Err(WireError::Field {
                     event_type: kind.to_owned(),
@@ -428,44 +431,50 @@ fn typed(wire: WireEvent<'_>, text: &str) -> Result<AgUiEvent, WireError> {
             AgUiEvent::StateDelta { patch }
         }
         "MESSAGES_SNAPSHOT" => AgUiEvent::MessagesSnapshot {
-            messages: wire.messages.ok_or_else(|| missing(kind, "messages"))?,
+            messages: wire
+                .messages
+                .take()
+                .ok_or_else(|| missing(kind, "messages"))?,
         },
         "ACTIVITY_SNAPSHOT" => AgUiEvent::ActivitySnapshot {
-            id: need(wire.message_id, "messageId")?,
-            activity_type: need(wire.activity_type, "activityType")?,
-            content: wire.content.ok_or_else(|| missing(kind, "content"))?,
-            replace: wire.replace.unwrap_or(true),
+            id: need(wire.message_id.take(), "messageId")?,
+            activity_type: need(wire.activity_type.take(), "activityType")?,
+            content: wire
+                .content
+                .take()
+                .ok_or_else(|| missing(kind, "content"))?,
+            replace: wire.replace.take().unwrap_or(true),
         },
         "ACTIVITY_DELTA" => AgUiEvent::ActivityDelta {
-            id: need(wire.message_id, "messageId")?,
-            patch: wire.patch.ok_or_else(|| missing(kind, "patch"))?,
+            id: need(wire.message_id.take(), "messageId")?,
+            patch: wire.patch.take().ok_or_else(|| missing(kind, "patch"))?,
         },
         "RAW" => AgUiEvent::Raw {
-            event: wire.event.unwrap_or(Value::Null),
-            source: wire.source,
+            event: wire.event.take().unwrap_or(Value::Null),
+            source: wire.source.take(),
         },
         "CUSTOM" => AgUiEvent::Custom {
-            name: need(wire.name, "name")?,
-            value: wire.value.unwrap_or(Value::Null),
+            name: need(wire.name.take(), "name")?,
+            value: wire.value.take().unwrap_or(Value::Null),
         },
         "SUBAGENT_STARTED" => AgUiEvent::SubagentStarted {
-            id: need(wire.subagent_run_id, "subagentRunId")?,
-            name: need(wire.name, "name")?,
-            description: wire.description,
+            id: need(wire.subagent_run_id.take(), "subagentRunId")?,
+            name: need(wire.name.take(), "name")?,
+            description: wire.description.take(),
         },
         "SUBAGENT_FINISHED" => AgUiEvent::SubagentFinished {
-            id: need(wire.subagent_run_id, "subagentRunId")?,
-            outcome: wire.outcome,
+            id: need(wire.subagent_run_id.take(), "subagentRunId")?,
+            outcome: wire.outcome.take(),
         },
         "SUBAGENT_ERROR" => AgUiEvent::SubagentError {
-            id: need(wire.subagent_run_id, "subagentRunId")?,
-            message: need(wire.message, "message")?,
+            id: need(wire.subagent_run_id.take(), "subagentRunId")?,
+            message: need(wire.message.take(), "message")?,
         },
         "THINKING_START" => AgUiEvent::ThinkingStart,
         "THINKING_END" => AgUiEvent::ThinkingEnd,
         "THINKING_TEXT_MESSAGE_START" => AgUiEvent::ThinkingTextStart,
         "THINKING_TEXT_MESSAGE_CONTENT" => AgUiEvent::ThinkingTextContent {
-            delta: delta_text(kind, wire.delta)?.ok_or_else(|| missing(kind, "delta"))?,
+            delta: delta_text(kind, wire.delta.take())?.ok_or_else(|| missing(kind, "delta"))?,
         },
         "THINKING_TEXT_MESSAGE_END" => AgUiEvent::ThinkingTextEnd,
         _ => AgUiEvent::Unknown {
