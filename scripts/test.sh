@@ -6,6 +6,15 @@ source "$(dirname "$0")/lib.sh"
 
 scripts/setup.sh test
 
+postgres_note() {
+    if [ -z "${AGENT_OS_TEST_POSTGRES_URL:-}" ]; then
+        printf '\n!!! SKIPPED: the PostgreSQL store tests. Set AGENT_OS_TEST_POSTGRES_URL (e.g.\n!!! postgres://postgres@127.0.0.1:5432/postgres) to run them; .ci/run does.\n\n' >&2
+    else
+        say "PostgreSQL store tests run against ${AGENT_OS_TEST_POSTGRES_URL%%@*}@…"
+    fi
+}
+postgres_note
+
 say "cargo fmt --check"
 cargo fmt --all --check
 
@@ -47,4 +56,5 @@ if ! (cd end2end && BASE_URL="http://127.0.0.1:$port" npx --no-install playwrigh
     tail -n 50 "$server_log" >&2
     exit 1
 fi
+postgres_note
 say "all checks passed"

@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// Directory that holds the SQLite database file (created if missing).
     #[arg(long, env = "AGENT_OS_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
+    /// Database URL instead of the file in the data directory: `sqlite:PATH` or
+    /// `postgres://user@host/db`.
+    #[arg(long, env = "AGENT_OS_DB")]
+    pub db: Option<String>,
     /// Directory with the built site: `pkg/` (wasm, JS glue, CSS) and public assets.
     #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
@@ -42,12 +46,25 @@ pub struct ServeArgs {
 pub struct ServeConfig {
     pub addr: SocketAddr,
     pub data_dir: PathBuf,
+    pub db: Option<String>,
     pub site_root: PathBuf,
 }
 
 impl ServeConfig {
-    pub fn database_file(&self) -> PathBuf {
-        self.data_dir.join("agent-os.sqlite3")
+    /// The database to open: `--db`, or the SQLite file in the data directory.
+    pub fn database_url(&self) -> String {
+        match &self.db {
+            Some(url) => url.clone(),
+            None => format!(
+                "sqlite:{}",
+                self.data_dir.join("agent-os.sqlite3").display()
+            ),
+        }
+    }
+
+    /// Whether the data directory is where the database lives (and must be writable).
+    pub fn uses_data_dir(&self) -> bool {
+        self.db.is_none()
     }
 }
 
@@ -56,6 +73,7 @@ impl ServeArgs {
         ServeConfig {
             addr: self.addr,
             data_dir: self.data_dir,
+            db: self.db,
             site_root: self.site_root,
         }
     }

@@ -1,16 +1,10 @@
 //! `agent-os`: the Agent OS server and its command-line tools.
 
-mod config;
-mod http;
-mod serve;
-mod store;
-mod workspace;
-
 use std::process::ExitCode;
 
 use clap::Parser;
-
-use crate::config::{Cli, Command};
+use server::config::{Cli, Command};
+use server::serve;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -9,7 +9,7 @@ use tokio::net::TcpListener;
 
 use crate::config::ServeConfig;
 use crate::http::{AppState, router};
-use crate::store::{StoreError, sqlite::SqliteStore};
+use crate::store::{self, StoreError};
 use crate::workspace::WorkspaceServiceImpl;
 
 /// Why the server could not start; each names the path or address at fault.
@@ -17,8 +17,8 @@ use crate::workspace::WorkspaceServiceImpl;
 pub enum StartupError {
     #[error("data directory {path:?} is not usable: {source}")]
     DataDir { path: PathBuf, source: io::Error },
-    #[error("cannot open the database {path:?}: {source}")]
-    Database { path: PathBuf, source: StoreError },
+    #[error("cannot open the database {url}: {source}")]
+    Database { url: String, source: StoreError },
     #[error("cannot listen on {addr}: {source}")]
     Listen { addr: SocketAddr, source: io::Error },
     #[error("server stopped with an error: {0}")]
@@ -26,15 +26,17 @@ pub enum StartupError {
 }
 
 pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
-    ensure_writable_dir(&config.data_dir).map_err(|source| StartupError::DataDir {
-        path: config.data_dir.clone(),
-        source,
-    })?;
-    let database = config.database_file();
-    let store = SqliteStore::open(&database)
+    if config.uses_data_dir() {
+        ensure_writable_dir(&config.data_dir).map_err(|source| StartupError::DataDir {
+            path: config.data_dir.clone(),
+            source,
+        })?;
+    }
+    let database = config.database_url();
+    let store = store::open(&database)
         .await
         .map_err(|source| StartupError::Database {
-            path: database.clone(),
+            url: redact_password(&database),
             source,
         })?;
     let listener = TcpListener::bind(config.addr)
@@ -49,9 +51,9 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     let state = AppState::new(
         addr,
         &config.site_root,
-        Arc::new(WorkspaceServiceImpl::new(Arc::new(store))),
+        Arc::new(WorkspaceServiceImpl::new(store)),
     );
-    tracing::info!(database = %database.display(), "store ready");
+    tracing::info!(database = %redact_password(&database), "store ready");
     println!("Agent OS is serving at http://{addr}/");
     axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown_signal())
@@ -68,6 +70,20 @@ fn ensure_writable_dir(dir: &Path) -> io::Result<()> {
     let probe = dir.join(".agent-os-write-probe");
     std::fs::write(&probe, b"")?;
     std::fs::remove_file(&probe)
+}
+
+/// A database URL fit for a log line: any password replaced.
+fn redact_password(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
 }
 
 fn warn_if_bundle_missing(site_root: &Path) {

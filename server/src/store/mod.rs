@@ -1,8 +1,20 @@
-//! Durable storage: the `Store` trait the services use, and its SQLite implementation.
+//! Durable storage: the `Store` trait the services use, implemented once in SQL that runs
+//! on both SQLite (`sqlite.rs`) and PostgreSQL (`postgres.rs`).
+//!
+//! Events are the one source of truth. Sequences are assigned here, inside the
+//! transaction that stores the events, so every writer of a run (the upstream stream and
+//! the receipts) shares one dense, gap-free numbering.
 
+pub mod postgres;
+mod sql;
 pub mod sqlite;
 
+use std::sync::Arc;
+
 use app::model::ThreadSummary;
+use app::protocol::ask::{Ask, AskState};
+use app::protocol::channel::{EventDraft, RunEvent};
+use serde_json::Value;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -10,6 +22,75 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error("run {0:?} does not exist")]
+    UnknownRun(String),
+    #[error("unsupported database URL {0:?}: use sqlite:PATH or postgres://…")]
+    UnsupportedUrl(String),
+}
+
+/// A run as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunRecord {
+    pub id: String,
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub agent: String,
+    pub status: String,
+    /// What was sent upstream (RunAgentInput or the Hermes prompt).
+    pub input: Value,
+    pub last_sequence: u64,
+    pub upstream_count: u64,
+    pub created_at_ms: i64,
+    pub finished_at_ms: Option<i64>,
+}
+
+/// A new run to record.
+#[derive(Clone, Debug)]
+pub struct NewRun {
+    pub id: String,
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub agent: String,
+    pub input: Value,
+    pub created_at_ms: i64,
+}
+
+/// An ask as stored, with its current state inside `ask.state`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AskRecord {
+    /// `{run_id}:{ask_id}` — the id the REST API uses.
+    pub key: String,
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub run_id: String,
+    pub ask: Ask,
+    pub answered_by: Option<String>,
+    pub opened_sequence: u64,
+    pub created_at_ms: i64,
+    pub closed_at_ms: Option<i64>,
+}
+
+/// The key of an ask: unique across runs, since agents reuse ask ids between runs.
+pub fn ask_key(run_id: &str, ask_id: &str) -> String {
+    format!("{run_id}:{ask_id}")
+}
+
+/// What happened to a receipt's attempt to close an ask.
+#[derive(Clone, Debug)]
+pub enum Resolution {
+    /// This receipt closed the ask; the stored `AskClosed` event is returned.
+    Won(Box<RunEvent>),
+    /// The ask was already closed; its record says how.
+    AlreadyClosed(Box<AskRecord>),
+}
+
+/// One raw upstream event to keep, at its position in the run's raw log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpstreamEvent {
+    pub position: u64,
+    pub body: String,
 }
 
 /// Every method takes the tenant: no query reads across tenants.
@@ -29,4 +110,120 @@ pub trait Store: Send + Sync + 'static {
         tenant_id: &str,
         thread_id: &str,
     ) -> Result<Option<ThreadSummary>, StoreError>;
+    /// The agent a thread is bound to, if any.
+    async fn thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<String>, StoreError>;
+    async fn bind_thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        agent: &str,
+    ) -> Result<(), StoreError>;
+
+    async fn create_run(&self, run: &NewRun) -> Result<RunRecord, StoreError>;
+    async fn get_run(&self, tenant_id: &str, run_id: &str)
+    -> Result<Option<RunRecord>, StoreError>;
+    /// Runs of a thread, oldest first.
+    async fn list_runs(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Vec<RunRecord>, StoreError>;
+    /// Runs still marked running (for recovery after a restart).
+    async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError>;
+
+    /// Stores raw upstream events and the events normalized from them in one
+    /// transaction, assigning the next sequences; keeps the ask table and the run status
+    /// in step with the events. Returns the stored events, in order.
+    async fn append(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        upstream: &[UpstreamEvent],
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Vec<RunEvent>, StoreError>;
+
+    /// Events of a run with `after < sequence < before`, in order.
+    async fn events(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        after: u64,
+        before: Option<u64>,
+    ) -> Result<Vec<RunEvent>, StoreError>;
+    /// The run's raw upstream log, in order.
+    async fn upstream_events(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<Vec<UpstreamEvent>, StoreError>;
+
+    /// Asks of the tenant, oldest first, optionally only those in `state`.
+    async fn list_asks(
+        &self,
+        tenant_id: &str,
+        state: Option<&str>,
+    ) -> Result<Vec<AskRecord>, StoreError>;
+    async fn get_ask(&self, tenant_id: &str, key: &str) -> Result<Option<AskRecord>, StoreError>;
+    /// Closes a pending ask if, and only if, it is still pending: the first caller wins,
+    /// appends the `AskClosed` event and records the receipt; every later caller gets
+    /// the record as it stands.
+    async fn close_ask(
+        &self,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        state: AskState,
+        receipt: &Value,
+        now_ms: i64,
+    ) -> Result<Resolution, StoreError>;
+    /// Records a receipt that was refused (invalid, or too late), for the audit trail.
+    async fn record_refused_receipt(
+        &self,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        outcome: &str,
+        receipt: &Value,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+}
+
+/// Opens the store a URL names: `sqlite:PATH` (or a bare path) or `postgres://…`.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(postgres::PostgresStore::open(url).await?))
+    } else if let Some(path) = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+    {
+        Ok(Arc::new(
+            sqlite::SqliteStore::open(std::path::Path::new(path)).await?,
+        ))
+    } else if url.contains("://") {
+        Err(StoreError::UnsupportedUrl(url.to_owned()))
+    } else {
+        Ok(Arc::new(
+            sqlite::SqliteStore::open(std::path::Path::new(url)).await?,
+        ))
+    }
+}
+
+/// The run status an event implies, if it ends (or restarts) the run.
+fn status_after(event: &RunEvent) -> Option<&'static str> {
+    use app::protocol::channel::{EventBody, RunOutcome};
+    match &event.body {
+        EventBody::RunStarted { .. } => Some("running"),
+        EventBody::RunFinished { outcome } => Some(match outcome {
+            RunOutcome::Success => "succeeded",
+            RunOutcome::Interrupted { .. } => "interrupted",
+            RunOutcome::Cancelled => "cancelled",
+        }),
+        EventBody::RunFailed { .. } => Some("failed"),
+        _ => None,
+    }
 }

@@ -1,0 +1,8 @@
+//! The Agent OS server: configuration, HTTP routes, the event store and the services
+//! behind them. `main.rs` is the `agent-os` command line over this library.
+
+pub mod config;
+pub mod http;
+pub mod serve;
+pub mod store;
+pub mod workspace;

@@ -1,0 +1,321 @@
+//! The store contract, run on SQLite and on PostgreSQL: dense sequences under concurrent
+//! writers, exclusive cursors, asks closed exactly once, tenant isolation.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "common/backends.rs"]
+mod backends;
+
+use std::sync::Arc;
+
+use app::protocol::ask::{AskState, RecordedAnswer};
+use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
+use app::protocol::recorded::normalize_recorded;
+use serde_json::json;
+use server::store::{NewRun, Resolution, Store, UpstreamEvent, ask_key};
+
+async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
+    let thread = store
+        .create_thread(tenant, &format!("th-{run_id}"), 1)
+        .await
+        .unwrap();
+    store
+        .create_run(&NewRun {
+            id: run_id.into(),
+            tenant_id: tenant.into(),
+            thread_id: thread.id,
+            agent: "demo".into(),
+            input: json!({"messages": []}),
+            created_at_ms: 1,
+        })
+        .await
+        .unwrap();
+}
+
+fn text(delta: &str) -> EventDraft {
+    EventDraft::new(
+        EventBody::TextDelta {
+            message_id: "m".into(),
+            delta: delta.into(),
+        },
+        None,
+        None,
+    )
+}
+
+fn answered(action: &str) -> AskState {
+    AskState::Resolved {
+        answer: RecordedAnswer {
+            action: action.into(),
+            data: serde_json::Value::Null,
+            summary: format!("answered {action}"),
+            actor: Some("operator".into()),
+            at: None,
+        },
+    }
+}
+
+#[tokio::test]
+async fn concurrent_writers_get_dense_sequences_and_cursors_are_exclusive() {
+    for backend in backends::all().await {
+        let store = backend.store.clone();
+        new_run(&*store, "default", "run-dense").await;
+        let mut writers = Vec::new();
+        for writer in 0..8 {
+            let store = store.clone();
+            writers.push(tokio::spawn(async move {
+                for batch in 0..10 {
+                    let drafts = (0..3)
+                        .map(|n| text(&format!("{writer}.{batch}.{n}")))
+                        .collect();
+                    store
+                        .append("default", "run-dense", &[], drafts, 5)
+                        .await
+                        .unwrap();
+                }
+            }));
+        }
+        for writer in writers {
+            writer.await.unwrap();
+        }
+        let events = store.events("default", "run-dense", 0, None).await.unwrap();
+        let sequences: Vec<u64> = events.iter().map(|e| e.sequence).collect();
+        assert_eq!(sequences, (1..=240).collect::<Vec<_>>(), "{}", backend.name);
+        let window = store
+            .events("default", "run-dense", 10, Some(14))
+            .await
+            .unwrap();
+        assert_eq!(
+            window.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+            [11, 12, 13],
+            "{}",
+            backend.name
+        );
+        let run = store
+            .get_run("default", "run-dense")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(run.last_sequence, 240);
+    }
+}
+
+#[tokio::test]
+async fn raw_upstream_events_are_kept_in_order_beside_the_normalized_ones() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-raw").await;
+        let body = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/peers/agui/pydantic-ai-thinking.sse"
+        ))
+        .unwrap();
+        let raw: Vec<UpstreamEvent> = String::from_utf8_lossy(&body)
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .enumerate()
+            .map(|(position, data)| UpstreamEvent {
+                position: position as u64,
+                body: data.to_owned(),
+            })
+            .collect();
+        let drafts = normalize_recorded(&body, Default::default());
+        let stored = store
+            .append("default", "run-raw", &raw, drafts, 7)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.upstream_events("default", "run-raw").await.unwrap(),
+            raw
+        );
+        let read = store.events("default", "run-raw", 0, None).await.unwrap();
+        assert_eq!(read, stored, "{}", backend.name);
+        assert!(read.iter().all(|e| e.upstream.is_some()));
+        let run = store.get_run("default", "run-raw").await.unwrap().unwrap();
+        assert_eq!(run.status, "succeeded");
+        assert_eq!(run.upstream_count, raw.len() as u64);
+    }
+}
+
+#[tokio::test]
+async fn fifty_concurrent_receipts_close_an_ask_exactly_once() {
+    for backend in backends::all().await {
+        let store = backend.store.clone();
+        new_run(&*store, "default", "run-ask").await;
+        let drafts = normalize_recorded(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../fixtures/agui/pause_on_two_decisions.sse"
+            ))
+            .unwrap(),
+            Default::default(),
+        );
+        store
+            .append("default", "run-ask", &[], drafts, 9)
+            .await
+            .unwrap();
+        let pending = store.list_asks("default", Some("pending")).await.unwrap();
+        assert_eq!(pending.len(), 2, "{}", backend.name);
+        let key = ask_key("run-ask", "approve-budget");
+        assert_eq!(pending[0].key, key);
+        let run = store.get_run("default", "run-ask").await.unwrap().unwrap();
+        assert_eq!(run.status, "interrupted");
+
+        let mut attempts = Vec::new();
+        for n in 0..50 {
+            let store = store.clone();
+            let key = key.clone();
+            attempts.push(tokio::spawn(async move {
+                let action = if n % 2 == 0 { "once" } else { "deny" };
+                store
+                    .close_ask(
+                        "default",
+                        &key,
+                        &format!("tab-{n}"),
+                        answered(action),
+                        &json!({"n": n}),
+                        10,
+                    )
+                    .await
+                    .unwrap()
+            }));
+        }
+        let mut won = Vec::new();
+        let mut lost = 0;
+        for attempt in attempts {
+            match attempt.await.unwrap() {
+                Resolution::Won(event) => won.push(*event),
+                Resolution::AlreadyClosed(record) => {
+                    assert_eq!(record.ask.state.label(), "resolved");
+                    lost += 1;
+                }
+            }
+        }
+        assert_eq!((won.len(), lost), (1, 49), "{}", backend.name);
+        let record = store.get_ask("default", &key).await.unwrap().unwrap();
+        let AskState::Resolved { answer } = &record.ask.state else {
+            panic!("{:?}", record.ask.state)
+        };
+        let EventBody::AskClosed { state, .. } = &won[0].body else {
+            panic!()
+        };
+        assert_eq!(
+            **state, record.ask.state,
+            "the winner's answer is the recorded one"
+        );
+        assert!(record.answered_by.is_some());
+        assert!(answer.action == "once" || answer.action == "deny");
+        // The closing event continues the run's numbering.
+        let events = store.events("default", "run-ask", 0, None).await.unwrap();
+        assert_eq!(events.last().unwrap().sequence, won[0].sequence);
+        assert_eq!(
+            events.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+            (1..=won[0].sequence).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            store
+                .list_asks("default", Some("pending"))
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_upstream_expiry_closes_the_stored_ask() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-expire").await;
+        let drafts = normalize_recorded(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../fixtures/hermes/asks_event_form.jsonl"
+            ))
+            .unwrap(),
+            Default::default(),
+        );
+        store
+            .append("default", "run-expire", &[], drafts, 9)
+            .await
+            .unwrap();
+        let sudo = store
+            .get_ask("default", &ask_key("run-expire", "sudo-1"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(sudo.ask.state, AskState::Expired, "{}", backend.name);
+    }
+}
+
+#[tokio::test]
+async fn no_query_reads_across_tenants() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-tenant").await;
+        store
+            .append("default", "run-tenant", &[], vec![text("secret plans")], 1)
+            .await
+            .unwrap();
+        assert!(
+            store
+                .get_run("other", "run-tenant")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            store
+                .events("other", "run-tenant", 0, None)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(store.list_threads("other").await.unwrap().is_empty());
+        let error = store
+            .append("other", "run-tenant", &[], vec![text("x")], 1)
+            .await;
+        assert!(
+            error.is_err(),
+            "{}: a foreign tenant must not append",
+            backend.name
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_run_status_follows_its_terminal_event() {
+    for backend in backends::all().await {
+        let store: Arc<dyn Store> = backend.store.clone();
+        new_run(&*store, "default", "run-status").await;
+        let finished = EventDraft::new(
+            EventBody::RunFinished {
+                outcome: RunOutcome::Cancelled,
+            },
+            None,
+            None,
+        );
+        store
+            .append("default", "run-status", &[], vec![finished], 3)
+            .await
+            .unwrap();
+        let run = store
+            .get_run("default", "run-status")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (run.status.as_str(), run.finished_at_ms),
+            ("cancelled", Some(3))
+        );
+        assert!(
+            store
+                .running_runs()
+                .await
+                .unwrap()
+                .iter()
+                .all(|r| r.id != "run-status")
+        );
+    }
+}
