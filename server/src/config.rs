@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::agents::{AgentKind, AgentSpec, Agents, parse_tools, read_tools};
+
 #[derive(Debug, Parser)]
 #[command(
     name = "agent-os",
@@ -20,8 +22,18 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve the web console (server-rendered and hydrated) and its server functions.
+    /// Serve the web console, the JSON API, the live event streams and (unless
+    /// --no-demo) the built-in demo agent.
     Serve(ServeArgs),
+    /// Serve only the demo AG-UI agent (POST /demo/agent), for use by another server.
+    DemoAgent(DemoAgentArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DemoAgentArgs {
+    /// Port to listen on (loopback).
+    #[arg(long, default_value_t = 8090)]
+    pub port: u16,
 }
 
 #[derive(Debug, Args)]
@@ -39,6 +51,17 @@ pub struct ServeArgs {
     /// Directory with the built site: `pkg/` (wasm, JS glue, CSS) and public assets.
     #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
+    /// An AG-UI agent: NAME=URL (repeatable). The first is the default for new threads;
+    /// without any, the built-in demo agent is the default.
+    #[arg(long = "agent", value_name = "NAME=URL")]
+    pub agents: Vec<String>,
+    /// The tools offered to an agent: NAME=FILE, a JSON array of {name, description,
+    /// parameters} (repeatable).
+    #[arg(long = "tools", value_name = "NAME=FILE")]
+    pub tools: Vec<String>,
+    /// Do not mount the demo agent under /demo.
+    #[arg(long)]
+    pub no_demo: bool,
 }
 
 /// Everything `agent-os serve` needs, already validated by clap.
@@ -48,6 +71,9 @@ pub struct ServeConfig {
     pub data_dir: PathBuf,
     pub db: Option<String>,
     pub site_root: PathBuf,
+    pub agents: Vec<String>,
+    pub tools: Vec<String>,
+    pub demo: bool,
 }
 
 impl ServeConfig {
@@ -66,6 +92,54 @@ impl ServeConfig {
     pub fn uses_data_dir(&self) -> bool {
         self.db.is_none()
     }
+
+    /// The agents from `--agent`/`--tools`, plus the demo agent served at `addr`.
+    pub fn agents(&self, addr: SocketAddr) -> Result<Agents, String> {
+        let mut tools_of = std::collections::HashMap::new();
+        for entry in &self.tools {
+            let (name, file) = entry
+                .split_once('=')
+                .ok_or_else(|| format!("--tools {entry:?} is not NAME=FILE"))?;
+            tools_of.insert(name.to_owned(), read_tools(std::path::Path::new(file))?);
+        }
+        let mut list = Vec::new();
+        for entry in &self.agents {
+            let (name, url) = entry
+                .split_once('=')
+                .ok_or_else(|| format!("--agent {entry:?} is not NAME=URL"))?;
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(format!("--agent {name}: {url:?} is not an http(s) URL"));
+            }
+            list.push(AgentSpec {
+                name: name.to_owned(),
+                kind: AgentKind::AgUi {
+                    url: url.to_owned(),
+                    tools: tools_of.remove(name).unwrap_or_default(),
+                },
+            });
+        }
+        if self.demo {
+            let host = if addr.ip().is_unspecified() {
+                std::net::SocketAddr::from(([127, 0, 0, 1], addr.port()))
+            } else {
+                addr
+            };
+            list.push(AgentSpec {
+                name: "demo".into(),
+                kind: AgentKind::AgUi {
+                    url: format!("http://{host}/demo/agent"),
+                    tools: match tools_of.remove("demo") {
+                        Some(tools) => tools,
+                        None => parse_tools(crate::demo::agent::TOOLS)?,
+                    },
+                },
+            });
+        }
+        if let Some(name) = tools_of.keys().next() {
+            return Err(format!("--tools {name}=…: no agent of that name"));
+        }
+        Ok(Agents::new(list))
+    }
 }
 
 impl ServeArgs {
@@ -75,6 +149,9 @@ impl ServeArgs {
             data_dir: self.data_dir,
             db: self.db,
             site_root: self.site_root,
+            agents: self.agents,
+            tools: self.tools,
+            demo: !self.no_demo,
         }
     }
 }

@@ -22,6 +22,7 @@ fn main() -> ExitCode {
     let outcome = runtime.block_on(async move {
         match cli.command {
             Command::Serve(args) => serve::run(args.into_config()).await,
+            Command::DemoAgent(args) => serve::demo_agent(args.port).await,
         }
     });
     match outcome {

@@ -8,7 +8,10 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::config::ServeConfig;
+use crate::demo::{self, DemoAgent};
 use crate::http::{AppState, router};
+use crate::live::Live;
+use crate::runs::Runs;
 use crate::store::{self, StoreError};
 use crate::workspace::WorkspaceServiceImpl;
 
@@ -23,6 +26,8 @@ pub enum StartupError {
     Listen { addr: SocketAddr, source: io::Error },
     #[error("server stopped with an error: {0}")]
     Serve(io::Error),
+    #[error("{0}")]
+    Agents(String),
 }
 
 pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
@@ -48,19 +53,52 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     let addr = listener.local_addr().map_err(StartupError::Serve)?;
     warn_if_bundle_missing(&config.site_root);
 
+    let agents = config.agents(addr).map_err(StartupError::Agents)?;
+    let runs = Runs::new(store.clone(), Live::default(), agents);
+    match runs.recover().await {
+        Ok(0) => {}
+        Ok(count) => tracing::warn!(
+            count,
+            "marked runs interrupted by the last shutdown as failed"
+        ),
+        Err(error) => tracing::error!(%error, "could not recover runs left running"),
+    }
     let state = AppState::new(
         addr,
         &config.site_root,
         Arc::new(WorkspaceServiceImpl::new(store)),
+        runs,
     );
     tracing::info!(database = %redact_password(&database), "store ready");
+    let mut app = router(state);
+    if config.demo {
+        app = app.merge(demo::router(DemoAgent::new(demo::default_delay())));
+        tracing::info!("demo agent at http://{addr}/demo/agent");
+    }
     println!("Agent OS is serving at http://{addr}/");
-    axum::serve(listener, router(state))
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(StartupError::Serve)?;
     tracing::info!("shut down cleanly");
     Ok(())
+}
+
+/// `agent-os demo-agent`: only the demo AG-UI agent, on loopback.
+pub async fn demo_agent(port: u16) -> Result<(), StartupError> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| StartupError::Listen { addr, source })?;
+    let addr = listener.local_addr().map_err(StartupError::Serve)?;
+    println!("Demo agent at http://{addr}/demo/agent");
+    axum::serve(
+        listener,
+        demo::router(DemoAgent::new(demo::default_delay())),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .map_err(StartupError::Serve)
 }
 
 /// Creates the directory and proves a file can be written there, so a read-only or

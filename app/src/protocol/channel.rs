@@ -100,6 +100,37 @@ pub struct PlanItem {
     pub status: String,
 }
 
+/// Reads a todo list (`[{id, content|label|text|title, status}]`) as plan items.
+pub fn plan_items(todos: Option<&Value>) -> Vec<PlanItem> {
+    todos
+        .and_then(Value::as_array)
+        .map(|todos| {
+            todos
+                .iter()
+                .enumerate()
+                .map(|(position, todo)| PlanItem {
+                    id: todo
+                        .get("id")
+                        .map(|id| match id {
+                            Value::String(text) => text.clone(),
+                            other => other.to_string(),
+                        })
+                        .unwrap_or_else(|| (position + 1).to_string()),
+                    label: ["content", "label", "text", "title"]
+                        .iter()
+                        .find_map(|key| todo.get(*key).and_then(Value::as_str).map(str::to_owned))
+                        .unwrap_or_default(),
+                    status: todo
+                        .get("status")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| "pending".into()),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// What happened, typed. Serialized as `"kind": <snake_case name>, "payload": {...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "payload", rename_all = "snake_case")]

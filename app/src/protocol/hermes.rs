@@ -10,7 +10,7 @@ use super::agui::asks::question_from;
 use super::ask::{
     Ask, AskKind, AskOrigin, AskState, Component, Question, approval_actions, looks_dangerous,
 };
-use super::channel::{Channel, EventBody, EventDraft, Level, PlanItem, Role, RunOutcome};
+use super::channel::{Channel, EventBody, EventDraft, Level, Role, RunOutcome, plan_items};
 use super::limits::{self, excerpt};
 use super::receipts::{Receipt, resolved_state, validate};
 
@@ -1175,32 +1175,6 @@ fn terminal_ask(id: String, origin: AskOrigin) -> Ask {
             origin,
         )
     }
-}
-
-fn plan_items(todos: Option<&Value>) -> Vec<PlanItem> {
-    todos
-        .and_then(Value::as_array)
-        .map(|todos| {
-            todos
-                .iter()
-                .enumerate()
-                .map(|(position, todo)| PlanItem {
-                    id: todo
-                        .get("id")
-                        .map(|id| match id {
-                            Value::String(text) => text.clone(),
-                            other => other.to_string(),
-                        })
-                        .unwrap_or_else(|| (position + 1).to_string()),
-                    label: ["content", "label", "text", "title"]
-                        .iter()
-                        .find_map(|key| text_of(todo, key))
-                        .unwrap_or_default(),
-                    status: text_of(todo, "status").unwrap_or_else(|| "pending".into()),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The file named by an inline diff's `a/X → b/X` header.

@@ -583,6 +583,8 @@ fn interrupt_payload(ask: &Ask, answer: &ValidatedAnswer) -> (bool, Option<Value
             true,
             Some(json!({ "accepted": answer.action == "accept", "toolCallId": ask.tool_call_id })),
         ),
+        // A skipped password or secret is still an answer: the agent goes on without it.
+        Component::SudoPrompt | Component::SecretPrompt => (true, Some(answer.data.clone())),
         _ if answer.action == "cancel" => (false, None),
         _ => {
             let answers = answer.data.get("answers").cloned().unwrap_or(Value::Null);

@@ -169,6 +169,11 @@ pub trait Store: Send + Sync + 'static {
         state: Option<&str>,
     ) -> Result<Vec<AskRecord>, StoreError>;
     async fn get_ask(&self, tenant_id: &str, key: &str) -> Result<Option<AskRecord>, StoreError>;
+    /// Every ask a run opened, oldest first.
+    async fn run_asks(&self, tenant_id: &str, run_id: &str) -> Result<Vec<AskRecord>, StoreError>;
+    /// Marks a paused run as resumed, if and only if it is still paused: exactly one
+    /// caller gets `true` and starts the follow-up run.
+    async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError>;
     /// Closes a pending ask if, and only if, it is still pending: the first caller wins,
     /// appends the `AskClosed` event and records the receipt; every later caller gets
     /// the record as it stands.

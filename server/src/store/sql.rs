@@ -550,6 +550,29 @@ macro_rules! impl_store {
                     row.as_ref().map(ask_row).transpose()
                 }
 
+                async fn run_asks(&self, tenant_id: &str, run_id: &str) -> Result<Vec<AskRecord>, StoreError> {
+                    let rows = sqlx::query(&format!(
+                        "SELECT {ASK_COLUMNS} FROM asks WHERE tenant_id = $1 AND run_id = $2 ORDER BY opened_sequence"
+                    ))
+                    .bind(tenant_id)
+                    .bind(run_id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                    rows.iter().map(ask_row).collect()
+                }
+
+                async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {
+                    let done = sqlx::query(
+                        "UPDATE runs SET status = 'resumed' WHERE tenant_id = $1 AND id = $2 \
+                         AND status = 'interrupted'",
+                    )
+                    .bind(tenant_id)
+                    .bind(run_id)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+
                 async fn close_ask(
                     &self,
                     tenant_id: &str,

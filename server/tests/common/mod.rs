@@ -20,17 +20,34 @@ pub struct TestServer {
     pub child: Child,
     pub base_url: String,
     pub data_dir: PathBuf,
+    pub port: u16,
+    pub args: Vec<String>,
 }
 
 impl TestServer {
     /// Starts the server with its database under `data_dir` and waits until it answers.
     pub async fn start(data_dir: &Path) -> TestServer {
+        Self::start_with(data_dir, &[]).await
+    }
+
+    /// Same, with extra `serve` arguments (`{port}` in one is replaced by the port).
+    pub async fn start_with(data_dir: &Path, extra: &[&str]) -> TestServer {
         let port = free_port();
+        let args: Vec<String> = extra
+            .iter()
+            .map(|arg| arg.replace("{port}", &port.to_string()))
+            .collect();
+        Self::launch(data_dir, port, args).await
+    }
+
+    async fn launch(data_dir: &Path, port: u16, args: Vec<String>) -> TestServer {
         let child = Command::new(BIN)
             .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
             .arg("--data-dir")
             .arg(data_dir)
+            .args(&args)
             .env("RUST_LOG", "error")
+            .env("AGENT_OS_DEMO_DELAY_MS", "0")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -39,9 +56,24 @@ impl TestServer {
             child,
             base_url: format!("http://127.0.0.1:{port}"),
             data_dir: data_dir.to_owned(),
+            port,
+            args,
         };
         server.wait_until_ready().await;
         server
+    }
+
+    /// SIGKILL, no goodbye; then a new process on the same port, data and flags.
+    pub async fn kill_and_restart(mut self) -> TestServer {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let (data_dir, port, args) = (
+            self.data_dir.clone(),
+            self.port,
+            std::mem::take(&mut self.args),
+        );
+        drop(self);
+        Self::launch(&data_dir, port, args).await
     }
 
     async fn wait_until_ready(&self) {
@@ -133,4 +165,38 @@ fn urlencode(value: &str) -> String {
             _ => format!("%{byte:02X}"),
         })
         .collect()
+}
+
+/// POSTs a body over a raw socket and returns the response status. The server may answer
+/// (413) and close before the body is all sent, so the response is read while writing.
+pub fn raw_post_status(port: u16, path: &str, body: &[u8]) -> u16 {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let mut reader = stream.try_clone().expect("clone socket");
+    let reading = std::thread::spawn(move || {
+        let mut response = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while let Ok(read) = reader.read(&mut buffer) {
+            if read == 0 {
+                break;
+            }
+            response.extend_from_slice(&buffer[..read]);
+            if response.windows(4).any(|w| w == b"\r\n\r\n") {
+                break;
+            }
+        }
+        response
+    });
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body);
+    let response = reading.join().expect("reader");
+    let text = String::from_utf8_lossy(&response);
+    text.split_whitespace()
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP status in {text:?}"))
 }

@@ -6,6 +6,7 @@
 
 pub mod asks;
 pub mod chunks;
+pub mod history;
 pub mod verify;
 pub mod wire;
 
@@ -15,7 +16,7 @@ use crate::protocol::idmap::{IdMap, IdSet};
 
 use serde_json::{Value, json};
 
-use crate::protocol::channel::{EventBody, EventDraft, Level, Role, RunOutcome};
+use crate::protocol::channel::{EventBody, EventDraft, Level, Role, RunOutcome, plan_items};
 use crate::protocol::limits::excerpt;
 use crate::protocol::sse::{SseError, SseFrame};
 
@@ -403,6 +404,12 @@ impl AgUiNormalizer {
                 content,
                 replace,
             } => {
+                if activity_type == "plan" {
+                    emit(EventBody::Plan {
+                        items: plan_items(content.get("todos")),
+                    });
+                    return;
+                }
                 if !replace && self.artifacts.contains(&id) {
                     return;
                 }

@@ -1,0 +1,33 @@
+//! The built-in demo agents: an AG-UI agent over HTTP and a Hermes-style gateway over
+//! stdio, so the console has real peers to talk to without a key or a network.
+
+pub mod agent;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::{any, get, post};
+
+pub use agent::DemoAgent;
+
+/// The demo agent's routes, mounted under `/demo` by `agent-os serve` and served alone by
+/// `agent-os demo-agent`.
+pub fn router(agent: DemoAgent) -> Router {
+    Router::new()
+        .route("/demo/agent", post(agent::run))
+        .route("/demo/raw/{scenario}", any(agent::raw))
+        .route("/demo/cancellations", get(agent::cancellations))
+        .route("/demo/tools", get(agent::tools))
+        .route("/demo/health", get(|| async { "ok" }))
+        .with_state(agent)
+}
+
+/// The pause between demo events: long enough to watch text stream in a browser.
+pub fn default_delay() -> Duration {
+    Duration::from_millis(
+        std::env::var("AGENT_OS_DEMO_DELAY_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .unwrap_or(25),
+    )
+}

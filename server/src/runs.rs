@@ -1,0 +1,768 @@
+//! Runs: starts them, drives an agent's stream into the store (durable first, then live),
+//! cancels them, and takes receipts — the first valid one per ask wins, and the answer
+//! reaches the agent exactly once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use app::error::ApiError;
+use app::projection::{RunView, ViewPolicy};
+use app::protocol::agui::history::{latest_state, messages_from_views};
+use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
+use app::protocol::ask::{AskOrigin, AskState, Component};
+use app::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
+use app::protocol::limits::excerpt;
+use app::protocol::receipts::{
+    ReceiptEnvelope, ValidatedAnswer, agui_resume, custom_interrupt_resume, resolved_state,
+    validate,
+};
+use app::protocol::sse::SseDecoder;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+
+use crate::agents::{AgentKind, AgentSpec, Agents};
+use crate::live::Live;
+use crate::store::{AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent};
+use crate::workspace::now_ms;
+
+/// What became of a receipt.
+#[derive(Debug)]
+pub enum ReceiptOutcome {
+    /// This receipt answered the ask.
+    Accepted(Box<AskRecord>),
+    /// Someone answered first (or the ask expired): here is how it was closed.
+    AlreadyClosed(Box<AskRecord>),
+}
+
+/// Options of a new run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Decline the protocol diagnosis: apply every event as it comes.
+    pub skip_verification: bool,
+}
+
+pub struct Runs {
+    store: Arc<dyn Store>,
+    live: Live,
+    agents: Agents,
+    http: reqwest::Client,
+    active: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    /// Answers waiting for the rest of their run's interrupts. Passwords and secrets
+    /// exist only here (and in the request to the agent), never in the store.
+    held: Mutex<HashMap<String, ValidatedAnswer>>,
+}
+
+fn internal(error: StoreError) -> ApiError {
+    tracing::error!(%error, "store operation failed");
+    ApiError::Storage(error.to_string())
+}
+
+impl Runs {
+    pub fn new(store: Arc<dyn Store>, live: Live, agents: Agents) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            live,
+            agents,
+            http: reqwest::Client::new(),
+            active: Mutex::new(HashMap::new()),
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    pub fn live(&self) -> &Live {
+        &self.live
+    }
+
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
+    /// Stores drafts (and raw upstream events) durably, then hands them to subscribers.
+    async fn record(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        upstream: &[UpstreamEvent],
+        drafts: Vec<EventDraft>,
+    ) -> Result<(), StoreError> {
+        let events = self
+            .store
+            .append(tenant_id, run_id, upstream, drafts, now_ms())
+            .await?;
+        self.live.publish(&events);
+        Ok(())
+    }
+
+    /// The agent a thread talks to, binding the default one on first use.
+    async fn thread_agent(&self, tenant_id: &str, thread_id: &str) -> Result<AgentSpec, ApiError> {
+        if self
+            .store
+            .get_thread(tenant_id, thread_id)
+            .await
+            .map_err(internal)?
+            .is_none()
+        {
+            return Err(ApiError::NotFound(format!(
+                "thread {thread_id:?} does not exist"
+            )));
+        }
+        let bound = self
+            .store
+            .thread_agent(tenant_id, thread_id)
+            .await
+            .map_err(internal)?;
+        match bound {
+            Some(name) => self.agents.get(&name).cloned().ok_or_else(|| {
+                ApiError::Conflict(format!(
+                    "thread {thread_id:?} is bound to agent {name:?}, which is not configured"
+                ))
+            }),
+            None => {
+                let agent = self.agents.default_agent().cloned().ok_or_else(|| {
+                    ApiError::Conflict(
+                        "no agent is configured: start the server with --agent".into(),
+                    )
+                })?;
+                self.store
+                    .bind_thread_agent(tenant_id, thread_id, &agent.name)
+                    .await
+                    .map_err(internal)?;
+                Ok(agent)
+            }
+        }
+    }
+
+    /// The views of a thread's runs so far, oldest first.
+    async fn thread_views(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Vec<RunView>, ApiError> {
+        let mut views = Vec::new();
+        for run in self
+            .store
+            .list_runs(tenant_id, thread_id)
+            .await
+            .map_err(internal)?
+        {
+            let events = self
+                .store
+                .events(tenant_id, &run.id, 0, None)
+                .await
+                .map_err(internal)?;
+            views.push(RunView::from_events(ViewPolicy::default(), &events));
+        }
+        Ok(views)
+    }
+
+    /// A user message: starts a run of the thread's agent carrying the thread so far.
+    pub async fn send_message(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(ApiError::BadRequest("the message is empty".into()));
+        }
+        let agent = self.thread_agent(tenant_id, thread_id).await?;
+        if self.has_active_run(tenant_id, thread_id).await? {
+            return Err(ApiError::Conflict(format!(
+                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
+            )));
+        }
+        let run_id = uuid::Uuid::new_v4().to_string();
+        let message_id = format!("user-{run_id}");
+        let views = self.thread_views(tenant_id, thread_id).await?;
+        let mut messages = messages_from_views(&views);
+        messages.push(json!({ "id": message_id, "role": "user", "content": text }));
+        let input = self.run_input(
+            &agent,
+            thread_id,
+            &run_id,
+            None,
+            messages,
+            latest_state(&views),
+        );
+        let first = vec![EventDraft::new(
+            EventBody::UserMessage {
+                message_id,
+                text: text.to_owned(),
+            },
+            Some(now_ms()),
+            None,
+        )];
+        self.start(tenant_id, thread_id, &run_id, agent, input, first, options)
+            .await
+    }
+
+    async fn has_active_run(&self, tenant_id: &str, thread_id: &str) -> Result<bool, ApiError> {
+        let runs = self
+            .store
+            .list_runs(tenant_id, thread_id)
+            .await
+            .map_err(internal)?;
+        Ok(runs.iter().any(|run| run.status == "running"))
+    }
+
+    fn run_input(
+        &self,
+        agent: &AgentSpec,
+        thread_id: &str,
+        run_id: &str,
+        parent_run_id: Option<&str>,
+        messages: Vec<Value>,
+        state: Value,
+    ) -> Value {
+        let tools = match &agent.kind {
+            AgentKind::AgUi { tools, .. } => tools.clone(),
+            AgentKind::Hermes { .. } => Vec::new(),
+        };
+        let mut input = json!({
+            "threadId": thread_id,
+            "runId": run_id,
+            "protocolVersion": "1.0",
+            "messages": messages,
+            "state": state,
+            "tools": tools,
+            "context": [],
+            "forwardedProps": {},
+        });
+        if let Some(parent) = parent_run_id {
+            input["parentRunId"] = json!(parent);
+        }
+        input
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn start(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        thread_id: &str,
+        run_id: &str,
+        agent: AgentSpec,
+        input: Value,
+        first: Vec<EventDraft>,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        self.start_recorded(
+            tenant_id, thread_id, run_id, agent, input, None, first, options,
+        )
+        .await
+    }
+
+    /// Starts a run; `recorded_input`, when given, is what the store keeps of the request
+    /// instead of `input` (which may carry a secret for the agent).
+    #[allow(clippy::too_many_arguments)]
+    async fn start_recorded(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        thread_id: &str,
+        run_id: &str,
+        agent: AgentSpec,
+        input: Value,
+        recorded_input: Option<Value>,
+        first: Vec<EventDraft>,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        let AgentKind::AgUi { url, .. } = &agent.kind else {
+            return Err(ApiError::Conflict(format!(
+                "agent {:?} is a Hermes gateway; this server does not drive Hermes gateways yet",
+                agent.name
+            )));
+        };
+        let run = self
+            .store
+            .create_run(&NewRun {
+                id: run_id.to_owned(),
+                tenant_id: tenant_id.to_owned(),
+                thread_id: thread_id.to_owned(),
+                agent: agent.name.clone(),
+                input: recorded_input.unwrap_or_else(|| input.clone()),
+                created_at_ms: now_ms(),
+            })
+            .await
+            .map_err(internal)?;
+        self.record(tenant_id, run_id, &[], first)
+            .await
+            .map_err(internal)?;
+        let runs = Arc::clone(self);
+        let (tenant, run_key, url) = (tenant_id.to_owned(), run_id.to_owned(), url.clone());
+        let task = tokio::spawn(async move {
+            runs.drive_agui(&tenant, &run_key, &url, input, options)
+                .await;
+            runs.forget(&run_key);
+        });
+        self.remember(run_id, task.abort_handle());
+        Ok(run)
+    }
+
+    fn remember(&self, run_id: &str, handle: tokio::task::AbortHandle) {
+        if let Ok(mut active) = self.active.lock() {
+            active.insert(run_id.to_owned(), handle);
+        }
+    }
+
+    fn forget(&self, run_id: &str) {
+        if let Ok(mut active) = self.active.lock() {
+            active.remove(run_id);
+        }
+    }
+
+    /// Reads one AG-UI response into the store. Never panics and never hangs on a
+    /// broken agent: every way it can end becomes an event.
+    async fn drive_agui(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        url: &str,
+        input: Value,
+        options: RunOptions,
+    ) {
+        let config = AgUiConfig {
+            verify: !options.skip_verification,
+            ..AgUiConfig::from_run_input(&input)
+        };
+        let outcome = self
+            .stream_agui(tenant_id, run_id, url, &input, config)
+            .await;
+        if let Err(message) = outcome {
+            let failed = EventDraft::new(
+                EventBody::RunFailed {
+                    message,
+                    code: Some("agent_unreachable".into()),
+                },
+                Some(now_ms()),
+                None,
+            );
+            if let Err(error) = self.record(tenant_id, run_id, &[], vec![failed]).await {
+                tracing::error!(%run_id, %error, "could not record the run's failure");
+            }
+        }
+    }
+
+    async fn stream_agui(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        url: &str,
+        input: &Value,
+        config: AgUiConfig,
+    ) -> Result<(), String> {
+        let response = self
+            .http
+            .post(url)
+            .header(reqwest::header::ACCEPT, "text/event-stream")
+            .json(input)
+            .send()
+            .await
+            .map_err(|error| format!("the agent at {url} is unreachable: {error}"))?;
+        let status = response.status();
+        if !status.is_success() {
+            let body = response.text().await.unwrap_or_default();
+            return Err(format!(
+                "the agent answered HTTP {status}: {}",
+                excerpt(&body, 300)
+            ));
+        }
+        let mut normalizer = AgUiNormalizer::new(config);
+        let mut decoder = SseDecoder::new();
+        let mut body = response.bytes_stream();
+        let mut frames = Vec::new();
+        let mut broken = None;
+        loop {
+            match body.next().await {
+                Some(Ok(bytes)) => decoder.feed(&bytes, &mut frames),
+                Some(Err(error)) => {
+                    broken = Some(format!("the agent's connection broke: {error}"));
+                    break;
+                }
+                None => break,
+            }
+            if !frames.is_empty() {
+                self.store_frames(tenant_id, run_id, &mut normalizer, &mut frames, Vec::new())
+                    .await
+                    .map_err(|error| format!("the run could not be stored: {error}"))?;
+            }
+        }
+        decoder.finish(&mut frames);
+        let mut tail = Vec::new();
+        if let Some(message) = broken {
+            tail.push(EventDraft::new(
+                EventBody::Notice {
+                    level: Level::Error,
+                    text: message,
+                    source: "transport".into(),
+                },
+                Some(now_ms()),
+                None,
+            ));
+        }
+        self.store_frames(tenant_id, run_id, &mut normalizer, &mut frames, tail)
+            .await
+            .map_err(|error| format!("the run could not be stored: {error}"))?;
+        let mut end = Vec::new();
+        normalizer.finish(&mut end);
+        self.record(tenant_id, run_id, &[], end)
+            .await
+            .map_err(|error| format!("the run could not be stored: {error}"))
+    }
+
+    /// One transaction for everything one read delivered: batching under load.
+    async fn store_frames(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        normalizer: &mut AgUiNormalizer,
+        frames: &mut Vec<Result<app::protocol::sse::SseFrame, app::protocol::sse::SseError>>,
+        mut drafts: Vec<EventDraft>,
+    ) -> Result<(), StoreError> {
+        let mut upstream = Vec::with_capacity(frames.len());
+        for frame in frames.drain(..) {
+            upstream.push(UpstreamEvent {
+                position: normalizer.upstream_count(),
+                body: match &frame {
+                    Ok(frame) => frame.data.clone(),
+                    Err(error) => format!("(undecodable SSE frame: {error})"),
+                },
+            });
+            normalizer.push_frame(frame, &mut drafts);
+        }
+        self.record(tenant_id, run_id, &upstream, drafts).await
+    }
+
+    /// Stops a running run: drops the agent's stream (the agent sees the connection
+    /// close) and records the cancellation.
+    pub async fn cancel(&self, tenant_id: &str, run_id: &str) -> Result<RunRecord, ApiError> {
+        let run = self
+            .store
+            .get_run(tenant_id, run_id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))?;
+        if run.status != "running" {
+            return Err(ApiError::Conflict(format!(
+                "run {run_id:?} is not running (it is {})",
+                run.status
+            )));
+        }
+        let handle = self
+            .active
+            .lock()
+            .ok()
+            .and_then(|mut active| active.remove(run_id));
+        if let Some(handle) = handle {
+            handle.abort();
+        }
+        self.record(
+            tenant_id,
+            run_id,
+            &[],
+            vec![
+                EventDraft::new(
+                    EventBody::Notice {
+                        level: Level::Warning,
+                        text: "Stopped by the operator".into(),
+                        source: "console".into(),
+                    },
+                    Some(now_ms()),
+                    None,
+                ),
+                EventDraft::new(
+                    EventBody::RunFinished {
+                        outcome: RunOutcome::Cancelled,
+                    },
+                    Some(now_ms()),
+                    None,
+                ),
+            ],
+        )
+        .await
+        .map_err(internal)?;
+        self.store
+            .get_run(tenant_id, run_id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))
+    }
+
+    /// A receipt for the ask `key`. Validated against the stored ask; the first valid
+    /// receipt closes it atomically and its answer goes to the agent once.
+    pub async fn answer(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        envelope: &ReceiptEnvelope,
+    ) -> Result<ReceiptOutcome, ApiError> {
+        let record = self
+            .store
+            .get_ask(tenant_id, key)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
+        let redacted_envelope = |data: &Value| {
+            let mut receipt = serde_json::to_value(&envelope.receipt).unwrap_or(Value::Null);
+            receipt["data"] = data.clone();
+            json!({ "channel": envelope.channel, "receipt": receipt })
+        };
+        if !record.ask.state.is_pending() {
+            self.store
+                .record_refused_receipt(
+                    tenant_id,
+                    key,
+                    actor,
+                    "late",
+                    &redacted_envelope(&json!("not kept")),
+                    now_ms(),
+                )
+                .await
+                .map_err(internal)?;
+            return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
+        }
+        let answer = match validate(&record.ask, &envelope.receipt) {
+            Ok(answer) => answer,
+            Err(error) => {
+                self.store
+                    .record_refused_receipt(
+                        tenant_id,
+                        key,
+                        actor,
+                        "invalid",
+                        &redacted_envelope(&json!("not kept")),
+                        now_ms(),
+                    )
+                    .await
+                    .map_err(internal)?;
+                return Err(ApiError::BadRequest(error.to_string()));
+            }
+        };
+        let mut state = resolved_state(&answer);
+        if let AskState::Resolved { answer: recorded } = &mut state {
+            recorded.actor = Some(actor.to_owned());
+        }
+        let resolution = self
+            .store
+            .close_ask(
+                tenant_id,
+                key,
+                actor,
+                state,
+                &redacted_envelope(&answer.recorded.data),
+                now_ms(),
+            )
+            .await
+            .map_err(internal)?;
+        match resolution {
+            Resolution::AlreadyClosed(current) => Ok(ReceiptOutcome::AlreadyClosed(current)),
+            Resolution::Won(event) => {
+                self.live.publish(std::slice::from_ref(&event));
+                self.deliver(tenant_id, &record, answer).await?;
+                let updated = self
+                    .store
+                    .get_ask(tenant_id, key)
+                    .await
+                    .map_err(internal)?
+                    .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
+                Ok(ReceiptOutcome::Accepted(Box::new(updated)))
+            }
+        }
+    }
+
+    /// Sends an accepted answer on to the agent, in the form its protocol wants.
+    async fn deliver(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        record: &AskRecord,
+        answer: ValidatedAnswer,
+    ) -> Result<(), ApiError> {
+        match &record.ask.origin {
+            AskOrigin::AgUiInterrupt { .. } | AskOrigin::AgUiCustomInterrupt | AskOrigin::AgUiFrontendTool { .. } => {
+                if let Ok(mut held) = self.held.lock() {
+                    held.insert(record.key.clone(), answer);
+                }
+                self.resume_when_answered(tenant_id, &record.run_id).await
+            }
+            AskOrigin::HermesEvent { .. } | AskOrigin::HermesRequest { .. } => Err(ApiError::Conflict(
+                "this server does not drive Hermes gateways yet; the answer was recorded but not sent".into(),
+            )),
+        }
+    }
+
+    /// Once every ask of a paused AG-UI run is closed, one resume run answers them all.
+    async fn resume_when_answered(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<(), ApiError> {
+        let asks = self
+            .store
+            .run_asks(tenant_id, run_id)
+            .await
+            .map_err(internal)?;
+        if asks.iter().any(|record| record.ask.state.is_pending()) {
+            return Ok(());
+        }
+        if !self
+            .store
+            .claim_resume(tenant_id, run_id)
+            .await
+            .map_err(internal)?
+        {
+            return Ok(());
+        }
+        let paused = self
+            .store
+            .get_run(tenant_id, run_id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))?;
+        let agent = self.thread_agent(tenant_id, &paused.thread_id).await?;
+        let answers: BTreeMap<String, ValidatedAnswer> = asks
+            .iter()
+            .map(|record| (record.ask.id.clone(), self.answer_for(record)))
+            .collect();
+        let new_run_id = uuid::Uuid::new_v4().to_string();
+        let views = self.thread_views(tenant_id, &paused.thread_id).await?;
+        let mut input = self.run_input(
+            &agent,
+            &paused.thread_id,
+            &new_run_id,
+            Some(run_id),
+            messages_from_views(&views),
+            latest_state(&views),
+        );
+        let interrupts: Vec<&app::protocol::ask::Ask> = asks
+            .iter()
+            .map(|record| &record.ask)
+            .filter(|ask| matches!(ask.origin, AskOrigin::AgUiInterrupt { .. }))
+            .collect();
+        let mut recorded_input = None;
+        if !interrupts.is_empty() {
+            let entries = agui_resume(&interrupts, &answers)
+                .map_err(|error| ApiError::Conflict(error.to_string()))?;
+            input["resume"] = serde_json::to_value(&entries).unwrap_or(Value::Null);
+            // What is stored of the request: passwords and secrets replaced.
+            let mut redacted = input.clone();
+            for (entry, ask) in redacted["resume"]
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .zip(&interrupts)
+            {
+                if let Some(answer) = answers.get(&ask.id)
+                    && matches!(
+                        ask.component,
+                        Component::SudoPrompt | Component::SecretPrompt
+                    )
+                {
+                    entry["payload"] = answer.recorded.data.clone();
+                }
+            }
+            recorded_input = Some(redacted);
+        }
+        if let Some(custom) = asks
+            .iter()
+            .find(|record| matches!(record.ask.origin, AskOrigin::AgUiCustomInterrupt))
+            && let Some(answer) = answers.get(&custom.ask.id)
+        {
+            input["forwardedProps"] =
+                json!({ "command": { "resume": custom_interrupt_resume(&custom.ask, answer) } });
+        }
+        let summary = asks
+            .iter()
+            .filter_map(|record| match &record.ask.state {
+                AskState::Resolved { answer } => {
+                    Some(format!("{} — {}", answer.summary, record.ask.title))
+                }
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let first = vec![EventDraft::new(
+            EventBody::Notice {
+                level: Level::Info,
+                text: format!("Resuming with the answers: {summary}"),
+                source: "console".into(),
+            },
+            Some(now_ms()),
+            None,
+        )];
+        self.start_recorded(
+            tenant_id,
+            &paused.thread_id,
+            &new_run_id,
+            agent,
+            input,
+            recorded_input,
+            first,
+            RunOptions::default(),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// The validated answer for a closed ask: the one held in memory (with any secret),
+    /// or, after a restart, rebuilt from the record (a secret then arrives empty).
+    fn answer_for(&self, record: &AskRecord) -> ValidatedAnswer {
+        if let Some(answer) = self
+            .held
+            .lock()
+            .ok()
+            .and_then(|mut held| held.remove(&record.key))
+        {
+            return answer;
+        }
+        let (action, data) = match &record.ask.state {
+            AskState::Resolved { answer } => {
+                let data = match record.ask.component {
+                    Component::SudoPrompt => json!({ "password": "" }),
+                    Component::SecretPrompt => json!({ "value": "" }),
+                    _ => answer.data.clone(),
+                };
+                (answer.action.clone(), data)
+            }
+            _ => ("cancel".to_owned(), Value::Null),
+        };
+        let recorded = match &record.ask.state {
+            AskState::Resolved { answer } => answer.clone(),
+            _ => app::protocol::ask::RecordedAnswer {
+                action: action.clone(),
+                data: Value::Null,
+                summary: "Not answered".into(),
+                actor: None,
+                at: None,
+            },
+        };
+        ValidatedAnswer {
+            ask_id: record.ask.id.clone(),
+            action,
+            data,
+            recorded,
+        }
+    }
+
+    /// After a restart: runs that were streaming lost their agent connection.
+    pub async fn recover(&self) -> Result<usize, StoreError> {
+        let stale = self.store.running_runs().await?;
+        for run in &stale {
+            let failed = EventDraft::new(
+                EventBody::RunFailed {
+                    message: "the server restarted while this run was streaming; the agent's stream was lost".into(),
+                    code: Some("server_restart".into()),
+                },
+                Some(now_ms()),
+                None,
+            );
+            self.record(&run.tenant_id, &run.id, &[], vec![failed])
+                .await?;
+        }
+        Ok(stale.len())
+    }
+}

@@ -1,0 +1,719 @@
+//! The runtime end to end over real sockets: the JSON API, the bridge to the demo agent
+//! over loopback HTTP, the SQLite store, the live SSE stream and exactly-once receipts.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{Value, json};
+
+struct Api {
+    server: TestServer,
+    client: reqwest::Client,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Api {
+    async fn start(extra: &[&str]) -> Api {
+        let dir = tempfile::tempdir().unwrap();
+        let server = TestServer::start_with(&dir.path().join("data"), extra).await;
+        Api {
+            server,
+            client: reqwest::Client::new(),
+            _dir: Some(dir),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        self.server.url(path)
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str) -> (u16, Value) {
+        let response = self.client.get(self.url(path)).send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn thread(&self, agent: Option<&str>) -> String {
+        let body = match agent {
+            Some(agent) => json!({ "agent": agent }),
+            None => json!({}),
+        };
+        let (status, created) = self.post("/api/v1/threads", body).await;
+        assert_eq!(status, 201, "{created}");
+        created["thread"]["id"].as_str().unwrap().to_owned()
+    }
+
+    async fn say(&self, thread: &str, text: &str) -> String {
+        self.say_with(thread, json!({ "text": text })).await
+    }
+
+    async fn say_with(&self, thread: &str, body: Value) -> String {
+        let (status, started) = self
+            .post(&format!("/api/v1/threads/{thread}/messages"), body)
+            .await;
+        assert_eq!(status, 202, "{started}");
+        started["run"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Waits until the run is no longer running; returns `{run, view}`.
+    async fn settled(&self, run: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (_, body) = self.get(&format!("/api/v1/runs/{run}")).await;
+            if body["run"]["status"] != "running" {
+                return body;
+            }
+            assert!(Instant::now() < deadline, "run {run} never settled: {body}");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+
+    /// The runs of a thread, oldest first.
+    async fn runs(&self, thread: &str) -> Vec<Value> {
+        let (_, body) = self.get(&format!("/api/v1/threads/{thread}")).await;
+        body["runs"].as_array().unwrap().clone()
+    }
+
+    /// Waits for the thread's `n`th run to settle.
+    async fn nth_run(&self, thread: &str, n: usize) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let runs = self.runs(thread).await;
+            if let Some(run) = runs.get(n) {
+                return self.settled(run["id"].as_str().unwrap()).await;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "thread {thread} never got run {n}"
+            );
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+
+    async fn receipt(
+        &self,
+        run: &str,
+        ask_id: &str,
+        component: &str,
+        action: &str,
+        data: Value,
+    ) -> (u16, Value) {
+        self.post(
+            &format!("/api/v1/asks/{run}:{ask_id}/receipt"),
+            json!({"channel": "tool-result", "receipt": {
+                "toolCallId": ask_id, "component": component, "action": action, "data": data,
+                "ts": "2026-12-02T20:00:00Z"}}),
+        )
+        .await
+    }
+}
+
+fn texts(view: &Value) -> Vec<String> {
+    view["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "message")
+        .map(|item| item["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn tool_calls(view: &Value) -> Vec<&Value> {
+    view["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "tool_call")
+        .collect()
+}
+
+fn errors(view: &Value) -> Vec<String> {
+    view["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "error")
+        .map(|item| item["message"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn chunked_text_rejoins_through_the_bridge_and_the_store() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "chunks").await;
+    let body = api.settled(&run).await;
+    assert_eq!(body["run"]["status"], "succeeded");
+    assert_eq!(
+        texts(&body["view"]),
+        [
+            "chunks",
+            "Chunked text arrives in fragments, and the client rejoins them — emoji included: 👩\u{200d}💻."
+        ]
+    );
+}
+
+#[tokio::test]
+async fn arguments_split_mid_escape_parse_and_parallel_calls_stay_apart() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let view = api.settled(&api.say(&thread, "call").await).await["view"].clone();
+    let args: Value =
+        serde_json::from_str(tool_calls(&view)[0]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args["note"], "line\nbreak");
+    assert_eq!(args["depth"], 3);
+
+    let view = api.settled(&api.say(&thread, "parallel").await).await["view"].clone();
+    let calls = tool_calls(&view);
+    let titles: Vec<Value> = calls
+        .iter()
+        .map(|call| {
+            serde_json::from_str::<Value>(call["arguments"].as_str().unwrap()).unwrap()["title"]
+                .clone()
+        })
+        .collect();
+    assert_eq!(titles, [json!("write it down"), json!("read it back")]);
+    assert!(calls.iter().all(|call| call["status"] == "done"));
+}
+
+#[tokio::test]
+async fn two_pauses_are_answered_in_one_resume_and_a_mixed_answer_arrives_as_one_batch() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "approve").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted");
+    let (status, pending) = api.get("/api/v1/asks?state=pending").await;
+    assert_eq!(status, 200);
+    assert_eq!(pending["asks"].as_array().unwrap().len(), 2);
+
+    let (status, _) = api
+        .receipt(&run, "approve-budget", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200);
+    // One answer is not enough: AG-UI has no partial resume.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(api.runs(&thread).await.len(), 1);
+    let (status, _) = api
+        .receipt(&run, "confirm-date", "approval_card", "deny", json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded");
+    assert_eq!(
+        texts(&resumed["view"]),
+        ["Declined: confirm-date. Nothing booked."]
+    );
+    assert_eq!(api.runs(&thread).await.len(), 2, "exactly one resume run");
+
+    let run = api.say(&thread, "approve again").await;
+    api.settled(&run).await;
+    api.receipt(
+        &run,
+        "approve-budget",
+        "approval_card",
+        "session",
+        json!({}),
+    )
+    .await;
+    api.receipt(&run, "confirm-date", "approval_card", "always", json!({}))
+        .await;
+    let resumed = api.nth_run(&thread, 3).await;
+    assert_eq!(texts(&resumed["view"]), ["Both approved. Booked."]);
+    // Approved for the session: the agent does not ask again in this thread.
+    let run = api.say(&thread, "approve once more").await;
+    let body = api.settled(&run).await;
+    assert_eq!(body["run"]["status"], "succeeded");
+    assert!(
+        texts(&body["view"])
+            .iter()
+            .any(|t| t.contains("approved earlier for this session"))
+    );
+}
+
+#[tokio::test]
+async fn fifty_concurrent_receipts_for_one_ask_give_one_200_and_forty_nine_409s() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "busy").await;
+    api.settled(&run).await;
+    let mut attempts = Vec::new();
+    for n in 0..50 {
+        let client = api.client.clone();
+        let url = api.url(&format!("/api/v1/asks/{run}:busy-third/receipt"));
+        attempts.push(tokio::spawn(async move {
+            let action = if n % 2 == 0 { "once" } else { "deny" };
+            let response = client
+                .post(url)
+                .header("x-agent-os-actor", format!("tab-{n}"))
+                .json(&json!({"channel": "tool-result", "receipt": {
+                    "toolCallId": "busy-third", "component": "approval_card", "action": action,
+                    "data": {}, "ts": "2026-12-02T20:00:00Z"}}))
+                .send()
+                .await
+                .unwrap();
+            (
+                response.status().as_u16(),
+                response.json::<Value>().await.unwrap(),
+            )
+        }));
+    }
+    let mut ok = 0;
+    let mut conflicts = Vec::new();
+    for attempt in attempts {
+        let (status, body) = attempt.await.unwrap();
+        match status {
+            200 => ok += 1,
+            409 => conflicts.push(body),
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!((ok, conflicts.len()), (1, 49));
+    let (_, record) = api.get(&format!("/api/v1/asks/{run}:busy-third")).await;
+    let winner = &record["ask"]["ask"]["state"];
+    assert!(
+        conflicts.iter().all(|body| &body["resolution"] == winner),
+        "every 409 shows the recorded resolution"
+    );
+    // The agent received the answer once: one resume run.
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(api.runs(&thread).await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_run_that_did_work_can_pause_and_its_resume_carries_the_first_half() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "busy").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted");
+    assert_eq!(tool_calls(&paused["view"]).len(), 2);
+    assert_eq!(
+        paused["view"]["state"]["tasks"].as_array().unwrap().len(),
+        2
+    );
+    api.receipt(&run, "busy-third", "approval_card", "once", json!({}))
+        .await;
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(texts(&resumed["view"]), ["Three on the board."]);
+    assert_eq!(
+        resumed["view"]["state"]["tasks"].as_array().unwrap().len(),
+        3
+    );
+}
+
+#[tokio::test]
+async fn a_second_run_carries_the_messages_and_state_the_first_established() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    api.settled(&api.say(&thread, "hello there").await).await;
+    let second = api.settled(&api.say(&thread, "and again").await).await;
+    let text = texts(&second["view"]).join(" ");
+    // user, assistant text, the render_a2ui call and its result.
+    assert!(
+        text.contains("I remember 4 earlier messages; the board had 2 tasks."),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn cancelling_a_run_drops_the_stream_and_the_agent_sees_it() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "slow").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, body) = api
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["run"]["status"], "cancelled");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, cancelled) = api.get("/demo/cancellations").await;
+        if cancelled
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|id| id == run.as_str())
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the agent never saw the cancellation"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, _) = api
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 409, "a finished run cannot be cancelled again");
+    // The next run on the thread works.
+    let next = api.settled(&api.say(&thread, "chunks").await).await;
+    assert_eq!(next["run"]["status"], "succeeded");
+}
+
+#[tokio::test]
+async fn a_malformed_stream_is_diagnosed_and_the_diagnosis_can_be_declined() {
+    let api = Api::start(&[
+        "--agent",
+        "raw=http://127.0.0.1:{port}/demo/raw/unbracketed",
+    ])
+    .await;
+    let thread = api.thread(Some("raw")).await;
+    let view = api.settled(&api.say(&thread, "anything").await).await["view"].clone();
+    assert_eq!(
+        errors(&view),
+        ["protocol violation: TEXT_MESSAGE_CONTENT for message \"ghost\", which was never opened"]
+    );
+    let run = api
+        .say_with(&thread, json!({"text": "again", "skip_verification": true}))
+        .await;
+    let view = api.settled(&run).await["view"].clone();
+    assert!(errors(&view).is_empty());
+    assert!(texts(&view).contains(&"text nobody opened".to_owned()));
+}
+
+#[tokio::test]
+async fn a_truncated_stream_ends_the_run_instead_of_hanging() {
+    let api = Api::start(&["--agent", "cut=http://127.0.0.1:{port}/demo/raw/truncated"]).await;
+    let thread = api.thread(Some("cut")).await;
+    let body = api.settled(&api.say(&thread, "anything").await).await;
+    assert_eq!(body["run"]["status"], "failed");
+    assert_eq!(
+        body["view"]["status"],
+        json!({"status": "failed", "message": "the stream ended before RUN_FINISHED or RUN_ERROR"})
+    );
+    assert!(texts(&body["view"]).contains(&"half a sen".to_owned()));
+}
+
+#[tokio::test]
+async fn an_agent_offered_no_tools_says_so() {
+    let api = Api::start(&["--agent", "bare=http://127.0.0.1:{port}/demo/agent"]).await;
+    let thread = api.thread(Some("bare")).await;
+    let body = api.settled(&api.say(&thread, "call").await).await;
+    assert_eq!(body["run"]["status"], "failed");
+    assert_eq!(
+        errors(&body["view"]),
+        ["this scenario needs the add_task tool, and the client offered no such tool"]
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_agent_fails_the_run_readably_and_the_server_keeps_serving() {
+    let dead_port = common::free_port();
+    let agent = format!("gone=http://127.0.0.1:{dead_port}/agent");
+    let api = Api::start(&["--agent", &agent]).await;
+    let thread = api.thread(Some("gone")).await;
+    let body = api.settled(&api.say(&thread, "hello").await).await;
+    assert_eq!(body["run"]["status"], "failed");
+    let message = &errors(&body["view"])[0];
+    assert!(
+        message.starts_with(&format!(
+            "the agent at http://127.0.0.1:{dead_port}/agent is unreachable"
+        )),
+        "{message}"
+    );
+    assert_eq!(api.get("/healthz").await.0, 200);
+}
+
+#[tokio::test]
+async fn sse_resumes_from_any_cut_without_gap_or_duplicate() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "parallel").await;
+    api.settled(&run).await;
+    let read = |after: Option<u64>, header: Option<u64>| {
+        let client = api.client.clone();
+        let mut url = api.url(&format!("/api/v1/runs/{run}/events"));
+        if let Some(after) = after {
+            url.push_str(&format!("?after={after}"));
+        }
+        async move {
+            let mut request = client.get(url);
+            if let Some(id) = header {
+                request = request.header("last-event-id", id.to_string());
+            }
+            let body = tokio::time::timeout(Duration::from_secs(10), async {
+                request.send().await.unwrap().text().await.unwrap()
+            })
+            .await
+            .expect("the stream closes after the terminal event");
+            body.lines()
+                .filter_map(|line| line.strip_prefix("id: "))
+                .map(|id| id.parse::<u64>().unwrap())
+                .collect::<Vec<u64>>()
+        }
+    };
+    let all = read(None, None).await;
+    let last = *all.last().unwrap();
+    assert_eq!(all, (1..=last).collect::<Vec<_>>());
+    for cut in [0, 1, 2, last / 3, last / 2, last - 1, last] {
+        let expected: Vec<u64> = (cut + 1..=last).collect();
+        assert_eq!(read(Some(cut), None).await, expected, "after={cut}");
+        assert_eq!(
+            read(None, Some(cut)).await,
+            expected,
+            "Last-Event-ID: {cut}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_live_subscriber_sees_every_event_once_while_the_run_streams() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "approve").await;
+    let stream = {
+        let url = api.url(&format!("/api/v1/runs/{run}/events"));
+        let client = api.client.clone();
+        tokio::spawn(async move { client.get(url).send().await.unwrap().text().await.unwrap() })
+    };
+    api.settled(&run).await;
+    api.receipt(&run, "approve-budget", "approval_card", "once", json!({}))
+        .await;
+    api.receipt(&run, "confirm-date", "approval_card", "once", json!({}))
+        .await;
+    let body = tokio::time::timeout(Duration::from_secs(10), stream)
+        .await
+        .unwrap()
+        .unwrap();
+    let ids: Vec<u64> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("id: "))
+        .map(|i| i.parse().unwrap())
+        .collect();
+    assert_eq!(ids, (1..=*ids.last().unwrap()).collect::<Vec<_>>());
+    assert_eq!(
+        body.matches("\"kind\":\"ask_closed\"").count(),
+        2,
+        "the stream stays open until both asks close"
+    );
+}
+
+#[tokio::test]
+async fn bad_requests_get_clear_errors() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "approve").await;
+    api.settled(&run).await;
+
+    let response = api
+        .client
+        .post(api.url(&format!("/api/v1/asks/{run}:approve-budget/receipt")))
+        .body(r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","ts":"t"}}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("missing field `action`"),
+        "{body}"
+    );
+
+    let (status, body) = api
+        .receipt(
+            &run,
+            "approve-budget",
+            "approval_card",
+            "approve_forever",
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["message"],
+        "receipt.action `approve_forever` is not allowed here; allowed: once, session, always, deny"
+    );
+    let (status, _) = api
+        .receipt(&run, "no-such-ask", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 404);
+    let other_tenant = api
+        .client
+        .post(api.url(&format!("/api/v1/asks/{run}:approve-budget/receipt")))
+        .header("x-agent-os-tenant", "someone-else")
+        .json(
+            &json!({"channel": "tool-result", "receipt": {"toolCallId": "approve-budget",
+            "component": "approval_card", "action": "once", "data": {}, "ts": "t"}}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        other_tenant.status(),
+        404,
+        "another tenant's ask does not exist for you"
+    );
+    let huge = format!("{{\"text\":\"{}\"}}", "x".repeat(2 * 1024 * 1024));
+    assert_eq!(
+        common::raw_post_status(
+            api.server.port,
+            &format!("/api/v1/threads/{thread}/messages"),
+            huge.as_bytes()
+        ),
+        413
+    );
+    let (status, body) = api
+        .post(
+            &format!("/api/v1/threads/{thread}/messages"),
+            json!({"txt": "typo"}),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `txt`"),
+        "{body}"
+    );
+    assert_eq!(api.get("/api/v1/runs/nope").await.0, 404);
+    assert_eq!(api.get("/api/v1/threads/nope").await.0, 404);
+    assert_eq!(api.get("/api/v1/asks?state=maybe").await.0, 400);
+    let (status, _) = api
+        .post("/api/v1/threads", json!({"agent": "nobody"}))
+        .await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn a_secret_reaches_the_agent_but_no_store_row_log_or_response() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = TestServer::start(&data).await;
+    let api = Api {
+        server,
+        client: reqwest::Client::new(),
+        _dir: None,
+    };
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "secret").await;
+    api.settled(&run).await;
+    let secret = "tok-7f3e-never-store-me";
+    let (status, body) = api
+        .receipt(
+            &run,
+            "secret-token",
+            "secret_prompt",
+            "save",
+            json!({"value": secret}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(!body.to_string().contains(secret));
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(
+        texts(&resumed["view"]),
+        ["Saved DEMO_TOKEN."],
+        "the agent got the value"
+    );
+    let (_, asks) = api.get("/api/v1/asks").await;
+    assert!(!asks.to_string().contains(secret));
+    for run in api.runs(&thread).await {
+        let (_, view) = api
+            .get(&format!("/api/v1/runs/{}", run["id"].as_str().unwrap()))
+            .await;
+        assert!(!view.to_string().contains(secret));
+    }
+    // Every byte the store wrote: the database and its write-ahead log.
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(
+            !bytes
+                .windows(secret.len())
+                .any(|window| window == secret.as_bytes()),
+            "the secret is in the store"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_server_killed_mid_run_restarts_with_every_event_and_pending_ask() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let paused = api.say(&thread, "approve").await;
+    let before = api.settled(&paused).await;
+    let slow = api.say(&thread, "slow").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, slow_before) = api.get(&format!("/api/v1/runs/{slow}")).await;
+    let Api {
+        server,
+        client,
+        _dir,
+    } = api;
+    let server = server.kill_and_restart().await;
+    let api = Api {
+        server,
+        client,
+        _dir,
+    };
+    let after = api.settled(&paused).await;
+    assert_eq!(
+        after["view"], before["view"],
+        "every acknowledged event is back"
+    );
+    let (_, pending) = api.get("/api/v1/asks?state=pending").await;
+    assert_eq!(
+        pending["asks"].as_array().unwrap().len(),
+        2,
+        "pending asks survive"
+    );
+    let slow_after = api.settled(&slow).await;
+    assert_eq!(
+        slow_after["run"]["status"], "failed",
+        "a stream cut by the crash ends failed"
+    );
+    let kept = slow_before["view"]["items"].as_array().unwrap().len();
+    assert!(slow_after["view"]["items"].as_array().unwrap().len() > kept);
+    assert!(
+        texts(&slow_after["view"]).contains(&"working on it, this will take a while".to_owned())
+    );
+    // And the asks are still answerable exactly once.
+    assert_eq!(
+        api.receipt(
+            &paused,
+            "approve-budget",
+            "approval_card",
+            "once",
+            json!({})
+        )
+        .await
+        .0,
+        200
+    );
+    assert_eq!(
+        api.receipt(
+            &paused,
+            "approve-budget",
+            "approval_card",
+            "once",
+            json!({})
+        )
+        .await
+        .0,
+        409
+    );
+}
