@@ -27,6 +27,56 @@ pub enum Command {
     Serve(ServeArgs),
     /// Serve only the demo AG-UI agent (POST /demo/agent), for use by another server.
     DemoAgent(DemoAgentArgs),
+    /// Show a stored run or thread (or a recorded stream file) as the console would,
+    /// read-only: it never calls an agent, re-runs a tool or answers an ask.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A run id or a thread id (every run of the thread).
+    pub target: Option<String>,
+    /// Replay a recorded AG-UI SSE/JSONL stream or a Hermes JSONL transcript instead.
+    #[arg(long, conflicts_with = "target")]
+    pub file: Option<PathBuf>,
+    /// Only events with a sequence above this (exclusive).
+    #[arg(long, default_value_t = 0)]
+    pub after_seq_id: u64,
+    /// Only events with a sequence below this (exclusive).
+    #[arg(long)]
+    pub before_seq_id: Option<u64>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::replay::Format,
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the file in --data-dir.
+    #[arg(long, env = "AGENT_OS_DB")]
+    pub db: Option<String>,
+    #[arg(long, env = "AGENT_OS_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    #[arg(long, default_value = "default")]
+    pub tenant: String,
+    /// Include analysis (reasoning) in the view.
+    #[arg(long)]
+    pub show_reasoning: bool,
+}
+
+impl ReplayArgs {
+    pub fn into_request(self) -> crate::replay::Request {
+        crate::replay::Request {
+            database_url: self.db.unwrap_or_else(|| {
+                format!(
+                    "sqlite:{}",
+                    self.data_dir.join("agent-os.sqlite3").display()
+                )
+            }),
+            target: self.target,
+            file: self.file,
+            after: self.after_seq_id,
+            before: self.before_seq_id,
+            format: self.format,
+            tenant: self.tenant,
+            show_reasoning: self.show_reasoning,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@ pub mod config;
 pub mod demo;
 pub mod http;
 pub mod live;
+pub mod replay;
 pub mod runs;
 pub mod serve;
 pub mod store;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use server::config::{Cli, Command};
-use server::serve;
+use server::{replay, serve};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -19,10 +19,21 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let outcome = runtime.block_on(async move {
+    let outcome: Result<(), String> = runtime.block_on(async move {
         match cli.command {
-            Command::Serve(args) => serve::run(args.into_config()).await,
-            Command::DemoAgent(args) => serve::demo_agent(args.port).await,
+            Command::Serve(args) => serve::run(args.into_config())
+                .await
+                .map_err(|e| e.to_string()),
+            Command::DemoAgent(args) => serve::demo_agent(args.port)
+                .await
+                .map_err(|e| e.to_string()),
+            Command::Replay(args) => match replay::run(args.into_request()).await {
+                Ok(output) => {
+                    print!("{output}");
+                    Ok(())
+                }
+                Err(error) => Err(error.to_string()),
+            },
         }
     });
     match outcome {

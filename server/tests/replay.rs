@@ -1,0 +1,199 @@
+//! `agent-os replay`: read-only views of stored runs and recorded files, between
+//! exclusive cursors.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{TestServer, run_to_end};
+use serde_json::{Value, json};
+
+fn replay(args: &[&str]) -> (bool, String, String) {
+    let mut full = vec!["replay"];
+    full.extend_from_slice(args);
+    let output = run_to_end(&full);
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn fixture(path: &str) -> String {
+    format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn a_recorded_file_replays_as_its_expected_timeline() {
+    let (ok, text, _) = replay(&[
+        "--file",
+        &fixture("fixtures/agui/parallel_calls_interleaved.sse"),
+    ]);
+    assert!(ok);
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture(
+            "fixtures/agui/parallel_calls_interleaved.expected.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    let timeline: Vec<&str> = expected["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(lines, timeline);
+}
+
+#[test]
+fn known_but_unprojected_events_stay_in_order_as_extras() {
+    let (ok, text, _) = replay(&[
+        "--file",
+        &fixture("fixtures/peers/agui/pydantic-ai-thinking.sse"),
+    ]);
+    assert!(ok);
+    let extras: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("extra #"))
+        .collect();
+    assert_eq!(extras.len(), 2);
+    assert!(extras[0].starts_with("extra #1: {\"type\":\"REASONING_START\""));
+    assert!(extras[1].starts_with("extra #7: {\"type\":\"REASONING_END\""));
+}
+
+#[test]
+fn a_hermes_transcript_replays_with_its_answers() {
+    let (ok, text, _) = replay(&[
+        "--file",
+        &fixture("fixtures/peers/hermes/approval_once.jsonl"),
+        "--format",
+        "json",
+    ]);
+    assert!(ok);
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let asks = &json["runs"][0]["view"]["asks"];
+    assert_eq!(asks[0]["state"]["answer"]["action"], "once");
+}
+
+#[test]
+fn unknown_targets_and_missing_files_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let (ok, _, error) = replay(&["no-such-run", "--data-dir", data.to_str().unwrap()]);
+    assert!(!ok);
+    assert_eq!(
+        error.trim(),
+        "agent-os: no run or thread \"no-such-run\" in tenant \"default\""
+    );
+    let (ok, _, error) = replay(&["--file", "/nonexistent/stream.sse"]);
+    assert!(!ok);
+    assert!(
+        error.starts_with("agent-os: cannot read /nonexistent/stream.sse"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_stored_run_replays_read_only_between_exclusive_cursors() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = TestServer::start(&data).await;
+    let client = reqwest::Client::new();
+    let created: Value = client
+        .post(server.url("/api/v1/threads"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let thread = created["thread"]["id"].as_str().unwrap().to_owned();
+    let started: Value = client
+        .post(server.url(&format!("/api/v1/threads/{thread}/messages")))
+        .json(&json!({"text": "approve"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let run = started["run"]["id"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let body: Value = client
+            .get(server.url(&format!("/api/v1/runs/{run}")))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if body["run"]["status"] != "running" {
+            break;
+        }
+        assert!(Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    assert!(server.interrupt().success());
+    let data_dir = data.to_str().unwrap();
+
+    let (ok, text, _) = replay(&[&run, "--data-dir", data_dir, "--format", "json"]);
+    assert!(ok);
+    let all: Value = serde_json::from_str(&text).unwrap();
+    let sequences: Vec<u64> = all["runs"][0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["sequence"].as_u64().unwrap())
+        .collect();
+    let last = *sequences.last().unwrap();
+    assert_eq!(sequences, (1..=last).collect::<Vec<_>>());
+
+    let (ok, text, _) = replay(&[
+        &run,
+        "--data-dir",
+        data_dir,
+        "--format",
+        "json",
+        "--after-seq-id",
+        "2",
+        "--before-seq-id",
+        "5",
+    ]);
+    assert!(ok);
+    let window: Value = serde_json::from_str(&text).unwrap();
+    let sequences: Vec<u64> = window["runs"][0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["sequence"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sequences, [3, 4], "both cursors are exclusive");
+
+    // By thread id: every run of the thread; and replaying changed nothing.
+    let (ok, text, _) = replay(&[&thread, "--data-dir", data_dir]);
+    assert!(ok);
+    assert!(
+        text.contains("pending ask approve-budget: Approve the budget?"),
+        "{text}"
+    );
+    let (_, again, _) = replay(&[&thread, "--data-dir", data_dir]);
+    assert_eq!(text, again);
+    let server = TestServer::start(&data).await;
+    let pending: Value = reqwest::get(server.url("/api/v1/asks?state=pending"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        pending["asks"].as_array().unwrap().len(),
+        2,
+        "replay answered nothing"
+    );
+}
