@@ -27,6 +27,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// Serve only the demo AG-UI agent (POST /demo/agent), for use by another server.
     DemoAgent(DemoAgentArgs),
+    /// Run the demo Hermes-style gateway on stdin/stdout (what `--hermes` spawns).
+    DemoGateway,
     /// Show a stored run or thread (or a recorded stream file) as the console would,
     /// read-only: it never calls an agent, re-runs a tool or answers an ask.
     Replay(ReplayArgs),
@@ -109,7 +111,11 @@ pub struct ServeArgs {
     /// parameters} (repeatable).
     #[arg(long = "tools", value_name = "NAME=FILE")]
     pub tools: Vec<String>,
-    /// Do not mount the demo agent under /demo.
+    /// A Hermes gateway: NAME=COMMAND, spawned on first use and spoken to over stdio
+    /// (repeatable).
+    #[arg(long = "hermes", value_name = "NAME=COMMAND")]
+    pub hermes: Vec<String>,
+    /// Do not mount the demo agent under /demo nor offer the demo gateway.
     #[arg(long)]
     pub no_demo: bool,
 }
@@ -123,6 +129,7 @@ pub struct ServeConfig {
     pub site_root: PathBuf,
     pub agents: Vec<String>,
     pub tools: Vec<String>,
+    pub hermes: Vec<String>,
     pub demo: bool,
 }
 
@@ -185,6 +192,33 @@ impl ServeConfig {
                 },
             });
         }
+        for entry in &self.hermes {
+            let (name, command) = entry
+                .split_once('=')
+                .ok_or_else(|| format!("--hermes {entry:?} is not NAME=COMMAND"))?;
+            if command.starts_with("ws://") || command.starts_with("wss://") {
+                return Err(format!(
+                    "--hermes {name}: WebSocket gateways ({command}) are not supported yet; give a command to run"
+                ));
+            }
+            list.push(AgentSpec {
+                name: name.to_owned(),
+                kind: AgentKind::Hermes {
+                    target: command.to_owned(),
+                },
+            });
+        }
+        if self.demo {
+            let exe = std::env::current_exe().map_err(|error| {
+                format!("cannot find this program to run its demo gateway: {error}")
+            })?;
+            list.push(AgentSpec {
+                name: "demo-hermes".into(),
+                kind: AgentKind::Hermes {
+                    target: format!("'{}' demo-gateway", exe.display()),
+                },
+            });
+        }
         if let Some(name) = tools_of.keys().next() {
             return Err(format!("--tools {name}=…: no agent of that name"));
         }
@@ -201,6 +235,7 @@ impl ServeArgs {
             site_root: self.site_root,
             agents: self.agents,
             tools: self.tools,
+            hermes: self.hermes,
             demo: !self.no_demo,
         }
     }

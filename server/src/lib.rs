@@ -4,8 +4,10 @@
 pub mod agents;
 pub mod config;
 pub mod demo;
+pub mod gateway;
 pub mod http;
 pub mod live;
+pub mod recorder;
 pub mod replay;
 pub mod runs;
 pub mod serve;

@@ -27,6 +27,9 @@ fn main() -> ExitCode {
             Command::DemoAgent(args) => serve::demo_agent(args.port)
                 .await
                 .map_err(|e| e.to_string()),
+            Command::DemoGateway => server::demo::gateway::run()
+                .await
+                .map_err(|e| e.to_string()),
             Command::Replay(args) => match replay::run(args.into_request()).await {
                 Ok(output) => {
                     print!("{output}");

@@ -13,15 +13,17 @@ use app::protocol::ask::{AskOrigin, AskState, Component};
 use app::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
 use app::protocol::limits::excerpt;
 use app::protocol::receipts::{
-    ReceiptEnvelope, ValidatedAnswer, agui_resume, custom_interrupt_resume, resolved_state,
-    validate,
+    ReceiptEnvelope, ValidatedAnswer, agui_resume, custom_interrupt_resume, hermes_answer,
+    resolved_state, validate,
 };
 use app::protocol::sse::SseDecoder;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
 use crate::agents::{AgentKind, AgentSpec, Agents};
+use crate::gateway::{HermesGateway, undelivered};
 use crate::live::Live;
+use crate::recorder::Recorder;
 use crate::store::{AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent};
 use crate::workspace::now_ms;
 
@@ -44,7 +46,9 @@ pub struct RunOptions {
 pub struct Runs {
     store: Arc<dyn Store>,
     live: Live,
+    recorder: Recorder,
     agents: Agents,
+    gateways: tokio::sync::Mutex<HashMap<String, Arc<HermesGateway>>>,
     http: reqwest::Client,
     active: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     /// Answers waiting for the rest of their run's interrupts. Passwords and secrets
@@ -60,9 +64,14 @@ fn internal(error: StoreError) -> ApiError {
 impl Runs {
     pub fn new(store: Arc<dyn Store>, live: Live, agents: Agents) -> Arc<Self> {
         Arc::new(Self {
+            recorder: Recorder {
+                store: store.clone(),
+                live: live.clone(),
+            },
             store,
             live,
             agents,
+            gateways: tokio::sync::Mutex::new(HashMap::new()),
             http: reqwest::Client::new(),
             active: Mutex::new(HashMap::new()),
             held: Mutex::new(HashMap::new()),
@@ -81,7 +90,6 @@ impl Runs {
         &self.agents
     }
 
-    /// Stores drafts (and raw upstream events) durably, then hands them to subscribers.
     async fn record(
         &self,
         tenant_id: &str,
@@ -89,12 +97,30 @@ impl Runs {
         upstream: &[UpstreamEvent],
         drafts: Vec<EventDraft>,
     ) -> Result<(), StoreError> {
-        let events = self
-            .store
-            .append(tenant_id, run_id, upstream, drafts, now_ms())
-            .await?;
-        self.live.publish(&events);
-        Ok(())
+        self.recorder
+            .record(tenant_id, run_id, upstream, drafts)
+            .await
+    }
+
+    /// The running gateway process of a Hermes agent, started (again) when needed.
+    async fn gateway(&self, agent: &AgentSpec) -> Result<Arc<HermesGateway>, ApiError> {
+        let AgentKind::Hermes { target } = &agent.kind else {
+            return Err(ApiError::Internal(format!(
+                "agent {:?} is not a Hermes gateway",
+                agent.name
+            )));
+        };
+        let mut gateways = self.gateways.lock().await;
+        if let Some(gateway) = gateways.get(&agent.name)
+            && gateway.is_alive()
+        {
+            return Ok(Arc::clone(gateway));
+        }
+        let gateway = HermesGateway::spawn(&agent.name, target, self.recorder.clone())
+            .await
+            .map_err(ApiError::Conflict)?;
+        gateways.insert(agent.name.clone(), Arc::clone(&gateway));
+        Ok(gateway)
     }
 
     /// The agent a thread talks to, binding the default one on first use.
@@ -179,6 +205,19 @@ impl Runs {
         }
         let run_id = uuid::Uuid::new_v4().to_string();
         let message_id = format!("user-{run_id}");
+        let first = vec![EventDraft::new(
+            EventBody::UserMessage {
+                message_id: message_id.clone(),
+                text: text.to_owned(),
+            },
+            Some(now_ms()),
+            None,
+        )];
+        if let AgentKind::Hermes { .. } = agent.kind {
+            return self
+                .start_hermes_turn(tenant_id, thread_id, &run_id, &agent, text, first)
+                .await;
+        }
         let views = self.thread_views(tenant_id, thread_id).await?;
         let mut messages = messages_from_views(&views);
         messages.push(json!({ "id": message_id, "role": "user", "content": text }));
@@ -190,16 +229,50 @@ impl Runs {
             messages,
             latest_state(&views),
         );
-        let first = vec![EventDraft::new(
-            EventBody::UserMessage {
-                message_id,
-                text: text.to_owned(),
-            },
-            Some(now_ms()),
-            None,
-        )];
         self.start(tenant_id, thread_id, &run_id, agent, input, first, options)
             .await
+    }
+
+    /// A Hermes turn: the gateway keeps the conversation; the prompt is all it needs.
+    async fn start_hermes_turn(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        run_id: &str,
+        agent: &AgentSpec,
+        text: &str,
+        first: Vec<EventDraft>,
+    ) -> Result<RunRecord, ApiError> {
+        let gateway = self.gateway(agent).await?;
+        let run = self
+            .store
+            .create_run(&NewRun {
+                id: run_id.to_owned(),
+                tenant_id: tenant_id.to_owned(),
+                thread_id: thread_id.to_owned(),
+                agent: agent.name.clone(),
+                input: json!({ "prompt": text }),
+                created_at_ms: now_ms(),
+            })
+            .await
+            .map_err(internal)?;
+        self.record(tenant_id, run_id, &[], first)
+            .await
+            .map_err(internal)?;
+        if let Err(message) = gateway.start_turn(tenant_id, thread_id, run_id, text).await {
+            let failed = EventDraft::new(
+                EventBody::RunFailed {
+                    message,
+                    code: Some("gateway".into()),
+                },
+                Some(now_ms()),
+                None,
+            );
+            self.record(tenant_id, run_id, &[], vec![failed])
+                .await
+                .map_err(internal)?;
+        }
+        Ok(run)
     }
 
     async fn has_active_run(&self, tenant_id: &str, thread_id: &str) -> Result<bool, ApiError> {
@@ -272,8 +345,8 @@ impl Runs {
         options: RunOptions,
     ) -> Result<RunRecord, ApiError> {
         let AgentKind::AgUi { url, .. } = &agent.kind else {
-            return Err(ApiError::Conflict(format!(
-                "agent {:?} is a Hermes gateway; this server does not drive Hermes gateways yet",
+            return Err(ApiError::Internal(format!(
+                "agent {:?} is not an AG-UI agent",
                 agent.name
             )));
         };
@@ -452,6 +525,21 @@ impl Runs {
                 run.status
             )));
         }
+        if let Some(agent) = self.agents.get(&run.agent)
+            && matches!(agent.kind, AgentKind::Hermes { .. })
+        {
+            let gateway = self.gateway(agent).await?;
+            // The gateway ends the turn itself (status "interrupted"); only if it does
+            // not is the cancellation recorded here.
+            if gateway.interrupt(run_id).await.unwrap_or(false) {
+                return self
+                    .store
+                    .get_run(tenant_id, run_id)
+                    .await
+                    .map_err(internal)?
+                    .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")));
+            }
+        }
         let handle = self
             .active
             .lock()
@@ -583,15 +671,41 @@ impl Runs {
         answer: ValidatedAnswer,
     ) -> Result<(), ApiError> {
         match &record.ask.origin {
-            AskOrigin::AgUiInterrupt { .. } | AskOrigin::AgUiCustomInterrupt | AskOrigin::AgUiFrontendTool { .. } => {
+            AskOrigin::AgUiInterrupt { .. }
+            | AskOrigin::AgUiCustomInterrupt
+            | AskOrigin::AgUiFrontendTool { .. } => {
                 if let Ok(mut held) = self.held.lock() {
                     held.insert(record.key.clone(), answer);
                 }
                 self.resume_when_answered(tenant_id, &record.run_id).await
             }
-            AskOrigin::HermesEvent { .. } | AskOrigin::HermesRequest { .. } => Err(ApiError::Conflict(
-                "this server does not drive Hermes gateways yet; the answer was recorded but not sent".into(),
-            )),
+            AskOrigin::HermesEvent { .. } | AskOrigin::HermesRequest { .. } => {
+                let run = self
+                    .store
+                    .get_run(tenant_id, &record.run_id)
+                    .await
+                    .map_err(internal)?
+                    .ok_or_else(|| {
+                        ApiError::NotFound(format!("run {:?} does not exist", record.run_id))
+                    })?;
+                let sent = match (
+                    self.agents.get(&run.agent),
+                    hermes_answer(&record.ask, &answer),
+                ) {
+                    (Some(agent), Some(mapped)) => match self.gateway(agent).await {
+                        Ok(gateway) => gateway.answer(&record.run_id, &record.ask.id, mapped).await,
+                        Err(error) => Err(error.to_string()),
+                    },
+                    (None, _) => Err(format!("agent {:?} is not configured", run.agent)),
+                    (_, None) => Err("the answer has no Hermes form".into()),
+                };
+                if let Err(error) = sent {
+                    self.record(tenant_id, &record.run_id, &[], vec![undelivered(&error)])
+                        .await
+                        .map_err(internal)?;
+                }
+                Ok(())
+            }
         }
     }
 

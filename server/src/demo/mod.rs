@@ -2,6 +2,7 @@
 //! stdio, so the console has real peers to talk to without a key or a network.
 
 pub mod agent;
+pub mod gateway;
 
 use std::time::Duration;
 

@@ -1,0 +1,442 @@
+//! The demo Hermes-style gateway (`agent-os demo-gateway`): newline-delimited JSON-RPC on
+//! stdin/stdout, shaped like hermes-agent's `tui_gateway`. It raises every kind of ask in
+//! both forms — `*.request` events answered by `*.respond` calls (older), and server
+//! requests with `srq-…` ids answered by JSON-RPC responses (newer) — so the bridge is
+//! exercised end to end. The first word of the prompt picks the scenario; a second word
+//! `new` picks the newer ask form.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::{Mutex, oneshot};
+
+/// The words that pick a gateway scenario.
+pub const SCENARIOS: [&str; 9] = [
+    "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "fail",
+];
+
+type Out = Arc<Mutex<tokio::io::Stdout>>;
+
+#[derive(Default)]
+struct Shared {
+    /// Asks waiting for an answer: request id (older) or srq id (newer) → who waits.
+    waiting: HashMap<String, oneshot::Sender<Value>>,
+    /// Older-form approvals carry no id: answered first in, first out, per session.
+    approvals: Vec<(String, oneshot::Sender<Value>)>,
+    interrupted: HashMap<String, bool>,
+    next: u64,
+}
+
+async fn write(out: &Out, frame: Value) {
+    let mut out = out.lock().await;
+    let _ = out.write_all(format!("{frame}\n").as_bytes()).await;
+    let _ = out.flush().await;
+}
+
+async fn event(out: &Out, session: &str, kind: &str, payload: Value) {
+    let mut params = json!({ "type": kind, "session_id": session });
+    if !payload.is_null() {
+        params["payload"] = payload;
+    }
+    write(
+        out,
+        json!({ "jsonrpc": "2.0", "method": "event", "params": params }),
+    )
+    .await;
+}
+
+/// Runs the gateway until stdin closes.
+pub async fn run() -> std::io::Result<()> {
+    let out: Out = Arc::new(Mutex::new(tokio::io::stdout()));
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    write(&out, json!({"jsonrpc": "2.0", "method": "event", "params": {"type": "gateway.ready", "payload": {"skin": {"name": "demo"}}}})).await;
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    while let Some(line) = lines.next_line().await? {
+        let Ok(frame) = serde_json::from_str::<Value>(&line) else {
+            write(&out, json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "parse error"}})).await;
+            continue;
+        };
+        let id = frame.get("id").cloned().unwrap_or(Value::Null);
+        let params = frame.get("params").cloned().unwrap_or(Value::Null);
+        let Some(method) = frame.get("method").and_then(Value::as_str) else {
+            // A response to one of our server requests.
+            if let Some(srq) = id.as_str()
+                && let Some(waiter) = shared.lock().await.waiting.remove(srq)
+            {
+                let _ = waiter.send(
+                    frame
+                        .get("result")
+                        .cloned()
+                        .unwrap_or(json!({"error": frame.get("error")})),
+                );
+            }
+            continue;
+        };
+        let reply = |result: Value| json!({ "jsonrpc": "2.0", "id": id, "result": result });
+        let session = params
+            .get("session_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        match method {
+            "session.create" => {
+                let session_id = {
+                    let mut shared = shared.lock().await;
+                    shared.next += 1;
+                    format!("{:08x}", 0x5e55_0000 + shared.next)
+                };
+                write(&out, reply(json!({"session_id": session_id, "stored_session_id": format!("demo_{session_id}"),
+                    "message_count": 0, "messages": [], "info": {"model": "demo", "tools": {}}}))).await;
+            }
+            "prompt.submit" => {
+                write(&out, reply(json!({"status": "streaming"}))).await;
+                let text = params
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                shared
+                    .lock()
+                    .await
+                    .interrupted
+                    .insert(session.clone(), false);
+                tokio::spawn(turn(out.clone(), shared.clone(), session, text));
+            }
+            "session.interrupt" => {
+                shared.lock().await.interrupted.insert(session, true);
+                write(&out, reply(json!({"status": "interrupted"}))).await;
+            }
+            "approval.respond" => {
+                let waiter = {
+                    let mut shared = shared.lock().await;
+                    let position = shared.approvals.iter().position(|(s, _)| *s == session);
+                    position.map(|position| shared.approvals.remove(position).1)
+                };
+                let resolved = usize::from(waiter.is_some());
+                if let Some(waiter) = waiter {
+                    let _ = waiter.send(params.clone());
+                }
+                write(&out, reply(json!({"resolved": resolved}))).await;
+            }
+            "clarify.respond" | "sudo.respond" | "secret.respond" | "terminal.read.respond" => {
+                let request_id = params
+                    .get("request_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let waiter = shared.lock().await.waiting.remove(&request_id);
+                match waiter {
+                    Some(waiter) => {
+                        let _ = waiter.send(params.clone());
+                        write(&out, reply(json!({"status": "ok"}))).await;
+                    }
+                    None if method == "sudo.respond" || method == "secret.respond" => {
+                        write(&out, reply(json!({"status": "expired"}))).await;
+                    }
+                    None => {
+                        write(&out, json!({"jsonrpc": "2.0", "id": id, "error": {"code": 4009, "message": "no pending request"}})).await;
+                    }
+                }
+            }
+            "session.close" => write(&out, reply(json!({"closed": true}))).await,
+            other => {
+                write(&out, json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": format!("unknown method {other}")}})).await;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Waits for the answer to an ask (or gives up after a minute, like Hermes' timeouts).
+async fn wait(receiver: oneshot::Receiver<Value>) -> Option<Value> {
+    tokio::time::timeout(Duration::from_secs(60), receiver)
+        .await
+        .ok()?
+        .ok()
+}
+
+struct Turn {
+    out: Out,
+    shared: Arc<Mutex<Shared>>,
+    session: String,
+    newer: bool,
+}
+
+impl Turn {
+    async fn event(&self, kind: &str, payload: Value) {
+        event(&self.out, &self.session, kind, payload).await;
+    }
+
+    async fn say(&self, text: &str) {
+        for word in text.split_inclusive(' ') {
+            self.event("message.delta", json!({"text": word})).await;
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    async fn complete(&self, text: &str, status: &str) {
+        self.event(
+            "message.complete",
+            json!({"text": text, "status": status, "usage": {"total": 10}}),
+        )
+        .await;
+    }
+
+    /// Raises an ask in the chosen form; returns the answer (older: the respond params,
+    /// newer: the JSON-RPC result).
+    async fn ask(&self, older_kind: &str, newer_method: &str, mut payload: Value) -> Option<Value> {
+        let (sender, receiver) = oneshot::channel();
+        let id = {
+            let mut shared = self.shared.lock().await;
+            shared.next += 1;
+            if self.newer {
+                format!("srq-{:012x}", shared.next)
+            } else {
+                format!("req-{}", shared.next)
+            }
+        };
+        if self.newer {
+            self.shared.lock().await.waiting.insert(id.clone(), sender);
+            payload["session_id"] = json!(self.session);
+            write(
+                &self.out,
+                json!({"jsonrpc": "2.0", "id": id, "method": newer_method, "params": payload}),
+            )
+            .await;
+        } else if older_kind == "approval.request" {
+            self.shared
+                .lock()
+                .await
+                .approvals
+                .push((self.session.clone(), sender));
+            self.event(older_kind, payload).await;
+        } else {
+            self.shared.lock().await.waiting.insert(id.clone(), sender);
+            payload["request_id"] = json!(id);
+            self.event(older_kind, payload).await;
+        }
+        wait(receiver).await
+    }
+}
+
+async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: String) {
+    let mut words = text.split_whitespace();
+    let word = words.next().unwrap_or_default().to_lowercase();
+    let newer = words
+        .next()
+        .is_some_and(|second| second.eq_ignore_ascii_case("new"));
+    let turn = Turn {
+        out,
+        shared,
+        session,
+        newer,
+    };
+    turn.event("message.start", Value::Null).await;
+    turn.event("thinking.delta", json!({"text": "(•_•) pondering..."}))
+        .await;
+    turn.event("thinking.delta", json!({"text": ""})).await;
+    match word.as_str() {
+        "approve" => {
+            turn.say("I will clean the build directory. ").await;
+            turn.event(
+                "message.interim",
+                json!({"text": "I will clean the build directory.", "already_streamed": true}),
+            )
+            .await;
+            turn.event("tool.start", json!({"tool_id": "tool-rm", "name": "terminal", "context": "Running rm -rf build/"})).await;
+            let answer = turn
+                .ask("approval.request", "approval", json!({"command": "rm -rf build/", "pattern_key": "recursive delete",
+                    "pattern_keys": ["recursive delete"], "description": "recursive delete", "allow_permanent": true,
+                    "choices": ["once", "session", "always", "deny"], "request_id": "appr-demo"}))
+                .await;
+            let choice = answer
+                .as_ref()
+                .and_then(|a| a.get("choice"))
+                .and_then(Value::as_str)
+                .unwrap_or("deny")
+                .to_owned();
+            let result = if choice == "deny" {
+                json!({"output": "", "exit_code": -1, "error": "BLOCKED: Command denied by user.", "status": "blocked"})
+            } else {
+                json!({"output": "", "exit_code": 0, "error": null, "approval": format!("approved ({choice})")})
+            };
+            turn.event("tool.complete", json!({"tool_id": "tool-rm", "name": "terminal", "args": {"command": "rm -rf build/"},
+                "duration_s": 0.02, "result": result})).await;
+            let text = if choice == "deny" {
+                "Left build/ alone."
+            } else {
+                "Cleaned build/."
+            };
+            turn.say(text).await;
+            turn.complete(text, "complete").await;
+        }
+        "clarify" => {
+            let answer = if turn.newer {
+                turn.ask("clarify.request", "clarify", json!({"questions": [
+                    {"qid": "q1", "question": "Which branch?", "choices": ["main", "dev"], "multi_select": false},
+                    {"qid": "q2", "question": "Commit message?", "multi_select": false}]})).await
+            } else {
+                turn.ask("clarify.request", "clarify", json!({"question": "Which color should I use?", "choices": ["red", "green", "blue"]})).await
+            };
+            let said = match &answer {
+                Some(answer) if turn.newer => format!(
+                    "Answers: {}",
+                    answer.get("answers").cloned().unwrap_or(Value::Null)
+                ),
+                Some(answer) => format!(
+                    "You picked {}.",
+                    answer
+                        .get("answer")
+                        .and_then(Value::as_str)
+                        .unwrap_or("nothing")
+                ),
+                None => "No answer.".into(),
+            };
+            turn.say(&said).await;
+            turn.complete(&said, "complete").await;
+        }
+        "sudo" | "secret" => {
+            let (older, newer_method, payload) = if word == "sudo" {
+                turn.event("tool.start", json!({"tool_id": "tool-sudo", "name": "terminal", "context": "Running sudo systemctl restart web"})).await;
+                (
+                    "sudo.request",
+                    "sudo",
+                    json!({"command": "sudo systemctl restart web"}),
+                )
+            } else {
+                (
+                    "secret.request",
+                    "secret",
+                    json!({"prompt": "Enter the demo token", "env_var": "DEMO_TOKEN",
+                    "metadata": {"skill_name": "demo-skill", "help": "Any text works."}}),
+                )
+            };
+            let answer = turn.ask(older, newer_method, payload).await;
+            let value = answer
+                .as_ref()
+                .and_then(|a| a.get("password").or_else(|| a.get("value")))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            if word == "sudo" {
+                turn.event("tool.complete", json!({"tool_id": "tool-sudo", "name": "terminal", "args": {"command": "sudo systemctl restart web"},
+                    "duration_s": 0.01, "result": {"output": if value.is_empty() { "skipped" } else { "restarted web" }, "exit_code": 0}})).await;
+            }
+            let said = if value.is_empty() {
+                "Skipped.".to_owned()
+            } else {
+                format!(
+                    "Got it ({} characters, not repeated here).",
+                    value.chars().count()
+                )
+            };
+            turn.say(&said).await;
+            turn.complete(&said, "complete").await;
+        }
+        "terminal" => {
+            let answer = turn
+                .ask(
+                    "terminal.read.request",
+                    "terminal.read",
+                    json!({"start": 0, "count": 2}),
+                )
+                .await;
+            let screen = answer
+                .as_ref()
+                .and_then(|a| a.get("text").or_else(|| a.get("value")))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let said = format!("Your terminal shows: {screen}");
+            turn.say(&said).await;
+            turn.complete(&said, "complete").await;
+        }
+        "expire" => {
+            let (sender, _receiver) = oneshot::channel::<Value>();
+            let id = "srq-00000000e7e7".to_owned();
+            if turn.newer {
+                turn.shared.lock().await.waiting.insert(id.clone(), sender);
+                write(&turn.out, json!({"jsonrpc": "2.0", "id": id, "method": "sudo", "params": {"session_id": turn.session, "command": "sudo true"}})).await;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                turn.shared.lock().await.waiting.remove(&id);
+                turn.event(
+                    "request.cancel",
+                    json!({"id": id, "method": "sudo", "reason": "timeout"}),
+                )
+                .await;
+            } else {
+                turn.shared
+                    .lock()
+                    .await
+                    .waiting
+                    .insert("sudo-expiring".into(), sender);
+                turn.event("sudo.request", json!({"request_id": "sudo-expiring"}))
+                    .await;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                turn.shared.lock().await.waiting.remove("sudo-expiring");
+                turn.event("sudo.expire", json!({"request_id": "sudo-expiring"}))
+                    .await;
+            }
+            turn.say("The password prompt timed out.").await;
+            turn.complete("The password prompt timed out.", "complete")
+                .await;
+        }
+        "edit" => {
+            turn.event(
+                "tool.start",
+                json!({"tool_id": "tool-patch", "name": "patch", "context": "Editing src/lib.rs"}),
+            )
+            .await;
+            let diff = "\u{1b}[2m  ┊ review diff\u{1b}[0m\n\u{1b}[1ma/src/lib.rs → b/src/lib.rs\u{1b}[0m\n@@ -1,2 +1,2 @@\n fn main() {\n\u{1b}[31m-    println!(\"hi\");\u{1b}[0m\n\u{1b}[32m+    println!(\"hello\");\u{1b}[0m\n";
+            turn.event(
+                "tool.complete",
+                json!({"tool_id": "tool-patch", "name": "patch", "args": {"path": "src/lib.rs"},
+                "duration_s": 0.01, "result": {"success": true}, "inline_diff": diff}),
+            )
+            .await;
+            turn.say("Patched src/lib.rs.").await;
+            turn.complete("Patched src/lib.rs.", "complete").await;
+        }
+        "slow" => {
+            let mut streamed = String::new();
+            for n in 0..600 {
+                if turn
+                    .shared
+                    .lock()
+                    .await
+                    .interrupted
+                    .get(&turn.session)
+                    .copied()
+                    .unwrap_or(false)
+                {
+                    turn.complete(&streamed, "interrupted").await;
+                    return;
+                }
+                let word = format!("word{n} ");
+                streamed.push_str(&word);
+                turn.event("message.delta", json!({"text": word})).await;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            turn.complete(&streamed, "complete").await;
+        }
+        "fail" => {
+            turn.event("status.update", json!({"kind": "lifecycle", "text": "❌ Non-retryable error (HTTP 400): the model refused"})).await;
+            turn.complete("the model refused", "error").await;
+        }
+        _ => {
+            turn.event("reasoning.delta", json!({"text": "A plain turn."}))
+                .await;
+            turn.say("Hello from the demo gateway.").await;
+            turn.event(
+                "reasoning.available",
+                json!({"text": "Hello from the demo gateway."}),
+            )
+            .await;
+            turn.complete("Hello from the demo gateway.", "complete")
+                .await;
+        }
+    }
+}

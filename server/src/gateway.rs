@@ -1,0 +1,338 @@
+//! Transport to Hermes gateways: a child process speaking newline-delimited JSON-RPC on
+//! stdio. Frames in are routed by session to the run they belong to and normalized there;
+//! answers out are the `*.respond` calls or JSON-RPC replies the core maps receipts to.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use app::protocol::channel::{EventBody, EventDraft};
+use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_request_reply};
+use app::protocol::receipts::GatewayAnswer;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::{Mutex, oneshot};
+
+use crate::recorder::Recorder;
+
+/// The run a session's frames belong to while its turn lasts.
+struct Route {
+    tenant_id: String,
+    run_id: String,
+    normalizer: HermesNormalizer,
+    done: Option<oneshot::Sender<()>>,
+}
+
+pub struct HermesGateway {
+    name: String,
+    stdin: Mutex<ChildStdin>,
+    child: Mutex<Child>,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
+    sessions: Mutex<HashMap<(String, String), String>>,
+    routes: Mutex<HashMap<String, Route>>,
+    recorder: Recorder,
+    alive: std::sync::atomic::AtomicBool,
+}
+
+impl HermesGateway {
+    /// Starts `command` (run by `sh -c`) and begins reading its frames.
+    pub async fn spawn(name: &str, command: &str, recorder: Recorder) -> Result<Arc<Self>, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|error| {
+                format!("cannot start the Hermes gateway {name:?} ({command}): {error}")
+            })?;
+        let stdin = child.stdin.take().ok_or("the gateway has no stdin")?;
+        let stdout = child.stdout.take().ok_or("the gateway has no stdout")?;
+        let gateway = Arc::new(Self {
+            name: name.to_owned(),
+            stdin: Mutex::new(stdin),
+            child: Mutex::new(child),
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            sessions: Mutex::new(HashMap::new()),
+            routes: Mutex::new(HashMap::new()),
+            recorder,
+            alive: std::sync::atomic::AtomicBool::new(true),
+        });
+        let reader = Arc::clone(&gateway);
+        tokio::spawn(async move { reader.read(stdout).await });
+        Ok(gateway)
+    }
+
+    pub fn is_alive(&self) -> bool {
+        self.alive.load(Ordering::SeqCst)
+    }
+
+    async fn write(&self, frame: &Value) -> Result<(), String> {
+        let mut stdin = self.stdin.lock().await;
+        stdin
+            .write_all(format!("{frame}\n").as_bytes())
+            .await
+            .map_err(|error| format!("the gateway {:?} is gone: {error}", self.name))?;
+        stdin
+            .flush()
+            .await
+            .map_err(|error| format!("the gateway {:?} is gone: {error}", self.name))
+    }
+
+    /// Calls `method` and waits for its result (or its JSON-RPC error, as text).
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, String> {
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        let (sender, receiver) = oneshot::channel();
+        self.pending.lock().await.insert(id, sender);
+        self.write(&app::protocol::hermes::request_frame(id, method, params))
+            .await?;
+        match tokio::time::timeout(Duration::from_secs(30), receiver).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(format!(
+                "the gateway {:?} exited before answering {method}",
+                self.name
+            )),
+            Err(_) => Err(format!(
+                "the gateway {:?} did not answer {method} within 30 s",
+                self.name
+            )),
+        }
+    }
+
+    async fn read(self: Arc<Self>, stdout: tokio::process::ChildStdout) {
+        let mut lines = BufReader::new(stdout).lines();
+        loop {
+            let line = match lines.next_line().await {
+                Ok(Some(line)) => line,
+                Ok(None) | Err(_) => break,
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let frame: Value = match serde_json::from_str(&line) {
+                Ok(frame) => frame,
+                Err(error) => {
+                    tracing::warn!(gateway = %self.name, %error, "unreadable frame from the gateway");
+                    continue;
+                }
+            };
+            self.dispatch(frame, &line).await;
+        }
+        self.alive.store(false, Ordering::SeqCst);
+        // Whoever waits for a reply will not get one; every open turn ends failed.
+        self.pending.lock().await.clear();
+        let routes: Vec<Route> = self
+            .routes
+            .lock()
+            .await
+            .drain()
+            .map(|(_, route)| route)
+            .collect();
+        for mut route in routes {
+            let mut drafts = Vec::new();
+            route.normalizer.finish(&mut drafts);
+            if let Err(error) = self
+                .recorder
+                .record(&route.tenant_id, &route.run_id, &[], drafts)
+                .await
+            {
+                tracing::error!(%error, "could not record the end of a Hermes turn");
+            }
+            if let Some(done) = route.done.take() {
+                let _ = done.send(());
+            }
+        }
+        let _ = self.child.lock().await.wait().await;
+        tracing::warn!(gateway = %self.name, "the Hermes gateway exited");
+    }
+
+    async fn dispatch(&self, frame: Value, line: &str) {
+        let method = frame.get("method").and_then(Value::as_str);
+        let id = frame.get("id");
+        if method.is_none() {
+            if let Some(id) = id.and_then(Value::as_u64)
+                && let Some(waiter) = self.pending.lock().await.remove(&id)
+            {
+                let result = match frame.get("error") {
+                    Some(error) => Err(format!(
+                        "error {}: {}",
+                        error.get("code").cloned().unwrap_or(Value::Null),
+                        error
+                            .get("message")
+                            .and_then(Value::as_str)
+                            .unwrap_or("no message")
+                    )),
+                    None => Ok(frame.get("result").cloned().unwrap_or(Value::Null)),
+                };
+                let _ = waiter.send(result);
+            }
+            return;
+        }
+        if let (Some(method), Some(Value::String(rpc_id))) = (method, id)
+            && !is_supported_request(method)
+        {
+            let _ = self.write(&unsupported_request_reply(rpc_id, method)).await;
+        }
+        let session = frame
+            .pointer("/params/session_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let mut routes = self.routes.lock().await;
+        let Some(route) = routes.get_mut(&session) else {
+            return;
+        };
+        let position = route.normalizer.upstream_count();
+        let mut drafts = Vec::new();
+        route.normalizer.push_value(frame, &mut drafts);
+        let finished = drafts.iter().any(|draft| {
+            matches!(
+                draft.body,
+                EventBody::RunFinished { .. } | EventBody::RunFailed { .. }
+            )
+        });
+        let (tenant_id, run_id) = (route.tenant_id.clone(), route.run_id.clone());
+        let upstream = [crate::store::UpstreamEvent {
+            position,
+            body: line.to_owned(),
+        }];
+        if let Err(error) = self
+            .recorder
+            .record(&tenant_id, &run_id, &upstream, drafts)
+            .await
+        {
+            tracing::error!(%run_id, %error, "could not store a Hermes frame");
+        }
+        if finished
+            && let Some(mut route) = routes.remove(&session)
+            && let Some(done) = route.done.take()
+        {
+            let _ = done.send(());
+        }
+    }
+
+    /// The gateway session of a thread, created on first use.
+    async fn session(&self, tenant_id: &str, thread_id: &str) -> Result<String, String> {
+        let key = (tenant_id.to_owned(), thread_id.to_owned());
+        if let Some(session) = self.sessions.lock().await.get(&key) {
+            return Ok(session.clone());
+        }
+        let created = self
+            .request("session.create", json!({ "cols": 100, "cwd": "." }))
+            .await?;
+        let session = created
+            .get("session_id")
+            .and_then(Value::as_str)
+            .ok_or("session.create returned no session_id")?
+            .to_owned();
+        self.sessions.lock().await.insert(key, session.clone());
+        Ok(session)
+    }
+
+    /// Submits a prompt as the turn of run `run_id`; frames of the session go to it.
+    pub async fn start_turn(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        run_id: &str,
+        text: &str,
+    ) -> Result<(), String> {
+        let session = self.session(tenant_id, thread_id).await?;
+        self.routes.lock().await.insert(
+            session.clone(),
+            Route {
+                tenant_id: tenant_id.to_owned(),
+                run_id: run_id.to_owned(),
+                normalizer: HermesNormalizer::new(),
+                done: None,
+            },
+        );
+        // Never auto-retried: a lost prompt is reported, not resent (it might run twice).
+        match self
+            .request(
+                "prompt.submit",
+                json!({ "session_id": session, "text": text }),
+            )
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(error) => {
+                self.routes.lock().await.remove(&session);
+                Err(format!("the gateway refused the prompt: {error}"))
+            }
+        }
+    }
+
+    /// Sends an accepted answer and stops the run's normalizer from expiring that ask.
+    pub async fn answer(
+        &self,
+        run_id: &str,
+        ask_id: &str,
+        answer: GatewayAnswer,
+    ) -> Result<(), String> {
+        if let Some(route) = self
+            .routes
+            .lock()
+            .await
+            .values_mut()
+            .find(|route| route.run_id == run_id)
+        {
+            route.normalizer.mark_closed(ask_id);
+        }
+        match answer {
+            GatewayAnswer::HermesCall { method, params } => {
+                self.request(&method, params).await.map(|_| ())
+            }
+            GatewayAnswer::HermesReply { id, result } => {
+                self.write(&json!({ "jsonrpc": "2.0", "id": id, "result": result }))
+                    .await
+            }
+            GatewayAnswer::AgUiToolMessage { .. } => {
+                Err("an AG-UI answer cannot go to a Hermes gateway".into())
+            }
+        }
+    }
+
+    /// Interrupts a run's turn; returns once the gateway ended it (or after a grace).
+    pub async fn interrupt(&self, run_id: &str) -> Result<bool, String> {
+        let (session, receiver) = {
+            let mut routes = self.routes.lock().await;
+            let Some((session, route)) =
+                routes.iter_mut().find(|(_, route)| route.run_id == run_id)
+            else {
+                return Ok(false);
+            };
+            let (sender, receiver) = oneshot::channel();
+            route.done = Some(sender);
+            (session.clone(), receiver)
+        };
+        self.request("session.interrupt", json!({ "session_id": session }))
+            .await?;
+        let ended = tokio::time::timeout(Duration::from_secs(5), receiver)
+            .await
+            .is_ok();
+        if !ended {
+            self.routes.lock().await.remove(&session);
+        }
+        Ok(ended)
+    }
+}
+
+/// The note recorded when a receipt was accepted but could not reach the gateway.
+pub fn undelivered(error: &str) -> EventDraft {
+    EventDraft::new(
+        EventBody::Notice {
+            level: app::protocol::channel::Level::Error,
+            text: format!("The answer was recorded but could not be sent to the gateway: {error}"),
+            source: "gateway".into(),
+        },
+        Some(crate::workspace::now_ms()),
+        None,
+    )
+}

@@ -1,0 +1,301 @@
+//! The Hermes bridge end to end: the server spawns the demo gateway, speaks JSON-RPC to
+//! it over stdio, and answers its asks in both forms.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{Value, json};
+
+struct Bridge {
+    server: TestServer,
+    client: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Bridge {
+    async fn start() -> Bridge {
+        let dir = tempfile::tempdir().unwrap();
+        let server = TestServer::start(&dir.path().join("data")).await;
+        Bridge {
+            server,
+            client: reqwest::Client::new(),
+            _dir: dir,
+        }
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        self.client
+            .get(self.server.url(path))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .client
+            .post(self.server.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (
+            response.status().as_u16(),
+            response.json().await.unwrap_or(Value::Null),
+        )
+    }
+
+    async fn turn(&self, text: &str) -> String {
+        let (status, created) = self
+            .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
+            .await;
+        assert_eq!(status, 201, "{created}");
+        let thread = created["thread"]["id"].as_str().unwrap();
+        let (status, started) = self
+            .post(
+                &format!("/api/v1/threads/{thread}/messages"),
+                json!({"text": text}),
+            )
+            .await;
+        assert_eq!(status, 202, "{started}");
+        started["run"]["id"].as_str().unwrap().to_owned()
+    }
+
+    async fn view(&self, run: &str) -> Value {
+        self.get(&format!("/api/v1/runs/{run}")).await
+    }
+
+    async fn until(&self, run: &str, what: &str, test: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let body = self.view(run).await;
+            if test(&body) {
+                return body;
+            }
+            assert!(Instant::now() < deadline, "run {run} never {what}: {body}");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+
+    async fn settled(&self, run: &str) -> Value {
+        self.until(run, "settled", |body| body["run"]["status"] != "running")
+            .await
+    }
+
+    /// Waits for the run's first pending ask and returns it.
+    async fn pending_ask(&self, run: &str) -> Value {
+        let body = self
+            .until(run, "asked", |body| {
+                body["view"]["asks"]
+                    .as_array()
+                    .is_some_and(|asks| asks.iter().any(|a| a["state"]["state"] == "pending"))
+            })
+            .await;
+        body["view"]["asks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["state"]["state"] == "pending")
+            .unwrap()
+            .clone()
+    }
+
+    async fn answer(&self, run: &str, ask: &Value, action: &str, data: Value) -> u16 {
+        let id = ask["id"].as_str().unwrap();
+        let (status, body) = self
+            .post(
+                &format!("/api/v1/asks/{run}:{id}/receipt"),
+                json!({"channel": "tool-result", "receipt": {"toolCallId": id, "component": ask["component"],
+                    "action": action, "data": data, "ts": "2026-12-02T20:00:00Z"}}),
+            )
+            .await;
+        assert!(status == 200, "{status}: {body}");
+        status
+    }
+}
+
+fn final_text(body: &Value) -> String {
+    body["view"]["final_answer"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_plain_turn_streams_through_the_spawned_gateway() {
+    let bridge = Bridge::start().await;
+    let run = bridge.turn("hello").await;
+    let body = bridge.settled(&run).await;
+    assert_eq!(body["run"]["status"], "succeeded");
+    assert_eq!(final_text(&body), "Hello from the demo gateway.");
+    let reasoning = body["view"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["type"] == "reasoning");
+    assert!(reasoning);
+}
+
+#[tokio::test]
+async fn approvals_in_both_forms_reach_the_gateway_once() {
+    let bridge = Bridge::start().await;
+    for (prompt, action, expected) in [
+        ("approve", "once", "Cleaned build/."),
+        ("approve", "deny", "Left build/ alone."),
+        ("approve new", "session", "Cleaned build/."),
+        ("approve new", "deny", "Left build/ alone."),
+    ] {
+        let run = bridge.turn(prompt).await;
+        let ask = bridge.pending_ask(&run).await;
+        assert_eq!(ask["kind"], "approval");
+        assert_eq!(ask["command"], "rm -rf build/");
+        assert!(ask["dangerous"].as_bool().unwrap());
+        bridge.answer(&run, &ask, action, json!({})).await;
+        let body = bridge.settled(&run).await;
+        assert_eq!(final_text(&body), expected, "{prompt} / {action}");
+        let (status, _) = bridge
+            .post(
+                &format!("/api/v1/asks/{run}:{}/receipt", ask["id"].as_str().unwrap()),
+                json!({"channel": "tool-result", "receipt": {"toolCallId": ask["id"], "component": "approval_card",
+                    "action": "once", "data": {}, "ts": "t"}}),
+            )
+            .await;
+        assert_eq!(status, 409);
+    }
+}
+
+#[tokio::test]
+async fn clarify_in_both_forms() {
+    let bridge = Bridge::start().await;
+    let run = bridge.turn("clarify").await;
+    let ask = bridge.pending_ask(&run).await;
+    assert_eq!(ask["component"], "option_list");
+    bridge
+        .answer(&run, &ask, "answer", json!({"answer": "green"}))
+        .await;
+    assert_eq!(final_text(&bridge.settled(&run).await), "You picked green.");
+
+    let run = bridge.turn("clarify new").await;
+    let ask = bridge.pending_ask(&run).await;
+    assert_eq!(ask["component"], "question_flow");
+    assert_eq!(ask["questions"].as_array().unwrap().len(), 2);
+    bridge
+        .answer(
+            &run,
+            &ask,
+            "answer",
+            json!({"answers": {"q1": "dev", "q2": "ship it"}}),
+        )
+        .await;
+    assert_eq!(
+        final_text(&bridge.settled(&run).await),
+        "Answers: {\"q1\":\"dev\",\"q2\":\"ship it\"}"
+    );
+}
+
+#[tokio::test]
+async fn sudo_and_secret_values_reach_the_gateway_and_nothing_else() {
+    let bridge = Bridge::start().await;
+    let password = "correct-horse-battery-staple";
+    for prompt in ["sudo", "sudo new", "secret new"] {
+        let run = bridge.turn(prompt).await;
+        let ask = bridge.pending_ask(&run).await;
+        let data = if prompt.starts_with("sudo") {
+            json!({"password": password})
+        } else {
+            json!({"value": password})
+        };
+        let action = if prompt.starts_with("sudo") {
+            "submit"
+        } else {
+            "save"
+        };
+        bridge.answer(&run, &ask, action, data).await;
+        let body = bridge.settled(&run).await;
+        assert_eq!(
+            final_text(&body),
+            "Got it (28 characters, not repeated here).",
+            "{prompt}"
+        );
+        assert!(!body.to_string().contains(password));
+    }
+    let asks = bridge.get("/api/v1/asks").await;
+    assert!(!asks.to_string().contains(password));
+}
+
+#[tokio::test]
+async fn a_terminal_read_is_answered_with_text() {
+    let bridge = Bridge::start().await;
+    let run = bridge.turn("terminal").await;
+    let ask = bridge.pending_ask(&run).await;
+    assert_eq!(ask["kind"], "terminal_read");
+    bridge
+        .answer(
+            &run,
+            &ask,
+            "answer",
+            json!({"answers": {"answer": "$ ls\nsrc"}}),
+        )
+        .await;
+    assert_eq!(
+        final_text(&bridge.settled(&run).await),
+        "Your terminal shows: $ ls\nsrc"
+    );
+}
+
+#[tokio::test]
+async fn expiry_and_cancellation_close_only_the_matching_ask() {
+    let bridge = Bridge::start().await;
+    for prompt in ["expire", "expire new"] {
+        let run = bridge.turn(prompt).await;
+        let body = bridge.settled(&run).await;
+        let asks = body["view"]["asks"].as_array().unwrap();
+        assert_eq!(asks.len(), 1, "{prompt}");
+        assert_eq!(asks[0]["state"]["state"], "expired", "{prompt}");
+    }
+}
+
+#[tokio::test]
+async fn stopping_a_hermes_turn_interrupts_it_and_keeps_the_partial_text() {
+    let bridge = Bridge::start().await;
+    let run = bridge.turn("slow").await;
+    bridge
+        .until(&run, "streamed", |body| {
+            body["view"]["items"].to_string().contains("word2")
+        })
+        .await;
+    let (status, body) = bridge
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let body = bridge.settled(&run).await;
+    assert_eq!(body["run"]["status"], "cancelled");
+    assert!(
+        body["view"]["items"]
+            .to_string()
+            .contains("word0 word1 word2")
+    );
+}
+
+#[tokio::test]
+async fn an_inline_diff_from_the_gateway_becomes_an_edit() {
+    let bridge = Bridge::start().await;
+    let run = bridge.turn("edit").await;
+    let body = bridge.settled(&run).await;
+    let edit = &body["view"]["edits"][0];
+    assert_eq!(edit["filename"], "src/lib.rs");
+    assert!(
+        edit["patch"]
+            .as_str()
+            .unwrap()
+            .contains("+    println!(\"hello\");")
+    );
+    assert!(!edit["patch"].as_str().unwrap().contains('\u{1b}'));
+}
