@@ -8,8 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use app::protocol::channel::{EventBody, RunEvent};
-use axum::response::sse::{Event, KeepAlive, Sse};
-use futures_util::Stream;
+use axum::body::Bytes;
 use tokio::sync::broadcast;
 
 use crate::store::{Store, StoreError};
@@ -79,54 +78,66 @@ impl Progress {
     }
 }
 
-fn frame(event: &RunEvent) -> Event {
-    let data = serde_json::to_string(event).unwrap_or_else(|error| {
-        format!(
-            "{{\"error\":\"event {} could not be encoded: {error}\"}}",
-            event.sequence
-        )
-    });
-    Event::default().id(event.sequence.to_string()).data(data)
+/// Appends one event as an SSE frame (`id: <sequence>`, one `data:` line of JSON).
+fn push_frame(out: &mut String, event: &RunEvent) {
+    use std::fmt::Write;
+    match serde_json::to_string(event) {
+        Ok(data) => {
+            let _ = write!(out, "id: {}\ndata: {data}\n\n", event.sequence);
+        }
+        Err(error) => {
+            let _ = write!(
+                out,
+                "id: {}\nevent: error\ndata: event {} could not be encoded: {error}\n\n",
+                event.sequence, event.sequence
+            );
+        }
+    }
 }
 
-/// The SSE stream of a run's events after `after`: the stored backlog, then live events,
-/// with heartbeats; it ends once the run is over and no ask is pending.
+const HEARTBEAT: Duration = Duration::from_secs(10);
+
+/// The SSE response for a run's events after `after`: the stored backlog, then live
+/// events, with heartbeat comments; it ends once the run is over and no ask is pending.
+/// Whatever is ready goes out in one write, so a busy run costs few syscalls.
 pub fn event_stream(
     store: Arc<dyn Store>,
     live: Live,
     tenant_id: String,
     run_id: String,
     after: u64,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let stream = async_stream(store, live, tenant_id, run_id, after);
-    Sse::new(stream).keep_alive(
-        KeepAlive::new()
-            .interval(Duration::from_secs(10))
-            .text("heartbeat"),
-    )
-}
-
-fn async_stream(
-    store: Arc<dyn Store>,
-    live: Live,
-    tenant_id: String,
-    run_id: String,
-    after: u64,
-) -> impl Stream<Item = Result<Event, Infallible>> {
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Event>(64);
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
         if let Err(error) = pump(&*store, &live, &tenant_id, &run_id, after, &tx).await {
             tracing::warn!(%run_id, %error, "live stream stopped");
             let _ = tx
-                .send(
-                    Event::default()
-                        .event("error")
-                        .data(format!("the event stream failed: {error}")),
-                )
+                .send(Bytes::from(format!(
+                    "event: error\ndata: the event stream failed: {error}\n\n"
+                )))
                 .await;
         }
     });
-    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|next| next.map(Ok)))
+    let body = futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx).map(|next| next.map(Ok::<_, Infallible>))
+    });
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/event-stream"),
+            (axum::http::header::CACHE_CONTROL, "no-cache"),
+        ],
+        axum::body::Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// Sends what `out` holds as one chunk; false once the client is gone.
+async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes>) -> bool {
+    if out.is_empty() {
+        return true;
+    }
+    tx.send(Bytes::from(std::mem::take(out))).await.is_ok()
 }
 
 async fn pump(
@@ -135,13 +146,14 @@ async fn pump(
     tenant_id: &str,
     run_id: &str,
     after: u64,
-    tx: &tokio::sync::mpsc::Sender<Event>,
+    tx: &tokio::sync::mpsc::Sender<Bytes>,
 ) -> Result<(), StoreError> {
     // Subscribe before reading the backlog, so nothing committed in between is missed;
     // sequences filter out what the backlog already delivered.
     let mut receiver = live.subscribe(run_id);
     let mut progress = Progress::default();
     let mut last = after;
+    let mut out = String::new();
     // The run's state so far decides whether the stream may end, even when resuming late.
     for event in store.events(tenant_id, run_id, 0, Some(after + 1)).await? {
         progress.see(&event);
@@ -149,32 +161,61 @@ async fn pump(
     for event in store.events(tenant_id, run_id, after, None).await? {
         progress.see(&event);
         last = event.sequence;
-        if tx.send(frame(&event)).await.is_err() {
+        push_frame(&mut out, &event);
+        if out.len() > 64 * 1024 && !flush(&mut out, tx).await {
             return Ok(());
         }
     }
+    if !flush(&mut out, tx).await {
+        return Ok(());
+    }
     while !progress.done() {
-        match receiver.recv().await {
-            Ok(event) if event.sequence <= last => {}
-            Ok(event) if event.sequence == last + 1 => {
-                progress.see(&event);
-                last = event.sequence;
-                if tx.send(frame(&event)).await.is_err() {
+        let first = match tokio::time::timeout(HEARTBEAT, receiver.recv()).await {
+            Err(_) => {
+                out.push_str(": heartbeat\n\n");
+                if !flush(&mut out, tx).await {
+                    return Ok(());
+                }
+                continue;
+            }
+            Ok(received) => received,
+        };
+        let mut received = vec![first];
+        // Everything already queued goes out with it.
+        loop {
+            match receiver.try_recv() {
+                Ok(event) => received.push(Ok(event)),
+                Err(broadcast::error::TryRecvError::Lagged(skipped)) => {
+                    received.push(Err(broadcast::error::RecvError::Lagged(skipped)))
+                }
+                Err(_) => break,
+            }
+        }
+        for next in received {
+            match next {
+                Ok(event) if event.sequence <= last => {}
+                Ok(event) if event.sequence == last + 1 => {
+                    progress.see(&event);
+                    last = event.sequence;
+                    push_frame(&mut out, &event);
+                }
+                // A gap (another writer's events reached us out of order) or a lagging
+                // receiver: the store has everything, in order.
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    for event in store.events(tenant_id, run_id, last, None).await? {
+                        progress.see(&event);
+                        last = event.sequence;
+                        push_frame(&mut out, &event);
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => {
+                    flush(&mut out, tx).await;
                     return Ok(());
                 }
             }
-            // A gap (events committed by another writer reached us out of order) or a
-            // lagging receiver: the store has everything, in order.
-            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                for event in store.events(tenant_id, run_id, last, None).await? {
-                    progress.see(&event);
-                    last = event.sequence;
-                    if tx.send(frame(&event)).await.is_err() {
-                        return Ok(());
-                    }
-                }
-            }
-            Err(broadcast::error::RecvError::Closed) => return Ok(()),
+        }
+        if !flush(&mut out, tx).await {
+            return Ok(());
         }
     }
     Ok(())

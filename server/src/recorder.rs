@@ -1,22 +1,38 @@
-//! Durable first, live second: every writer of run events goes through here.
+//! Durable first, live second: every writer of run events goes through here. One writer
+//! task commits whatever is queued in a single transaction (group commit), so many runs
+//! streaming at once cost one commit per batch, not one per event.
 
 use std::sync::Arc;
 
-use app::protocol::channel::EventDraft;
+use app::protocol::channel::{EventDraft, RunEvent};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::live::Live;
-use crate::store::{Store, StoreError, UpstreamEvent};
+use crate::store::{AppendRequest, Store, StoreError, UpstreamEvent};
 use crate::workspace::now_ms;
+
+/// The most appends one transaction takes.
+const MAX_BATCH: usize = 256;
+
+struct Job {
+    request: AppendRequest,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+}
 
 #[derive(Clone)]
 pub struct Recorder {
-    pub store: Arc<dyn Store>,
-    pub live: Live,
+    jobs: mpsc::Sender<Job>,
 }
 
 impl Recorder {
-    /// Stores drafts (and their raw upstream events) in one transaction, then hands the
-    /// committed events to the run's subscribers.
+    pub fn new(store: Arc<dyn Store>, live: Live) -> Self {
+        let (jobs, queue) = mpsc::channel(4096);
+        tokio::spawn(write_loop(store, live, queue));
+        Self { jobs }
+    }
+
+    /// Stores drafts (and their raw upstream events) durably, then hands the committed
+    /// events to the run's subscribers.
     pub async fn record(
         &self,
         tenant_id: &str,
@@ -24,11 +40,62 @@ impl Recorder {
         upstream: &[UpstreamEvent],
         drafts: Vec<EventDraft>,
     ) -> Result<(), StoreError> {
-        let events = self
-            .store
-            .append(tenant_id, run_id, upstream, drafts, now_ms())
-            .await?;
-        self.live.publish(&events);
-        Ok(())
+        if drafts.is_empty() && upstream.is_empty() {
+            return Ok(());
+        }
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            request: AppendRequest {
+                tenant_id: tenant_id.to_owned(),
+                run_id: run_id.to_owned(),
+                upstream: upstream.to_vec(),
+                drafts,
+            },
+            reply,
+        };
+        let closed = || StoreError::Corrupt("the event writer has stopped".into());
+        self.jobs.send(job).await.map_err(|_| closed())?;
+        answer.await.map_err(|_| closed())?
     }
+}
+
+async fn write_loop(store: Arc<dyn Store>, live: Live, mut queue: mpsc::Receiver<Job>) {
+    while let Some(first) = queue.recv().await {
+        let mut jobs = vec![first];
+        while jobs.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => jobs.push(job),
+                Err(_) => break,
+            }
+        }
+        if jobs.len() > 1 {
+            let batch = jobs.iter().map(|job| job.request.clone()).collect();
+            if let Ok(stored) = store.append_batch(batch, now_ms()).await {
+                for (job, events) in jobs.into_iter().zip(stored) {
+                    publish(&live, &events);
+                    let _ = job.reply.send(Ok(()));
+                }
+                continue;
+            }
+            // One bad append (an unknown run, say) must not sink the others.
+        }
+        for job in jobs {
+            let request = job.request;
+            let result = store
+                .append(
+                    &request.tenant_id,
+                    &request.run_id,
+                    &request.upstream,
+                    request.drafts,
+                    now_ms(),
+                )
+                .await
+                .map(|events| publish(&live, &events));
+            let _ = job.reply.send(result);
+        }
+    }
+}
+
+fn publish(live: &Live, events: &[RunEvent]) {
+    live.publish(events);
 }

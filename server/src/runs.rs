@@ -27,6 +27,29 @@ use crate::recorder::Recorder;
 use crate::store::{AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent};
 use crate::workspace::now_ms;
 
+/// An append on its way to the store.
+type Pending<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), StoreError>> + Send + 'a>>;
+
+/// Normalizes decoded SSE frames, keeping each raw frame at its upstream position.
+fn normalize_frames(
+    normalizer: &mut AgUiNormalizer,
+    frames: &mut Vec<Result<app::protocol::sse::SseFrame, app::protocol::sse::SseError>>,
+    upstream: &mut Vec<UpstreamEvent>,
+    drafts: &mut Vec<EventDraft>,
+) {
+    for frame in frames.drain(..) {
+        upstream.push(UpstreamEvent {
+            position: normalizer.upstream_count(),
+            body: match &frame {
+                Ok(frame) => frame.data.clone(),
+                Err(error) => format!("(undecodable SSE frame: {error})"),
+            },
+        });
+        normalizer.push_frame(frame, drafts);
+    }
+}
+
 /// What became of a receipt.
 #[derive(Debug)]
 pub enum ReceiptOutcome {
@@ -64,10 +87,7 @@ fn internal(error: StoreError) -> ApiError {
 impl Runs {
     pub fn new(store: Arc<dyn Store>, live: Live, agents: Agents) -> Arc<Self> {
         Arc::new(Self {
-            recorder: Recorder {
-                store: store.clone(),
-                live: live.clone(),
-            },
+            recorder: Recorder::new(store.clone(), live.clone()),
             store,
             live,
             agents,
@@ -449,65 +469,55 @@ impl Runs {
         let mut body = response.bytes_stream();
         let mut frames = Vec::new();
         let mut broken = None;
+        // Reading never waits for the store: while one append is in flight, whatever
+        // arrives meanwhile is normalized and goes into the next one (batching under load).
+        let mut upstream: Vec<UpstreamEvent> = Vec::new();
+        let mut drafts: Vec<EventDraft> = Vec::new();
+        let mut in_flight: Option<Pending<'_>> = None;
+        let mut reading = true;
         loop {
-            match body.next().await {
-                Some(Ok(bytes)) => decoder.feed(&bytes, &mut frames),
-                Some(Err(error)) => {
-                    broken = Some(format!("the agent's connection broke: {error}"));
-                    break;
+            tokio::select! {
+                chunk = body.next(), if reading => {
+                    match chunk {
+                        Some(Ok(bytes)) => decoder.feed(&bytes, &mut frames),
+                        Some(Err(error)) => {
+                            broken = Some(format!("the agent's connection broke: {error}"));
+                            reading = false;
+                        }
+                        None => reading = false,
+                    }
+                    if !reading {
+                        decoder.finish(&mut frames);
+                    }
+                    normalize_frames(&mut normalizer, &mut frames, &mut upstream, &mut drafts);
+                    if !reading {
+                        if let Some(message) = broken.take() {
+                            drafts.push(EventDraft::new(
+                                EventBody::Notice { level: Level::Error, text: message, source: "transport".into() },
+                                Some(now_ms()),
+                                None,
+                            ));
+                        }
+                        normalizer.finish(&mut drafts);
+                    }
                 }
-                None => break,
+                stored = async { in_flight.as_mut().expect("guarded").await }, if in_flight.is_some() => {
+                    in_flight = None;
+                    stored.map_err(|error| format!("the run could not be stored: {error}"))?;
+                }
             }
-            if !frames.is_empty() {
-                self.store_frames(tenant_id, run_id, &mut normalizer, &mut frames, Vec::new())
-                    .await
-                    .map_err(|error| format!("the run could not be stored: {error}"))?;
+            if in_flight.is_none() && !(upstream.is_empty() && drafts.is_empty()) {
+                let batch_upstream = std::mem::take(&mut upstream);
+                let batch_drafts = std::mem::take(&mut drafts);
+                in_flight = Some(Box::pin(async move {
+                    self.record(tenant_id, run_id, &batch_upstream, batch_drafts)
+                        .await
+                }));
+            }
+            if !reading && in_flight.is_none() {
+                return Ok(());
             }
         }
-        decoder.finish(&mut frames);
-        let mut tail = Vec::new();
-        if let Some(message) = broken {
-            tail.push(EventDraft::new(
-                EventBody::Notice {
-                    level: Level::Error,
-                    text: message,
-                    source: "transport".into(),
-                },
-                Some(now_ms()),
-                None,
-            ));
-        }
-        self.store_frames(tenant_id, run_id, &mut normalizer, &mut frames, tail)
-            .await
-            .map_err(|error| format!("the run could not be stored: {error}"))?;
-        let mut end = Vec::new();
-        normalizer.finish(&mut end);
-        self.record(tenant_id, run_id, &[], end)
-            .await
-            .map_err(|error| format!("the run could not be stored: {error}"))
-    }
-
-    /// One transaction for everything one read delivered: batching under load.
-    async fn store_frames(
-        &self,
-        tenant_id: &str,
-        run_id: &str,
-        normalizer: &mut AgUiNormalizer,
-        frames: &mut Vec<Result<app::protocol::sse::SseFrame, app::protocol::sse::SseError>>,
-        mut drafts: Vec<EventDraft>,
-    ) -> Result<(), StoreError> {
-        let mut upstream = Vec::with_capacity(frames.len());
-        for frame in frames.drain(..) {
-            upstream.push(UpstreamEvent {
-                position: normalizer.upstream_count(),
-                body: match &frame {
-                    Ok(frame) => frame.data.clone(),
-                    Err(error) => format!("(undecodable SSE frame: {error})"),
-                },
-            });
-            normalizer.push_frame(frame, &mut drafts);
-        }
-        self.record(tenant_id, run_id, &upstream, drafts).await
     }
 
     /// Stops a running run: drops the agent's stream (the agent sees the connection

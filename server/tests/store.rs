@@ -319,3 +319,88 @@ async fn a_run_status_follows_its_terminal_event() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_group_commit_keeps_each_runs_order_and_refuses_a_foreign_run() {
+    use server::store::AppendRequest;
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "batch-a").await;
+        new_run(&**store, "default", "batch-b").await;
+        store
+            .append("default", "batch-a", &[], vec![text("a0")], 1)
+            .await
+            .unwrap();
+        let request = |run: &str, deltas: &[&str], raw: u64| AppendRequest {
+            tenant_id: "default".into(),
+            run_id: run.into(),
+            upstream: vec![UpstreamEvent {
+                position: raw,
+                body: format!("raw {raw} of {run}"),
+            }],
+            drafts: deltas.iter().map(|d| text(d)).collect(),
+        };
+        let stored = store
+            .append_batch(
+                vec![
+                    request("batch-a", &["a1", "a2"], 0),
+                    request("batch-b", &["b1"], 0),
+                    request("batch-a", &["a3"], 1),
+                ],
+                2,
+            )
+            .await
+            .unwrap();
+        let sequences: Vec<Vec<u64>> = stored
+            .iter()
+            .map(|events| events.iter().map(|e| e.sequence).collect())
+            .collect();
+        assert_eq!(
+            sequences,
+            [vec![2, 3], vec![1], vec![4]],
+            "{}",
+            backend.name
+        );
+        let a = store.events("default", "batch-a", 0, None).await.unwrap();
+        let deltas: Vec<String> = a
+            .iter()
+            .map(|e| match &e.body {
+                EventBody::TextDelta { delta, .. } => delta.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(deltas, ["a0", "a1", "a2", "a3"]);
+        assert_eq!(
+            store
+                .upstream_events("default", "batch-a")
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        let foreign = AppendRequest {
+            tenant_id: "other".into(),
+            ..request("batch-b", &["x"], 5)
+        };
+        assert!(
+            store.append_batch(vec![foreign], 3).await.is_err(),
+            "{}",
+            backend.name
+        );
+        assert!(
+            store
+                .append_batch(vec![request("nope", &["x"], 0)], 3)
+                .await
+                .is_err()
+        );
+        assert_eq!(
+            store
+                .events("default", "batch-b", 0, None)
+                .await
+                .unwrap()
+                .len(),
+            1,
+            "nothing half-written"
+        );
+    }
+}

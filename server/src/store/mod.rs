@@ -93,6 +93,15 @@ pub struct UpstreamEvent {
     pub body: String,
 }
 
+/// One run's share of a group commit.
+#[derive(Clone, Debug)]
+pub struct AppendRequest {
+    pub tenant_id: String,
+    pub run_id: String,
+    pub upstream: Vec<UpstreamEvent>,
+    pub drafts: Vec<EventDraft>,
+}
+
 /// Every method takes the tenant: no query reads across tenants.
 #[async_trait::async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -146,6 +155,14 @@ pub trait Store: Send + Sync + 'static {
         drafts: Vec<EventDraft>,
         now_ms: i64,
     ) -> Result<Vec<RunEvent>, StoreError>;
+
+    /// Several runs' appends in one transaction (group commit under load). All or
+    /// nothing: on an error the caller retries them one by one.
+    async fn append_batch(
+        &self,
+        batch: Vec<AppendRequest>,
+        now_ms: i64,
+    ) -> Result<Vec<Vec<RunEvent>>, StoreError>;
 
     /// Events of a run with `after < sequence < before`, in order.
     async fn events(

@@ -151,7 +151,7 @@ macro_rules! impl_store {
 
             use super::super::sql::*;
             use super::super::{
-                AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent, ask_key,
+                AppendRequest, AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent, ask_key,
                 status_after,
             };
 
@@ -311,6 +311,40 @@ macro_rules! impl_store {
                 Ok((last + 1 - count as u64, row.try_get("thread_id")?))
             }
 
+            /// Appends one run's events inside an open transaction.
+            async fn append_in(
+                tx: &mut sqlx::Transaction<'_, Db>,
+                tenant_id: &str,
+                run_id: &str,
+                upstream: &[UpstreamEvent],
+                drafts: Vec<EventDraft>,
+                now_ms: i64,
+            ) -> Result<Vec<RunEvent>, StoreError> {
+                let (first, thread_id) =
+                    take_sequences(tx, tenant_id, run_id, drafts.len(), upstream.len()).await?;
+                for chunk in upstream.chunks(INSERT_CHUNK) {
+                    let mut insert = sqlx::QueryBuilder::<Db>::new(
+                        "INSERT INTO upstream_events (tenant_id, run_id, position, body, received_at_ms) ",
+                    );
+                    insert.push_values(chunk, |mut row, raw| {
+                        row.push_bind(tenant_id)
+                            .push_bind(run_id)
+                            .push_bind(to_i64(raw.position))
+                            .push_bind(raw.body.as_str())
+                            .push_bind(now_ms);
+                    });
+                    insert.build().execute(&mut **tx).await?;
+                }
+                let run = RunRef::new(tenant_id, &thread_id, run_id);
+                let events: Vec<RunEvent> = drafts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(offset, draft)| RunEvent::from_draft(&run, first + offset as u64, draft, now_ms))
+                    .collect();
+                insert_events(tx, &events, now_ms).await?;
+                Ok(events)
+            }
+
             #[async_trait::async_trait]
             impl Store for super::$store {
                 async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, StoreError> {
@@ -457,30 +491,95 @@ macro_rules! impl_store {
                         return Ok(Vec::new());
                     }
                     let mut tx = self.pool.begin().await?;
-                    let (first, thread_id) =
-                        take_sequences(&mut tx, tenant_id, run_id, drafts.len(), upstream.len()).await?;
+                    let events = append_in(&mut tx, tenant_id, run_id, upstream, drafts, now_ms).await?;
+                    tx.commit().await?;
+                    Ok(events)
+                }
+
+                async fn append_batch(
+                    &self,
+                    batch: Vec<AppendRequest>,
+                    now_ms: i64,
+                ) -> Result<Vec<Vec<RunEvent>>, StoreError> {
+                    // Few statements whatever the batch size: one UPDATE takes every run's
+                    // sequences, one multi-row INSERT stores the raw events, one the events.
+                    let mut totals: Vec<(String, String, u64, u64)> = Vec::new();
+                    for request in &batch {
+                        match totals.iter_mut().find(|(_, run, _, _)| *run == request.run_id) {
+                            Some(total) => {
+                                total.2 += request.drafts.len() as u64;
+                                total.3 += request.upstream.len() as u64;
+                            }
+                            None => totals.push((
+                                request.tenant_id.clone(),
+                                request.run_id.clone(),
+                                request.drafts.len() as u64,
+                                request.upstream.len() as u64,
+                            )),
+                        }
+                    }
+                    let mut tx = self.pool.begin().await?;
+                    let mut update = sqlx::QueryBuilder::<Db>::new("UPDATE runs SET last_sequence = last_sequence + CASE id");
+                    for (_, run, events, _) in &totals {
+                        update.push(" WHEN ").push_bind(run.clone()).push(" THEN ").push_bind(to_i64(*events));
+                    }
+                    update.push(" ELSE 0 END, upstream_count = upstream_count + CASE id");
+                    for (_, run, _, upstream) in &totals {
+                        update.push(" WHEN ").push_bind(run.clone()).push(" THEN ").push_bind(to_i64(*upstream));
+                    }
+                    update.push(" ELSE 0 END WHERE id IN (");
+                    let mut ids = update.separated(", ");
+                    for (_, run, _, _) in &totals {
+                        ids.push_bind(run.clone());
+                    }
+                    update.push(") RETURNING id, tenant_id, thread_id, last_sequence");
+                    let rows = update.build().fetch_all(&mut *tx).await?;
+                    let mut next: Vec<(String, String, u64)> = Vec::with_capacity(totals.len());
+                    for (tenant, run, events, _) in &totals {
+                        let row = rows
+                            .iter()
+                            .find(|row| row.try_get::<String, _>("id").ok().as_deref() == Some(run.as_str()))
+                            .ok_or_else(|| StoreError::UnknownRun(run.clone()))?;
+                        if row.try_get::<String, _>("tenant_id")? != *tenant {
+                            return Err(StoreError::UnknownRun(run.clone()));
+                        }
+                        let last = to_u64(row.try_get("last_sequence")?, "last_sequence")?;
+                        next.push((run.clone(), row.try_get("thread_id")?, last + 1 - events));
+                    }
+                    let upstream: Vec<(&AppendRequest, &UpstreamEvent)> = batch
+                        .iter()
+                        .flat_map(|request| request.upstream.iter().map(move |raw| (request, raw)))
+                        .collect();
                     for chunk in upstream.chunks(INSERT_CHUNK) {
                         let mut insert = sqlx::QueryBuilder::<Db>::new(
                             "INSERT INTO upstream_events (tenant_id, run_id, position, body, received_at_ms) ",
                         );
-                        insert.push_values(chunk, |mut row, raw| {
-                            row.push_bind(tenant_id)
-                                .push_bind(run_id)
+                        insert.push_values(chunk, |mut row, (request, raw)| {
+                            row.push_bind(request.tenant_id.as_str())
+                                .push_bind(request.run_id.as_str())
                                 .push_bind(to_i64(raw.position))
                                 .push_bind(raw.body.as_str())
                                 .push_bind(now_ms);
                         });
                         insert.build().execute(&mut *tx).await?;
                     }
-                    let run = RunRef::new(tenant_id, &thread_id, run_id);
-                    let events: Vec<RunEvent> = drafts
-                        .into_iter()
-                        .enumerate()
-                        .map(|(offset, draft)| RunEvent::from_draft(&run, first + offset as u64, draft, now_ms))
-                        .collect();
-                    insert_events(&mut tx, &events, now_ms).await?;
+                    let mut all: Vec<RunEvent> = Vec::new();
+                    let mut lengths = Vec::with_capacity(batch.len());
+                    for request in batch {
+                        let Some((_, thread_id, sequence)) = next.iter_mut().find(|(run, _, _)| *run == request.run_id) else {
+                            return Err(StoreError::UnknownRun(request.run_id));
+                        };
+                        let run = RunRef::new(&request.tenant_id, thread_id, &request.run_id);
+                        lengths.push(request.drafts.len());
+                        for draft in request.drafts {
+                            all.push(RunEvent::from_draft(&run, *sequence, draft, now_ms));
+                            *sequence += 1;
+                        }
+                    }
+                    insert_events(&mut tx, &all, now_ms).await?;
                     tx.commit().await?;
-                    Ok(events)
+                    let mut rest = all.into_iter();
+                    Ok(lengths.into_iter().map(|length| rest.by_ref().take(length).collect()).collect())
                 }
 
                 async fn events(
