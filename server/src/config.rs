@@ -27,11 +27,22 @@ pub enum Command {
     Serve(ServeArgs),
     /// Serve only the demo AG-UI agent (POST /demo/agent), for use by another server.
     DemoAgent(DemoAgentArgs),
-    /// Run the demo Hermes-style gateway on stdin/stdout (what `--hermes` spawns).
-    DemoGateway,
+    /// Run the demo Hermes-style gateway on stdin/stdout (what `--hermes` spawns), or
+    /// with --ws as a WebSocket server at ws://127.0.0.1:PORT/api/ws.
+    DemoGateway(DemoGatewayArgs),
     /// Show a stored run or thread (or a recorded stream file) as the console would,
     /// read-only: it never calls an agent, re-runs a tool or answers an ask.
     Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DemoGatewayArgs {
+    /// Serve over WebSocket instead of stdio.
+    #[arg(long)]
+    pub ws: bool,
+    /// WebSocket port (with --ws).
+    #[arg(long, default_value_t = 9119)]
+    pub port: u16,
 }
 
 #[derive(Debug, Args)]
@@ -90,19 +101,25 @@ pub struct DemoAgentArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address to listen on.
-    #[arg(long, env = "AGENT_OS_ADDR", default_value = "127.0.0.1:3000")]
-    pub addr: SocketAddr,
-    /// Directory that holds the SQLite database file (created if missing).
-    #[arg(long, env = "AGENT_OS_DATA_DIR", default_value = "data")]
-    pub data_dir: PathBuf,
+    /// A TOML file with any of these settings (flags and environment win over it):
+    /// addr, data_dir, db, site_root, demo, [[agent]] {name, url, tools},
+    /// [[hermes]] {name, command | url}.
+    #[arg(long, env = "AGENT_OS_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1:3000].
+    #[arg(long, env = "AGENT_OS_ADDR")]
+    pub addr: Option<SocketAddr>,
+    /// Directory that holds the SQLite database file, created if missing [default: data].
+    #[arg(long, env = "AGENT_OS_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
     /// Database URL instead of the file in the data directory: `sqlite:PATH` or
     /// `postgres://user@host/db`.
     #[arg(long, env = "AGENT_OS_DB")]
     pub db: Option<String>,
-    /// Directory with the built site: `pkg/` (wasm, JS glue, CSS) and public assets.
-    #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
-    pub site_root: PathBuf,
+    /// Directory with the built site: `pkg/` (wasm, JS glue, CSS) and public assets
+    /// [default: target/site].
+    #[arg(long, env = "LEPTOS_SITE_ROOT")]
+    pub site_root: Option<PathBuf>,
     /// An AG-UI agent: NAME=URL (repeatable). The first is the default for new threads;
     /// without any, the built-in demo agent is the default.
     #[arg(long = "agent", value_name = "NAME=URL")]
@@ -111,13 +128,58 @@ pub struct ServeArgs {
     /// parameters} (repeatable).
     #[arg(long = "tools", value_name = "NAME=FILE")]
     pub tools: Vec<String>,
-    /// A Hermes gateway: NAME=COMMAND, spawned on first use and spoken to over stdio
-    /// (repeatable).
+    /// A Hermes gateway: NAME=COMMAND (spawned on first use, spoken to over stdio) or
+    /// NAME=ws://HOST:PORT/PATH (repeatable).
     #[arg(long = "hermes", value_name = "NAME=COMMAND")]
     pub hermes: Vec<String>,
     /// Do not mount the demo agent under /demo nor offer the demo gateway.
     #[arg(long)]
     pub no_demo: bool,
+}
+
+/// The `--config` TOML file.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    addr: Option<SocketAddr>,
+    data_dir: Option<PathBuf>,
+    db: Option<String>,
+    site_root: Option<PathBuf>,
+    demo: Option<bool>,
+    #[serde(default)]
+    agent: Vec<AgentEntry>,
+    #[serde(default)]
+    hermes: Vec<HermesEntry>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgentEntry {
+    name: String,
+    url: String,
+    tools: Option<PathBuf>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HermesEntry {
+    name: String,
+    command: Option<String>,
+    url: Option<String>,
+}
+
+impl ConfigFile {
+    fn read(path: &std::path::Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read config file {}: {error}", path.display()))?;
+        toml::from_str(&text).map_err(|error| {
+            format!(
+                "config file {}: {}",
+                path.display(),
+                error.to_string().replace('\n', " ")
+            )
+        })
+    }
 }
 
 /// Everything `agent-os serve` needs, already validated by clap.
@@ -196,9 +258,9 @@ impl ServeConfig {
             let (name, command) = entry
                 .split_once('=')
                 .ok_or_else(|| format!("--hermes {entry:?} is not NAME=COMMAND"))?;
-            if command.starts_with("ws://") || command.starts_with("wss://") {
+            if command.starts_with("wss://") {
                 return Err(format!(
-                    "--hermes {name}: WebSocket gateways ({command}) are not supported yet; give a command to run"
+                    "--hermes {name}: wss:// needs TLS, which this build does not include; use ws:// on loopback or a command"
                 ));
             }
             list.push(AgentSpec {
@@ -227,16 +289,60 @@ impl ServeConfig {
 }
 
 impl ServeArgs {
-    pub fn into_config(self) -> ServeConfig {
-        ServeConfig {
-            addr: self.addr,
-            data_dir: self.data_dir,
-            db: self.db,
-            site_root: self.site_root,
-            agents: self.agents,
-            tools: self.tools,
-            hermes: self.hermes,
-            demo: !self.no_demo,
+    /// Merges the config file (if any) under the flags; the file's agents come first.
+    pub fn into_config(self) -> Result<ServeConfig, String> {
+        let file = match &self.config {
+            Some(path) => ConfigFile::read(path)?,
+            None => ConfigFile::default(),
+        };
+        let mut agents: Vec<String> = file
+            .agent
+            .iter()
+            .map(|a| format!("{}={}", a.name, a.url))
+            .collect();
+        agents.extend(self.agents);
+        let mut tools: Vec<String> = file
+            .agent
+            .iter()
+            .filter_map(|a| {
+                a.tools
+                    .as_ref()
+                    .map(|tools| format!("{}={}", a.name, tools.display()))
+            })
+            .collect();
+        tools.extend(self.tools);
+        let mut hermes = Vec::new();
+        for gateway in &file.hermes {
+            match (&gateway.command, &gateway.url) {
+                (Some(command), None) => hermes.push(format!("{}={command}", gateway.name)),
+                (None, Some(url)) => hermes.push(format!("{}={url}", gateway.name)),
+                _ => {
+                    return Err(format!(
+                        "config: [[hermes]] {:?} needs exactly one of `command` and `url`",
+                        gateway.name
+                    ));
+                }
+            }
         }
+        hermes.extend(self.hermes);
+        Ok(ServeConfig {
+            addr: self
+                .addr
+                .or(file.addr)
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 3000))),
+            data_dir: self
+                .data_dir
+                .or(file.data_dir)
+                .unwrap_or_else(|| "data".into()),
+            db: self.db.or(file.db),
+            site_root: self
+                .site_root
+                .or(file.site_root)
+                .unwrap_or_else(|| "target/site".into()),
+            agents,
+            tools,
+            hermes,
+            demo: !self.no_demo && file.demo.unwrap_or(true),
+        })
     }
 }

@@ -1,6 +1,7 @@
 //! Transport to Hermes gateways: a child process speaking newline-delimited JSON-RPC on
-//! stdio. Frames in are routed by session to the run they belong to and normalized there;
-//! answers out are the `*.respond` calls or JSON-RPC replies the core maps receipts to.
+//! stdio, or a WebSocket carrying the same frames. Frames in are routed by session to the
+//! run they belong to and normalized there; answers out are the `*.respond` calls or
+//! JSON-RPC replies the core maps receipts to.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,8 +13,8 @@ use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_
 use app::protocol::receipts::GatewayAnswer;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::{Mutex, oneshot};
+use tokio::process::{Child, Command};
+use tokio::sync::{Mutex, mpsc, oneshot};
 
 use crate::recorder::Recorder;
 
@@ -27,8 +28,9 @@ struct Route {
 
 pub struct HermesGateway {
     name: String,
-    stdin: Mutex<ChildStdin>,
-    child: Mutex<Child>,
+    /// Frames to send; a writer task owns the transport.
+    out: mpsc::UnboundedSender<String>,
+    child: Mutex<Option<Child>>,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
     sessions: Mutex<HashMap<(String, String), String>>,
@@ -38,24 +40,97 @@ pub struct HermesGateway {
 }
 
 impl HermesGateway {
-    /// Starts `command` (run by `sh -c`) and begins reading its frames.
-    pub async fn spawn(name: &str, command: &str, recorder: Recorder) -> Result<Arc<Self>, String> {
+    /// Connects to `target`: a `ws://` URL, or a command run by `sh -c` and spoken to
+    /// over its stdio.
+    pub async fn spawn(name: &str, target: &str, recorder: Recorder) -> Result<Arc<Self>, String> {
+        if target.starts_with("ws://") {
+            return Self::connect(name, target, recorder).await;
+        }
         let mut child = Command::new("sh")
             .arg("-c")
-            .arg(command)
+            .arg(target)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::inherit())
             .kill_on_drop(true)
             .spawn()
             .map_err(|error| {
-                format!("cannot start the Hermes gateway {name:?} ({command}): {error}")
+                format!("cannot start the Hermes gateway {name:?} ({target}): {error}")
             })?;
-        let stdin = child.stdin.take().ok_or("the gateway has no stdin")?;
+        let mut stdin = child.stdin.take().ok_or("the gateway has no stdin")?;
         let stdout = child.stdout.take().ok_or("the gateway has no stdout")?;
+        let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+        tokio::spawn(async move {
+            while let Some(frame) = outgoing.recv().await {
+                if stdin
+                    .write_all(format!("{frame}\n").as_bytes())
+                    .await
+                    .is_err()
+                    || stdin.flush().await.is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let (lines, incoming) = mpsc::unbounded_channel::<String>();
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(stdout).lines();
+            while let Ok(Some(line)) = reader.next_line().await {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Self::start(name, out, incoming, Some(child), recorder))
+    }
+
+    /// A gateway reached over WebSocket (e.g. the Hermes dashboard's `/api/ws?token=…`).
+    async fn connect(name: &str, url: &str, recorder: Recorder) -> Result<Arc<Self>, String> {
+        use futures_util::{SinkExt, StreamExt};
+        use tokio_tungstenite::tungstenite::Message;
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(|error| {
+                format!("cannot connect to the Hermes gateway {name:?} at {url}: {error}")
+            })?;
+        let (mut sink, mut stream) = socket.split();
+        let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+        tokio::spawn(async move {
+            while let Some(frame) = outgoing.recv().await {
+                if sink.send(Message::Text(frame.into())).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let (lines, incoming) = mpsc::unbounded_channel::<String>();
+        tokio::spawn(async move {
+            while let Some(Ok(message)) = stream.next().await {
+                let text = match message {
+                    Message::Text(text) => text.to_string(),
+                    Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                    Message::Close(_) => break,
+                    _ => continue,
+                };
+                for line in text.lines() {
+                    if lines.send(line.to_owned()).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Self::start(name, out, incoming, None, recorder))
+    }
+
+    fn start(
+        name: &str,
+        out: mpsc::UnboundedSender<String>,
+        incoming: mpsc::UnboundedReceiver<String>,
+        child: Option<Child>,
+        recorder: Recorder,
+    ) -> Arc<Self> {
         let gateway = Arc::new(Self {
             name: name.to_owned(),
-            stdin: Mutex::new(stdin),
+            out,
             child: Mutex::new(child),
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
@@ -65,8 +140,8 @@ impl HermesGateway {
             alive: std::sync::atomic::AtomicBool::new(true),
         });
         let reader = Arc::clone(&gateway);
-        tokio::spawn(async move { reader.read(stdout).await });
-        Ok(gateway)
+        tokio::spawn(async move { reader.read(incoming).await });
+        gateway
     }
 
     pub fn is_alive(&self) -> bool {
@@ -74,15 +149,9 @@ impl HermesGateway {
     }
 
     async fn write(&self, frame: &Value) -> Result<(), String> {
-        let mut stdin = self.stdin.lock().await;
-        stdin
-            .write_all(format!("{frame}\n").as_bytes())
-            .await
-            .map_err(|error| format!("the gateway {:?} is gone: {error}", self.name))?;
-        stdin
-            .flush()
-            .await
-            .map_err(|error| format!("the gateway {:?} is gone: {error}", self.name))
+        self.out
+            .send(frame.to_string())
+            .map_err(|_| format!("the gateway {:?} is gone", self.name))
     }
 
     /// Calls `method` and waits for its result (or its JSON-RPC error, as text).
@@ -105,13 +174,8 @@ impl HermesGateway {
         }
     }
 
-    async fn read(self: Arc<Self>, stdout: tokio::process::ChildStdout) {
-        let mut lines = BufReader::new(stdout).lines();
-        loop {
-            let line = match lines.next_line().await {
-                Ok(Some(line)) => line,
-                Ok(None) | Err(_) => break,
-            };
+    async fn read(self: Arc<Self>, mut incoming: mpsc::UnboundedReceiver<String>) {
+        while let Some(line) = incoming.recv().await {
             if line.trim().is_empty() {
                 continue;
             }
@@ -148,7 +212,9 @@ impl HermesGateway {
                 let _ = done.send(());
             }
         }
-        let _ = self.child.lock().await.wait().await;
+        if let Some(child) = self.child.lock().await.as_mut() {
+            let _ = child.wait().await;
+        }
         tracing::warn!(gateway = %self.name, "the Hermes gateway exited");
     }
 

@@ -21,15 +21,19 @@ fn main() -> ExitCode {
     };
     let outcome: Result<(), String> = runtime.block_on(async move {
         match cli.command {
-            Command::Serve(args) => serve::run(args.into_config())
-                .await
-                .map_err(|e| e.to_string()),
+            Command::Serve(args) => match args.into_config() {
+                Ok(config) => serve::run(config).await.map_err(|e| e.to_string()),
+                Err(error) => Err(error),
+            },
             Command::DemoAgent(args) => serve::demo_agent(args.port)
                 .await
                 .map_err(|e| e.to_string()),
-            Command::DemoGateway => server::demo::gateway::run()
-                .await
-                .map_err(|e| e.to_string()),
+            Command::DemoGateway(args) => if args.ws {
+                server::demo::gateway::run_websocket(args.port).await
+            } else {
+                server::demo::gateway::run().await
+            }
+            .map_err(|e| e.to_string()),
             Command::Replay(args) => match replay::run(args.into_request()).await {
                 Ok(output) => {
                     print!("{output}");

@@ -299,3 +299,45 @@ async fn an_inline_diff_from_the_gateway_becomes_an_edit() {
     );
     assert!(!edit["patch"].as_str().unwrap().contains('\u{1b}'));
 }
+
+#[tokio::test]
+async fn a_gateway_over_websocket_is_driven_the_same_way() {
+    let port = common::free_port();
+    let mut gateway = std::process::Command::new(common::BIN)
+        .args(["demo-gateway", "--ws", "--port", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the WebSocket gateway did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let target = format!("wsdemo=ws://127.0.0.1:{port}/api/ws");
+    let server = TestServer::start_with(&dir.path().join("data"), &["--hermes", &target]).await;
+    let bridge = Bridge {
+        server,
+        client: reqwest::Client::new(),
+        _dir: dir,
+    };
+    let (_, created) = bridge
+        .post("/api/v1/threads", json!({"agent": "wsdemo"}))
+        .await;
+    let thread = created["thread"]["id"].as_str().unwrap().to_owned();
+    let (_, started) = bridge
+        .post(
+            &format!("/api/v1/threads/{thread}/messages"),
+            json!({"text": "approve new"}),
+        )
+        .await;
+    let run = started["run"]["id"].as_str().unwrap().to_owned();
+    let ask = bridge.pending_ask(&run).await;
+    bridge.answer(&run, &ask, "once", json!({})).await;
+    assert_eq!(final_text(&bridge.settled(&run).await), "Cleaned build/.");
+    let _ = gateway.kill();
+    let _ = gateway.wait();
+}

@@ -169,3 +169,59 @@ async fn ctrl_c_shuts_the_server_down_cleanly() {
     let status = server.interrupt();
     assert!(status.success(), "exit status {status:?}");
 }
+
+#[tokio::test]
+async fn a_config_file_supplies_settings_and_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let config = dir.path().join("agent-os.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n",
+            dir.path().join("data").display()
+        ),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["serve", "--config", config.to_str().unwrap()])
+        .env("RUST_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/api/v1/agents");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let agents = loop {
+        if let Ok(response) = reqwest::get(&url).await {
+            break response.json::<serde_json::Value>().await.unwrap();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not start from its config file"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        agents["agents"],
+        serde_json::json!(["raw", "demo", "gw", "demo-hermes"])
+    );
+    assert!(dir.path().join("data/agent-os.sqlite3").is_file());
+}
+
+#[test]
+fn a_bad_config_file_is_a_one_line_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bad.toml");
+    std::fs::write(&config, "adress = \"127.0.0.1:1\"\n").unwrap();
+    let output = run_to_end(&["serve", "--config", config.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("config file {}", config.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("unknown field `adress`"), "{stderr}");
+}

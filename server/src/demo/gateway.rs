@@ -11,14 +11,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::{Mutex, oneshot};
+use tokio::sync::{Mutex, mpsc, oneshot};
 
 /// The words that pick a gateway scenario.
 pub const SCENARIOS: [&str; 9] = [
     "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "fail",
 ];
 
-type Out = Arc<Mutex<tokio::io::Stdout>>;
+/// Frames out, one JSON text each; the transport writes them.
+type Out = mpsc::UnboundedSender<String>;
 
 #[derive(Default)]
 struct Shared {
@@ -31,9 +32,7 @@ struct Shared {
 }
 
 async fn write(out: &Out, frame: Value) {
-    let mut out = out.lock().await;
-    let _ = out.write_all(format!("{frame}\n").as_bytes()).await;
-    let _ = out.flush().await;
+    let _ = out.send(frame.to_string());
 }
 
 async fn event(out: &Out, session: &str, kind: &str, payload: Value) {
@@ -48,13 +47,83 @@ async fn event(out: &Out, session: &str, kind: &str, payload: Value) {
     .await;
 }
 
-/// Runs the gateway until stdin closes.
+/// Runs the gateway on stdin/stdout until stdin closes.
 pub async fn run() -> std::io::Result<()> {
-    let out: Out = Arc::new(Mutex::new(tokio::io::stdout()));
+    let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(frame) = outgoing.recv().await {
+            if stdout
+                .write_all(format!("{frame}\n").as_bytes())
+                .await
+                .is_err()
+                || stdout.flush().await.is_err()
+            {
+                break;
+            }
+        }
+    });
+    let (lines_in, incoming) = mpsc::unbounded_channel::<String>();
+    let reader = tokio::spawn(async move {
+        let mut lines = BufReader::new(tokio::io::stdin()).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if lines_in.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    serve(incoming, out).await;
+    reader.abort();
+    let _ = writer.await;
+    Ok(())
+}
+
+/// `agent-os demo-gateway --ws --port N`: the same gateway over WebSocket at `/api/ws`.
+pub async fn run_websocket(port: u16) -> std::io::Result<()> {
+    use axum::extract::ws::{Message, WebSocketUpgrade};
+    use futures_util::{SinkExt, StreamExt};
+    let app = axum::Router::new().route(
+        "/api/ws",
+        axum::routing::get(|upgrade: WebSocketUpgrade| async move {
+            upgrade.on_upgrade(|socket| async move {
+                let (mut sink, mut stream) = socket.split();
+                let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+                let writer = tokio::spawn(async move {
+                    while let Some(frame) = outgoing.recv().await {
+                        if sink.send(Message::Text(frame.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                });
+                let (lines_in, incoming) = mpsc::unbounded_channel::<String>();
+                let reader = tokio::spawn(async move {
+                    while let Some(Ok(message)) = stream.next().await {
+                        let Message::Text(text) = message else {
+                            continue;
+                        };
+                        for line in text.lines() {
+                            if lines_in.send(line.to_owned()).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                });
+                serve(incoming, out).await;
+                reader.abort();
+                writer.abort();
+            })
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    println!("Demo gateway at ws://{}/api/ws", listener.local_addr()?);
+    axum::serve(listener, app).await
+}
+
+/// Speaks the gateway protocol over any line transport until its input ends.
+pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
     let shared = Arc::new(Mutex::new(Shared::default()));
     write(&out, json!({"jsonrpc": "2.0", "method": "event", "params": {"type": "gateway.ready", "payload": {"skin": {"name": "demo"}}}})).await;
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
-    while let Some(line) = lines.next_line().await? {
+    while let Some(line) = incoming.recv().await {
         let Ok(frame) = serde_json::from_str::<Value>(&line) else {
             write(&out, json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "parse error"}})).await;
             continue;
@@ -147,7 +216,6 @@ pub async fn run() -> std::io::Result<()> {
             }
         }
     }
-    Ok(())
 }
 
 /// Waits for the answer to an ask (or gives up after a minute, like Hermes' timeouts).
