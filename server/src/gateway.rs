@@ -17,6 +17,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
 use crate::recorder::Recorder;
+use crate::store::Store;
 
 /// The run a session's frames belong to while its turn lasts.
 struct Route {
@@ -36,15 +37,21 @@ pub struct HermesGateway {
     sessions: Mutex<HashMap<(String, String), String>>,
     routes: Mutex<HashMap<String, Route>>,
     recorder: Recorder,
+    store: Arc<dyn Store>,
     alive: std::sync::atomic::AtomicBool,
 }
 
 impl HermesGateway {
     /// Connects to `target`: a `ws://` URL, or a command run by `sh -c` and spoken to
     /// over its stdio.
-    pub async fn spawn(name: &str, target: &str, recorder: Recorder) -> Result<Arc<Self>, String> {
+    pub async fn spawn(
+        name: &str,
+        target: &str,
+        recorder: Recorder,
+        store: Arc<dyn Store>,
+    ) -> Result<Arc<Self>, String> {
         if target.starts_with("ws://") {
-            return Self::connect(name, target, recorder).await;
+            return Self::connect(name, target, recorder, store).await;
         }
         let mut child = Command::new("sh")
             .arg("-c")
@@ -81,11 +88,23 @@ impl HermesGateway {
                 }
             }
         });
-        Ok(Self::start(name, out, incoming, Some(child), recorder))
+        Ok(Self::start(
+            name,
+            out,
+            incoming,
+            Some(child),
+            recorder,
+            store,
+        ))
     }
 
     /// A gateway reached over WebSocket (e.g. the Hermes dashboard's `/api/ws?token=…`).
-    async fn connect(name: &str, url: &str, recorder: Recorder) -> Result<Arc<Self>, String> {
+    async fn connect(
+        name: &str,
+        url: &str,
+        recorder: Recorder,
+        store: Arc<dyn Store>,
+    ) -> Result<Arc<Self>, String> {
         use futures_util::{SinkExt, StreamExt};
         use tokio_tungstenite::tungstenite::Message;
         let (socket, _) = tokio_tungstenite::connect_async(url)
@@ -118,7 +137,7 @@ impl HermesGateway {
                 }
             }
         });
-        Ok(Self::start(name, out, incoming, None, recorder))
+        Ok(Self::start(name, out, incoming, None, recorder, store))
     }
 
     fn start(
@@ -127,6 +146,7 @@ impl HermesGateway {
         incoming: mpsc::UnboundedReceiver<String>,
         child: Option<Child>,
         recorder: Recorder,
+        store: Arc<dyn Store>,
     ) -> Arc<Self> {
         let gateway = Arc::new(Self {
             name: name.to_owned(),
@@ -137,6 +157,7 @@ impl HermesGateway {
             sessions: Mutex::new(HashMap::new()),
             routes: Mutex::new(HashMap::new()),
             recorder,
+            store,
             alive: std::sync::atomic::AtomicBool::new(true),
         });
         let reader = Arc::clone(&gateway);
@@ -283,20 +304,49 @@ impl HermesGateway {
         }
     }
 
-    /// The gateway session of a thread, created on first use.
+    /// The gateway session of a thread: the live one, else the thread's stored session
+    /// resumed (after a restart of either side), else a new one.
     async fn session(&self, tenant_id: &str, thread_id: &str) -> Result<String, String> {
         let key = (tenant_id.to_owned(), thread_id.to_owned());
         if let Some(session) = self.sessions.lock().await.get(&key) {
             return Ok(session.clone());
         }
-        let created = self
-            .request("session.create", json!({ "cols": 100, "cwd": "." }))
-            .await?;
-        let session = created
+        let stored = self
+            .store
+            .thread_session(tenant_id, thread_id)
+            .await
+            .map_err(|error| error.to_string())?;
+        let opened = match &stored {
+            Some(stored) => {
+                self.request(
+                    "session.resume",
+                    json!({ "session_id": stored, "cols": 100 }),
+                )
+                .await
+            }
+            None => Err(String::new()),
+        };
+        let opened = match opened {
+            Ok(resumed) => resumed,
+            // Nothing stored, or the gateway no longer knows it: a new session.
+            Err(_) => {
+                self.request("session.create", json!({ "cols": 100, "cwd": "." }))
+                    .await?
+            }
+        };
+        let session = opened
             .get("session_id")
             .and_then(Value::as_str)
-            .ok_or("session.create returned no session_id")?
+            .ok_or("the gateway returned no session_id")?
             .to_owned();
+        if let Some(durable) = opened.get("stored_session_id").and_then(Value::as_str)
+            && stored.as_deref() != Some(durable)
+        {
+            self.store
+                .set_thread_session(tenant_id, thread_id, durable)
+                .await
+                .map_err(|error| error.to_string())?;
+        }
         self.sessions.lock().await.insert(key, session.clone());
         Ok(session)
     }

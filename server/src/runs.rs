@@ -136,9 +136,14 @@ impl Runs {
         {
             return Ok(Arc::clone(gateway));
         }
-        let gateway = HermesGateway::spawn(&agent.name, target, self.recorder.clone())
-            .await
-            .map_err(ApiError::Conflict)?;
+        let gateway = HermesGateway::spawn(
+            &agent.name,
+            target,
+            self.recorder.clone(),
+            self.store.clone(),
+        )
+        .await
+        .map_err(ApiError::Conflict)?;
         gateways.insert(agent.name.clone(), Arc::clone(&gateway));
         Ok(gateway)
     }

@@ -466,7 +466,20 @@ async fn sse_resumes_from_any_cut_without_gap_or_duplicate() {
     let all = read(None, None).await;
     let last = *all.last().unwrap();
     assert_eq!(all, (1..=last).collect::<Vec<_>>());
-    for cut in [0, 1, 2, last / 3, last / 2, last - 1, last] {
+    // The edges, and cuts drawn at random (the seed is printed on failure).
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    let mut random = seed | 1;
+    let mut cuts = vec![0, 1, last - 1, last];
+    for _ in 0..6 {
+        random ^= random << 13;
+        random ^= random >> 7;
+        random ^= random << 17;
+        cuts.push(random % (last + 1));
+    }
+    for cut in cuts {
         let expected: Vec<u64> = (cut + 1..=last).collect();
         assert_eq!(read(Some(cut), None).await, expected, "after={cut}");
         assert_eq!(
@@ -715,5 +728,32 @@ async fn a_server_killed_mid_run_restarts_with_every_event_and_pending_ask() {
         .await
         .0,
         409
+    );
+}
+
+#[tokio::test]
+async fn a_frontend_tool_call_is_answered_with_a_tool_message_in_the_next_run() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "frontend").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted");
+    let ask = &paused["view"]["asks"][0];
+    assert_eq!(ask["kind"], "frontend_tool");
+    let id = ask["id"].as_str().unwrap();
+    let (status, _) = api
+        .receipt(
+            &run,
+            id,
+            "frontend_tool",
+            "submit",
+            json!({"result": {"applied": "#0b7285"}}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let follow_up = api.nth_run(&thread, 1).await;
+    assert_eq!(
+        texts(&follow_up["view"]),
+        ["The console ran it: {\"applied\":\"#0b7285\"}"]
     );
 }

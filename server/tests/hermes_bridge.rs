@@ -341,3 +341,53 @@ async fn a_gateway_over_websocket_is_driven_the_same_way() {
     let _ = gateway.kill();
     let _ = gateway.wait();
 }
+
+#[tokio::test]
+async fn a_thread_resumes_its_gateway_session_after_a_restart() {
+    let bridge = Bridge::start().await;
+    let (_, created) = bridge
+        .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
+        .await;
+    let thread = created["thread"]["id"].as_str().unwrap().to_owned();
+    let say = |text: &'static str| {
+        let bridge = &bridge;
+        let thread = thread.clone();
+        async move {
+            let (_, started) = bridge
+                .post(
+                    &format!("/api/v1/threads/{thread}/messages"),
+                    json!({"text": text}),
+                )
+                .await;
+            started["run"]["id"].as_str().unwrap().to_owned()
+        }
+    };
+    let first = say("hello").await;
+    assert_eq!(
+        final_text(&bridge.settled(&first).await),
+        "Hello from the demo gateway."
+    );
+    let Bridge {
+        server,
+        client,
+        _dir,
+    } = bridge;
+    let server = server.kill_and_restart().await;
+    let bridge = Bridge {
+        server,
+        client,
+        _dir,
+    };
+    let (_, started) = bridge
+        .post(
+            &format!("/api/v1/threads/{thread}/messages"),
+            json!({"text": "hello"}),
+        )
+        .await;
+    let second = started["run"]["id"].as_str().unwrap().to_owned();
+    let text = final_text(&bridge.settled(&second).await);
+    assert!(
+        text.starts_with("Hello again from the demo gateway (session demo_"),
+        "{text}"
+    );
+}

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 pub const TOOLS: &str = include_str!("tools.json");
 
 /// The words that pick a scenario, in the order the composer suggests them.
-pub const SCENARIOS: [&str; 15] = [
+pub const SCENARIOS: [&str; 16] = [
     "chunks",
     "call",
     "parallel",
@@ -35,6 +35,7 @@ pub const SCENARIOS: [&str; 15] = [
     "edit",
     "artifacts",
     "plan",
+    "frontend",
 ];
 
 /// Shared by every request: cancellations observed, approvals remembered per thread.
@@ -204,6 +205,19 @@ fn last_user_text(input: &Value) -> String {
             _ => None,
         })
         .unwrap_or_default()
+}
+
+/// The content of the last message, when it is a tool message (a frontend tool answer).
+fn tool_answer(input: &Value) -> Option<String> {
+    let last = input.get("messages")?.as_array()?.last()?;
+    if last.get("role")?.as_str()? != "tool" {
+        return None;
+    }
+    let content = last.get("content")?.as_str()?.to_owned();
+    Some(match last.get("error").and_then(Value::as_str) {
+        Some(error) => format!("it refused ({error})"),
+        None => content,
+    })
 }
 
 fn offered(input: &Value, tool: &str) -> bool {
@@ -410,6 +424,28 @@ fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Step> {
             ));
         }
         "artifacts" => artifacts(&mut steps, run),
+        "frontend" => {
+            // A call to a tool the console itself must run; the run ends waiting for it.
+            if !offered(input, "change_background") {
+                steps.push(ev(
+                    "RUN_ERROR",
+                    json!({"message": "this scenario needs the change_background tool, and the client offered no such tool", "code": "tool_not_offered"}),
+                ));
+                return steps;
+            }
+            call(
+                &mut steps,
+                &format!("bg-{}", run.run_id),
+                "change_background",
+                "{\"color\":\"#0b7285\"}",
+                None,
+            );
+            steps.push(ev(
+                "RUN_FINISHED",
+                json!({"threadId": run.thread_id, "runId": run.run_id,
+                       "outcome": {"type": "success", "pendingToolCallIds": [format!("bg-{}", run.run_id)]}}),
+            ));
+        }
         "plan" => {
             let todos = |statuses: [&str; 3]| {
                 json!({"todos": [
@@ -791,6 +827,16 @@ pub async fn run(State(agent): State<DemoAgent>, body: Bytes) -> Response {
         .is_some_and(|r| !r.is_empty());
     let steps = if resuming {
         resume_script(&agent, &input, &run)
+    } else if let Some(result) = tool_answer(&input) {
+        // A follow-up run carrying the console's answer to a frontend tool call.
+        let mut steps = vec![run.started()];
+        say(
+            &mut steps,
+            &format!("m-{}", run.run_id),
+            &format!("The console ran it: {result}"),
+        );
+        steps.push(run.finished());
+        steps
     } else {
         script(&agent, &input, &run)
     };

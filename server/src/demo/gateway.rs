@@ -28,6 +28,8 @@ struct Shared {
     /// Older-form approvals carry no id: answered first in, first out, per session.
     approvals: Vec<(String, oneshot::Sender<Value>)>,
     interrupted: HashMap<String, bool>,
+    /// Live session id → the stored session it resumed.
+    resumed: HashMap<String, String>,
     next: u64,
 }
 
@@ -159,6 +161,22 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
                 };
                 write(&out, reply(json!({"session_id": session_id, "stored_session_id": format!("demo_{session_id}"),
                     "message_count": 0, "messages": [], "info": {"model": "demo", "tools": {}}}))).await;
+            }
+            "session.resume" => {
+                let stored = params
+                    .get("session_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let session_id = {
+                    let mut shared = shared.lock().await;
+                    shared.next += 1;
+                    let live = format!("{:08x}", 0x5e55_0000 + shared.next);
+                    shared.resumed.insert(live.clone(), stored.clone());
+                    live
+                };
+                write(&out, reply(json!({"session_id": session_id, "stored_session_id": stored, "resumed": true,
+                    "message_count": 0, "messages": [], "info": {"model": "demo"}}))).await;
             }
             "prompt.submit" => {
                 write(&out, reply(json!({"status": "streaming"}))).await;
@@ -495,16 +513,19 @@ async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: Strin
             turn.complete("the model refused", "error").await;
         }
         _ => {
+            let resumed = turn.shared.lock().await.resumed.get(&turn.session).cloned();
+            let text = match resumed {
+                Some(stored) => {
+                    format!("Hello again from the demo gateway (session {stored} resumed).")
+                }
+                None => "Hello from the demo gateway.".to_owned(),
+            };
             turn.event("reasoning.delta", json!({"text": "A plain turn."}))
                 .await;
-            turn.say("Hello from the demo gateway.").await;
-            turn.event(
-                "reasoning.available",
-                json!({"text": "Hello from the demo gateway."}),
-            )
-            .await;
-            turn.complete("Hello from the demo gateway.", "complete")
+            turn.say(&text).await;
+            turn.event("reasoning.available", json!({"text": text}))
                 .await;
+            turn.complete(&text, "complete").await;
         }
     }
 }

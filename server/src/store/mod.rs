@@ -132,6 +132,19 @@ pub trait Store: Send + Sync + 'static {
         agent: &str,
     ) -> Result<(), StoreError>;
 
+    /// The agent-side session a thread continues (a Hermes stored session id).
+    async fn thread_session(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<String>, StoreError>;
+    async fn set_thread_session(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        session: &str,
+    ) -> Result<(), StoreError>;
+
     async fn create_run(&self, run: &NewRun) -> Result<RunRecord, StoreError>;
     async fn get_run(&self, tenant_id: &str, run_id: &str)
     -> Result<Option<RunRecord>, StoreError>;

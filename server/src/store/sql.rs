@@ -423,6 +423,28 @@ macro_rules! impl_store {
                     Ok(())
                 }
 
+                async fn thread_session(&self, tenant_id: &str, thread_id: &str) -> Result<Option<String>, StoreError> {
+                    let row = sqlx::query("SELECT agent_session FROM threads WHERE tenant_id = $1 AND id = $2")
+                        .bind(tenant_id)
+                        .bind(thread_id)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(match row {
+                        Some(row) => row.try_get("agent_session")?,
+                        None => None,
+                    })
+                }
+
+                async fn set_thread_session(&self, tenant_id: &str, thread_id: &str, session: &str) -> Result<(), StoreError> {
+                    sqlx::query("UPDATE threads SET agent_session = $1 WHERE tenant_id = $2 AND id = $3")
+                        .bind(session)
+                        .bind(tenant_id)
+                        .bind(thread_id)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                }
+
                 async fn create_run(&self, run: &NewRun) -> Result<RunRecord, StoreError> {
                     let row = sqlx::query(&format!(
                         "INSERT INTO runs (id, tenant_id, thread_id, agent, status, input, created_at_ms) \
