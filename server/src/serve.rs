@@ -72,7 +72,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     tracing::info!(database = %redact_password(&database), "store ready");
     let mut app = router(state);
     if config.demo {
-        app = app.merge(demo::router(DemoAgent::new(demo::default_delay())));
+        app = app.nest("/demo", demo::router(DemoAgent::new(demo::default_delay())));
         tracing::info!("demo agent at http://{addr}/demo/agent");
     }
     println!("Agent OS is serving at http://{addr}/");
@@ -91,7 +91,7 @@ pub async fn demo_agent(port: u16) -> Result<(), StartupError> {
         .await
         .map_err(|source| StartupError::Listen { addr, source })?;
     let addr = listener.local_addr().map_err(StartupError::Serve)?;
-    println!("Demo agent at http://{addr}/demo/agent");
+    println!("Demo agent at http://{addr}/agent");
     axum::serve(
         listener,
         demo::router(DemoAgent::new(demo::default_delay())),

@@ -11,15 +11,15 @@ use axum::routing::{any, get, post};
 
 pub use agent::DemoAgent;
 
-/// The demo agent's routes, mounted under `/demo` by `agent-os serve` and served alone by
-/// `agent-os demo-agent`.
+/// The demo agent's routes: `POST /agent`, `/raw/{scenario}`, `/cancellations`, `/tools`.
+/// `agent-os serve` mounts them under `/demo`; `agent-os demo-agent` serves them at the root.
 pub fn router(agent: DemoAgent) -> Router {
     Router::new()
-        .route("/demo/agent", post(agent::run))
-        .route("/demo/raw/{scenario}", any(agent::raw))
-        .route("/demo/cancellations", get(agent::cancellations))
-        .route("/demo/tools", get(agent::tools))
-        .route("/demo/health", get(|| async { "ok" }))
+        .route("/agent", post(agent::run))
+        .route("/raw/{scenario}", any(agent::raw))
+        .route("/cancellations", get(agent::cancellations))
+        .route("/tools", get(agent::tools))
+        .route("/health", get(|| async { "ok" }))
         .with_state(agent)
 }
 
