@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::error::ApiError;
-use crate::model::ThreadSummary;
+use crate::model::{AnswerOutcome, RunSummary, ThreadPage, ThreadSummary};
 
 /// The server-side half: the service trait the server implements and provides by context.
 #[cfg(feature = "ssr")]
@@ -14,7 +14,7 @@ pub mod service {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
-    use crate::model::ThreadSummary;
+    use crate::model::{AnswerOutcome, RunSummary, ThreadPage, ThreadSummary};
 
     /// Everything the UI and the REST API may ask of the workspace.
     #[async_trait::async_trait]
@@ -26,6 +26,41 @@ pub mod service {
             tenant_id: &str,
             thread_id: &str,
         ) -> Result<ThreadSummary, ApiError>;
+        async fn rename_thread(
+            &self,
+            tenant_id: &str,
+            thread_id: &str,
+            title: &str,
+        ) -> Result<ThreadSummary, ApiError>;
+        /// The thread with every run and its projection.
+        async fn thread_page(
+            &self,
+            tenant_id: &str,
+            thread_id: &str,
+        ) -> Result<ThreadPage, ApiError>;
+        /// Binds a thread that has no runs yet to an agent.
+        async fn bind_agent(
+            &self,
+            tenant_id: &str,
+            thread_id: &str,
+            agent: &str,
+        ) -> Result<(), ApiError>;
+        async fn send_message(
+            &self,
+            tenant_id: &str,
+            thread_id: &str,
+            text: &str,
+        ) -> Result<RunSummary, ApiError>;
+        async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError>;
+        /// A receipt (the JSON envelope) for ask `ask_id` of run `run_id`.
+        async fn answer_ask(
+            &self,
+            tenant_id: &str,
+            actor: &str,
+            run_id: &str,
+            ask_id: &str,
+            receipt: &str,
+        ) -> Result<AnswerOutcome, ApiError>;
     }
 
     /// The handle placed in Leptos context for server functions.
@@ -58,6 +93,11 @@ pub mod service {
     pub fn tenant() -> &'static str {
         crate::model::DEFAULT_TENANT
     }
+
+    /// Who is acting in the current request.
+    pub fn actor() -> &'static str {
+        "operator"
+    }
 }
 
 #[server(prefix = "/fn", endpoint = "list_threads")]
@@ -76,4 +116,53 @@ pub async fn create_thread() -> Result<ThreadSummary, ApiError> {
 pub async fn get_thread(thread_id: String) -> Result<ThreadSummary, ApiError> {
     use service::*;
     with_status(workspace()?.get_thread(tenant(), &thread_id).await)
+}
+
+#[server(prefix = "/fn", endpoint = "rename_thread")]
+pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSummary, ApiError> {
+    use service::*;
+    with_status(
+        workspace()?
+            .rename_thread(tenant(), &thread_id, &title)
+            .await,
+    )
+}
+
+#[server(prefix = "/fn", endpoint = "thread_page")]
+pub async fn load_thread_page(thread_id: String) -> Result<ThreadPage, ApiError> {
+    use service::*;
+    with_status(workspace()?.thread_page(tenant(), &thread_id).await)
+}
+
+#[server(prefix = "/fn", endpoint = "bind_agent")]
+pub async fn bind_agent(thread_id: String, agent: String) -> Result<(), ApiError> {
+    use service::*;
+    with_status(workspace()?.bind_agent(tenant(), &thread_id, &agent).await)
+}
+
+#[server(prefix = "/fn", endpoint = "send_message")]
+pub async fn send_message(thread_id: String, text: String) -> Result<RunSummary, ApiError> {
+    use service::*;
+    with_status(workspace()?.send_message(tenant(), &thread_id, &text).await)
+}
+
+#[server(prefix = "/fn", endpoint = "cancel_run")]
+pub async fn cancel_run(run_id: String) -> Result<RunSummary, ApiError> {
+    use service::*;
+    with_status(workspace()?.cancel_run(tenant(), &run_id).await)
+}
+
+/// Sends a receipt to the exact pending ask. The answer is never chat text.
+#[server(prefix = "/fn", endpoint = "answer_ask")]
+pub async fn answer_ask(
+    run_id: String,
+    ask_id: String,
+    receipt: String,
+) -> Result<AnswerOutcome, ApiError> {
+    use service::*;
+    with_status(
+        workspace()?
+            .answer_ask(tenant(), actor(), &run_id, &ask_id, &receipt)
+            .await,
+    )
 }

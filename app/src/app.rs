@@ -7,11 +7,10 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::path;
 
 use crate::api::{CreateThread, list_threads};
-use crate::components::context_pane::ContextPane;
 use crate::components::sidebar::Sidebar;
 use crate::pages::home::HomePage;
 use crate::pages::not_found::NotFoundPage;
-use crate::pages::thread::ThreadPage;
+use crate::pages::thread::{ThreadPage, ThreadsChanged};
 
 /// The document the server renders around the app; it also loads the hydration bundle.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -54,7 +53,12 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Workspace() -> impl IntoView {
     let create_thread = ServerAction::<CreateThread>::new();
-    let threads = Resource::new(move || create_thread.version().get(), |_| list_threads());
+    let changed = RwSignal::new(0u32);
+    provide_context(ThreadsChanged(changed));
+    let threads = Resource::new(
+        move || (create_thread.version().get(), changed.get()),
+        |_| list_threads(),
+    );
 
     let location = use_location();
     let selected = Memo::new(move |_| {
@@ -76,13 +80,10 @@ fn Workspace() -> impl IntoView {
         <a class="skip-link" href="#main">"Skip to content"</a>
         <div class="shell">
             <Sidebar threads create_thread selected />
-            <main class="main" id="main" tabindex="-1">
-                <Routes fallback=NotFoundPage>
-                    <Route path=path!("/") view=HomePage />
-                    <Route path=path!("/threads/:id") view=ThreadPage />
-                </Routes>
-            </main>
-            <ContextPane />
+            <Routes fallback=NotFoundPage>
+                <Route path=path!("/") view=HomePage />
+                <Route path=path!("/threads/:id") view=ThreadPage />
+            </Routes>
         </div>
     }
 }

@@ -11,6 +11,7 @@ pub mod api;
 pub mod app;
 pub mod components;
 pub mod error;
+pub mod live;
 pub mod model;
 pub mod pages;
 pub mod projection;

@@ -1,13 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { openHydrated } from './helpers';
 
-test('the server-rendered shell already holds the sidebar, timeline area and context pane', async ({ request }) => {
-  const response = await request.get('/');
+test('the server-rendered shell already holds the sidebar, timeline, ask lane and context pane', async ({ request }) => {
+  const created = await request.post('/api/v1/threads', { data: {} });
+  expect(created.status()).toBe(201);
+  const { thread } = await created.json();
+  const response = await request.get(`/threads/${thread.id}`);
   expect(response.status()).toBe(200);
   const html = await response.text();
   expect(html).toContain('aria-label="Workspace"');
   expect(html).toContain('New thread');
+  expect(html).toContain('aria-label="Run timeline"');
+  expect(html).toContain('aria-label="Pending asks"');
   expect(html).toContain('aria-label="Context"');
+  expect(html).toContain('aria-label="Message"');
   expect(html).toContain('/pkg/agent_os.js');
 });
 

@@ -66,7 +66,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     let state = AppState::new(
         addr,
         &config.site_root,
-        Arc::new(WorkspaceServiceImpl::new(store)),
+        Arc::new(WorkspaceServiceImpl::new(store, runs.clone())),
         runs,
     );
     tracing::info!(database = %redact_password(&database), "store ready");

@@ -1,21 +1,52 @@
-//! The workspace service: what server functions and the REST API call, over the store.
+//! The workspace service: what server functions and the REST API call, over the store
+//! and the run service.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
-use app::model::ThreadSummary;
+use app::model::{AnswerOutcome, RunPage, RunSummary, ThreadPage, ThreadSummary};
+use app::projection::{RunView, ViewPolicy};
+use app::protocol::receipts::ReceiptEnvelope;
 
-use crate::store::{Store, StoreError};
+use crate::agents::AgentKind;
+use crate::runs::{ReceiptOutcome, RunOptions, Runs};
+use crate::store::{RunRecord, Store, StoreError, ask_key};
 
 pub struct WorkspaceServiceImpl {
     store: Arc<dyn Store>,
+    runs: Arc<Runs>,
 }
 
 impl WorkspaceServiceImpl {
-    pub fn new(store: Arc<dyn Store>) -> Self {
-        Self { store }
+    pub fn new(store: Arc<dyn Store>, runs: Arc<Runs>) -> Self {
+        Self { store, runs }
+    }
+
+    /// Words the agent understands, offered as suggestions on an empty thread.
+    fn suggestions(&self, agent: Option<&str>) -> Vec<String> {
+        let Some(spec) = agent
+            .and_then(|name| self.runs.agents().get(name))
+            .or_else(|| self.runs.agents().default_agent())
+        else {
+            return Vec::new();
+        };
+        let words: &[&str] = match (&spec.kind, spec.name.as_str()) {
+            (AgentKind::AgUi { .. }, "demo") => &crate::demo::agent::SCENARIOS,
+            (AgentKind::Hermes { .. }, "demo-hermes") => &crate::demo::gateway::SCENARIOS,
+            _ => &[],
+        };
+        words.iter().map(|word| (*word).to_owned()).collect()
+    }
+}
+
+pub fn run_summary(run: &RunRecord) -> RunSummary {
+    RunSummary {
+        id: run.id.clone(),
+        agent: run.agent.clone(),
+        status: run.status.clone(),
+        created_at_ms: run.created_at_ms,
     }
 }
 
@@ -39,6 +70,113 @@ impl WorkspaceService for WorkspaceServiceImpl {
             .get_thread(tenant_id, thread_id)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))
+    }
+
+    async fn rename_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<ThreadSummary, ApiError> {
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(ApiError::BadRequest(
+                "a thread title must not be empty".into(),
+            ));
+        }
+        if title.chars().count() > 200 {
+            return Err(ApiError::BadRequest(
+                "a thread title is at most 200 characters".into(),
+            ));
+        }
+        self.store
+            .rename_thread(tenant_id, thread_id, title)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))
+    }
+
+    async fn thread_page(&self, tenant_id: &str, thread_id: &str) -> Result<ThreadPage, ApiError> {
+        let thread = self.get_thread(tenant_id, thread_id).await?;
+        let agent = self.store.thread_agent(tenant_id, thread_id).await?;
+        let mut runs = Vec::new();
+        for run in self.store.list_runs(tenant_id, thread_id).await? {
+            let events = self.store.events(tenant_id, &run.id, 0, None).await?;
+            runs.push(RunPage {
+                run: run_summary(&run),
+                view: RunView::from_events(ViewPolicy::default(), &events),
+            });
+        }
+        Ok(ThreadPage {
+            suggestions: self.suggestions(agent.as_deref()),
+            agents: self.runs.agents().names(),
+            thread,
+            agent,
+            runs,
+        })
+    }
+
+    async fn bind_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        agent: &str,
+    ) -> Result<(), ApiError> {
+        self.get_thread(tenant_id, thread_id).await?;
+        if self.runs.agents().get(agent).is_none() {
+            return Err(ApiError::BadRequest(format!(
+                "agent {agent:?} is not configured; configured: {}",
+                self.runs.agents().names().join(", ")
+            )));
+        }
+        if !self.store.list_runs(tenant_id, thread_id).await?.is_empty() {
+            return Err(ApiError::Conflict(
+                "a thread keeps its agent once it has runs".into(),
+            ));
+        }
+        Ok(self
+            .store
+            .bind_thread_agent(tenant_id, thread_id, agent)
+            .await?)
+    }
+
+    async fn send_message(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+    ) -> Result<RunSummary, ApiError> {
+        let run = self
+            .runs
+            .send_message(tenant_id, thread_id, text, RunOptions::default())
+            .await?;
+        Ok(run_summary(&run))
+    }
+
+    async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError> {
+        Ok(run_summary(&self.runs.cancel(tenant_id, run_id).await?))
+    }
+
+    async fn answer_ask(
+        &self,
+        tenant_id: &str,
+        actor: &str,
+        run_id: &str,
+        ask_id: &str,
+        receipt: &str,
+    ) -> Result<AnswerOutcome, ApiError> {
+        let envelope = ReceiptEnvelope::parse(receipt.as_bytes())
+            .map_err(|error| ApiError::BadRequest(error.to_string()))?;
+        match self
+            .runs
+            .answer(tenant_id, &ask_key(run_id, ask_id), actor, &envelope)
+            .await?
+        {
+            ReceiptOutcome::Accepted(_) => Ok(AnswerOutcome::Accepted),
+            ReceiptOutcome::AlreadyClosed(record) => Ok(AnswerOutcome::AlreadyClosed {
+                state: record.ask.state,
+                answered_by: record.answered_by,
+            }),
+        }
     }
 }
 

@@ -1,18 +1,128 @@
-//! The right-hand pane: agent state, plan and workspace context of the selected run.
+//! The right-hand pane: the selected preview (artifact or edit), then the run's agent
+//! state, plan and routing metadata, then the workspace slots (notes, memory).
 
 use leptos::prelude::*;
 
+use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
+use crate::components::timeline::Selection;
+use crate::model::RunSummary;
+use crate::projection::RunView;
+
+/// A run's view and summary, as the thread page keeps them.
+#[derive(Clone, Copy)]
+pub struct RunSignals {
+    pub summary: RwSignal<RunSummary>,
+    pub view: RwSignal<RunView>,
+}
+
 #[component]
-pub fn ContextPane() -> impl IntoView {
+pub fn ContextPane(
+    #[prop(into)] runs: Signal<Vec<RunSignals>>,
+    #[prop(into)] agent: Signal<Option<String>>,
+    selection: RwSignal<Option<Selection>>,
+) -> impl IntoView {
+    let latest = move || runs.with(|runs| runs.last().copied());
+    let preview = move || {
+        let selected = selection.get()?;
+        let (run, found) = match &selected {
+            Selection::Artifact { run, id } => (
+                *run,
+                runs.with(|runs| {
+                    runs.get(*run)
+                        .and_then(|r| r.view.with(|v| v.artifact(id).cloned()))
+                })
+                .map(|artifact| view! { <ArtifactPreview artifact /> }.into_any()),
+            ),
+            Selection::Edit { run, id } => (
+                *run,
+                runs.with(|runs| {
+                    runs.get(*run)
+                        .and_then(|r| r.view.with(|v| v.edit(id).cloned()))
+                })
+                .map(|edit| view! { <EditPreview edit /> }.into_any()),
+            ),
+        };
+        let _ = run;
+        Some(view! {
+            <section class="pane-section" aria-labelledby="ctx-preview">
+                <div class="section-head">
+                    <h2 id="ctx-preview">"Preview"</h2>
+                    <button type="button" class="button small ghost" on:click=move |_| selection.set(None)>"Close"</button>
+                </div>
+                {found.unwrap_or_else(|| view! { <p class="muted">"Nothing to show."</p> }.into_any())}
+            </section>
+        })
+    };
     view! {
         <aside class="context-pane" aria-label="Context">
-            <section aria-labelledby="ctx-state">
+            {preview}
+            <section class="pane-section" aria-labelledby="ctx-state">
                 <h2 id="ctx-state">"Agent state"</h2>
-                <p class="muted">"No run selected."</p>
+                {move || match latest() {
+                    Some(run) => run.view.with(|view| {
+                        if view.state.as_object().is_some_and(|o| o.is_empty()) {
+                            view! { <p class="muted">"The agent has published no state."</p> }.into_any()
+                        } else {
+                            view! { <JsonBlock value=view.state.clone() /> }.into_any()
+                        }
+                    }),
+                    None => view! { <p class="muted">"No run yet."</p> }.into_any(),
+                }}
             </section>
-            <section aria-labelledby="ctx-plan">
+            <section class="pane-section" aria-labelledby="ctx-plan">
                 <h2 id="ctx-plan">"Plan"</h2>
-                <p class="muted">"No plan published."</p>
+                {move || {
+                    let plan = latest().map(|run| run.view.with(|view| view.plan.clone())).unwrap_or_default();
+                    if plan.is_empty() {
+                        view! { <p class="muted">"No plan published."</p> }.into_any()
+                    } else {
+                        let done = plan.iter().filter(|item| item.status == "completed").count();
+                        let total = plan.len();
+                        view! {
+                            <p class="muted">{format!("{done} of {total} done")}</p>
+                            <ol class="plan">
+                                {plan.into_iter().map(|item| {
+                                    let mark = match item.status.as_str() {
+                                        "completed" => "✓",
+                                        "in_progress" | "in-progress" => "▶",
+                                        "cancelled" => "×",
+                                        _ => "○",
+                                    };
+                                    view! {
+                                        <li data-status=item.status.clone()>
+                                            <span aria-hidden="true">{mark}</span>" " {item.label}
+                                            <span class="visually-hidden">{format!(" ({})", item.status.replace('_', " "))}</span>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ol>
+                        }.into_any()
+                    }
+                }}
+            </section>
+            <section class="pane-section" aria-labelledby="ctx-routing">
+                <h2 id="ctx-routing">"Routing"</h2>
+                <dl class="metadata">
+                    <dt>"Agent"</dt>
+                    <dd>{move || agent.get().unwrap_or_else(|| "default (bound on first message)".into())}</dd>
+                    {move || latest().map(|run| {
+                        let summary = run.summary.get();
+                        let status = run.view.with(|view| view.status.label());
+                        view! {
+                            <dt>"Run"</dt><dd><code>{summary.id}</code></dd>
+                            <dt>"Status"</dt><dd>{status}</dd>
+                            <dt>"Events"</dt><dd>{run.view.with(|view| view.last_sequence)}</dd>
+                        }
+                    })}
+                </dl>
+            </section>
+            <section class="pane-section" aria-labelledby="ctx-notes">
+                <h2 id="ctx-notes">"Notes"</h2>
+                <p class="muted">"No notes for this thread."</p>
+            </section>
+            <section class="pane-section" aria-labelledby="ctx-memory">
+                <h2 id="ctx-memory">"Memory"</h2>
+                <p class="muted">"Nothing remembered yet."</p>
             </section>
         </aside>
     }

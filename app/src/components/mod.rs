@@ -1,4 +1,9 @@
 //! UI building blocks; each renders the data it is given and reports user intent upward.
 
+pub mod artifacts;
+pub mod asks;
+pub mod code_diff;
+pub mod composer;
 pub mod context_pane;
 pub mod sidebar;
+pub mod timeline;

@@ -7,9 +7,11 @@ use leptos_meta::Title;
 pub fn HomePage() -> impl IntoView {
     view! {
         <Title text="" />
-        <section class="empty-state" aria-labelledby="home-heading">
-            <h1 id="home-heading">"Workspace"</h1>
-            <p>"Select a thread in the sidebar, or start a new one."</p>
-        </section>
+        <main class="main" id="main" tabindex="-1">
+            <section class="empty-state" aria-labelledby="home-heading">
+                <h1 id="home-heading">"Workspace"</h1>
+                <p>"Select a thread in the sidebar, or start a new one."</p>
+            </section>
+        </main>
     }
 }

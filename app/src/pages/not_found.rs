@@ -11,11 +11,13 @@ pub fn NotFoundPage() -> impl IntoView {
     }
     view! {
         <Title text="Not found" />
-        <section class="empty-state" aria-labelledby="nf-heading">
-            <h1 id="nf-heading">"Page not found"</h1>
-            <p>
-                "Nothing lives at this address. " <a href="/">"Back to the workspace"</a>
-            </p>
-        </section>
+        <main class="main" id="main" tabindex="-1">
+            <section class="empty-state" aria-labelledby="nf-heading">
+                <h1 id="nf-heading">"Page not found"</h1>
+                <p>
+                    "Nothing lives at this address. " <a href="/">"Back to the workspace"</a>
+                </p>
+            </section>
+        </main>
     }
 }

@@ -1,47 +1,377 @@
-//! `/threads/:id`: one thread and its runs.
+//! `/threads/:id`: one thread — its runs' timelines, the asks waiting for an answer, the
+//! composer, and the context pane. The server renders the projection from the store;
+//! after hydration the page follows each open run's live stream from the last sequence.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::api::get_thread;
+use crate::api::{bind_agent, cancel_run, load_thread_page, rename_thread, send_message};
+use crate::components::asks::AskCard;
+use crate::components::composer::Composer;
+use crate::components::context_pane::{ContextPane, RunSignals};
+use crate::components::timeline::{Selection, Timeline};
+use crate::live::{Connection, follow, is_open};
+use crate::model::{RunSummary, ThreadPage as ThreadData};
+use crate::projection::{ItemBody, RunView, ViewPolicy};
+use crate::protocol::ask::Ask;
+use crate::protocol::channel::Role;
+
+/// Bumped when a thread's title changes, so the sidebar reloads its list.
+#[derive(Clone, Copy)]
+pub struct ThreadsChanged(pub RwSignal<u32>);
 
 #[component]
 pub fn ThreadPage() -> impl IntoView {
     let params = use_params_map();
     let thread_id = move || params.read().get("id").unwrap_or_default();
-    // Blocking: the status code (404 for an unknown id) and the title must be known
-    // before the response head is sent.
-    let thread = Resource::new_blocking(thread_id, get_thread);
-
+    // Blocking: the status code (404 for an unknown id), the title and the whole timeline
+    // with its pending asks are in the server-rendered HTML.
+    let page = Resource::new_blocking(thread_id, load_thread_page);
     view! {
-        <Transition fallback=|| view! { <p class="muted">"Loading thread…"</p> }>
+        <Transition fallback=|| view! { <main class="main" id="main"><p class="muted">"Loading thread…"</p></main> }>
             {move || Suspend::new(async move {
-                match thread.await {
-                    Ok(thread) => {
-                        view! {
-                            <Title text=thread.title.clone() />
-                            <header class="thread-head">
-                                <h1>{thread.title}</h1>
-                            </header>
-                            <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite">
-                                <p class="muted empty">"No runs in this thread yet."</p>
-                            </section>
-                        }
-                            .into_any()
-                    }
-                    Err(error) => {
-                        view! {
-                            <Title text="Thread unavailable" />
+                match page.await {
+                    Ok(data) => view! { <ThreadView data /> }.into_any(),
+                    Err(error) => view! {
+                        <Title text="Thread unavailable" />
+                        <main class="main" id="main" tabindex="-1">
                             <section class="empty-state" role="alert">
                                 <h1>"Thread unavailable"</h1>
                                 <p>{error.to_string()}</p>
                             </section>
-                        }
-                            .into_any()
+                        </main>
                     }
+                    .into_any(),
                 }
             })}
         </Transition>
+    }
+}
+
+fn signals(summary: RunSummary, view: RunView) -> RunSignals {
+    RunSignals {
+        summary: RwSignal::new(summary),
+        view: RwSignal::new(view),
+    }
+}
+
+#[component]
+fn ThreadView(data: ThreadData) -> impl IntoView {
+    let thread_id = StoredValue::new(data.thread.id.clone());
+    let runs: RwSignal<Vec<RunSignals>> = RwSignal::new(
+        data.runs
+            .into_iter()
+            .map(|run| signals(run.run, run.view))
+            .collect(),
+    );
+    let connection = RwSignal::new(Connection::Idle);
+    let selection = RwSignal::new(None::<Selection>);
+    let show_reasoning = RwSignal::new(false);
+    let arrival = RwSignal::new(false);
+    let agent = RwSignal::new(data.agent.clone());
+    let agents = data.agents.clone();
+    let title = RwSignal::new(data.thread.title.clone());
+    let busy = RwSignal::new(false);
+    let problem = RwSignal::new(None::<String>);
+    let suggestions = data.suggestions.clone();
+    let threads_changed = use_context::<ThreadsChanged>();
+
+    // Once hydrated, follow every run that can still change.
+    Effect::new(move |_| {
+        for run in runs.get_untracked() {
+            if run.view.with_untracked(is_open) {
+                follow(
+                    &run.summary.with_untracked(|s| s.id.clone()),
+                    run.view,
+                    connection,
+                );
+            }
+        }
+    });
+
+    // Runs the server started on its own (a resume after the last answer) join the page.
+    let discover = move || {
+        spawn_local(async move {
+            let Ok(page) = load_thread_page(thread_id.get_value()).await else {
+                return;
+            };
+            // The page may have been left meanwhile: nothing below may panic on that.
+            if agent.try_set(page.agent.clone()).is_some() {
+                return;
+            }
+            for run in page.runs {
+                let Some(known) = runs.try_with_untracked(|list| {
+                    list.iter()
+                        .find(|r| r.summary.with_untracked(|s| s.id == run.run.id))
+                        .copied()
+                }) else {
+                    return;
+                };
+                match known {
+                    Some(existing) => {
+                        existing.summary.try_set(run.run);
+                    }
+                    None => {
+                        let open = is_open(&run.view);
+                        let id = run.run.id.clone();
+                        let added = signals(run.run, run.view);
+                        runs.try_update(|list| list.push(added));
+                        if open {
+                            follow(&id, added.view, connection);
+                        }
+                    }
+                }
+            }
+        });
+    };
+
+    let send = move |text: String| {
+        busy.set(true);
+        problem.set(None);
+        spawn_local(async move {
+            match send_message(thread_id.get_value(), text).await {
+                Ok(summary) => {
+                    let id = summary.id.clone();
+                    let added = signals(summary, RunView::new(ViewPolicy::default()));
+                    if runs.try_update(|list| list.push(added)).is_some() {
+                        follow(&id, added.view, connection);
+                    }
+                    if agent.try_get_untracked().flatten().is_none() {
+                        discover();
+                    }
+                }
+                Err(error) => {
+                    problem.try_set(Some(error.to_string()));
+                }
+            }
+            busy.try_set(false);
+        });
+    };
+
+    let running = Signal::derive(move || {
+        runs.with(|list| {
+            list.last()
+                .is_some_and(|run| run.view.with(|view| !view.status.is_terminal()))
+        })
+    });
+    let stop = move |_| {
+        let Some(run) = runs.with_untracked(|list| list.last().copied()) else {
+            return;
+        };
+        let id = run.summary.with_untracked(|s| s.id.clone());
+        spawn_local(async move {
+            if let Err(error) = cancel_run(id).await {
+                problem.try_set(Some(error.to_string()));
+            }
+        });
+    };
+    // Retry: the thread's last message, sent again as a new run.
+    let retry = move |_| {
+        let last = runs.with_untracked(|list| {
+            list.iter().rev().find_map(|run| {
+                run.view.with_untracked(|view| {
+                    view.items.iter().rev().find_map(|item| match &item.body {
+                        ItemBody::Message {
+                            role: Role::User,
+                            text,
+                            ..
+                        } => Some(text.clone()),
+                        _ => None,
+                    })
+                })
+            })
+        });
+        if let Some(text) = last {
+            send(text);
+        }
+    };
+
+    let pending = Memo::new(move |_| {
+        runs.with(|list| {
+            list.iter()
+                .flat_map(|run| {
+                    let id = run.summary.with(|s| s.id.clone());
+                    run.view.with(|view| {
+                        view.pending_asks()
+                            .map(|ask| (id.clone(), ask.clone()))
+                            .collect::<Vec<(String, Ask)>>()
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    // An answered ask may have started a run on the server (the resume of a paused run):
+    // look for it when the number of waiting asks drops, and shortly after.
+    Effect::new(move |previous: Option<usize>| {
+        let count = pending.with(Vec::len);
+        if previous.is_some_and(|previous| count < previous) {
+            discover();
+            for delay in [400u64, 1500, 4000] {
+                set_timeout(discover, std::time::Duration::from_millis(delay));
+            }
+        }
+        count
+    });
+    let suggestions_shown = Signal::derive({
+        let suggestions = suggestions.clone();
+        move || {
+            if runs.with(Vec::is_empty) {
+                suggestions.clone()
+            } else {
+                Vec::new()
+            }
+        }
+    });
+
+    let numbered_runs = move || {
+        runs.get()
+            .into_iter()
+            .enumerate()
+            .collect::<Vec<(usize, RunSignals)>>()
+    };
+    view! {
+        <Title text=move || title.get() />
+        <main class="main" id="main" tabindex="-1">
+            <ThreadHeader thread_id title agent agents runs show_reasoning arrival connection threads_changed />
+            {move || problem.get().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
+            <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite">
+                {move || runs.with(Vec::is_empty).then(|| view! {
+                    <p class="muted empty">"No runs in this thread yet. Send a message, or try a scenario below."</p>
+                })}
+                <For each=numbered_runs key=|(_, run)| run.summary.with_untracked(|s| s.id.clone()) let:entry>
+                    {
+                        let (index, run) = entry;
+                        let label = move || run.view.with(|view| view.status.label());
+                        view! {
+                            <section class="run" aria-label=format!("Run {}", index + 1)>
+                                <header class="run-head">
+                                    <span>{format!("Run {}", index + 1)}</span>
+                                    <span class="run-status" data-status=label>{label}</span>
+                                    {move || run.view.with(|view| view.activity.clone()).map(|activity| view! {
+                                        <span class="activity muted" role="status">{activity}</span>
+                                    })}
+                                </header>
+                                <Timeline run=index view=run.view show_reasoning arrival
+                                    on_select=move |selected| selection.set(Some(selected)) on_retry=retry />
+                            </section>
+                        }
+                    }
+                </For>
+            </section>
+            <section class="ask-lane" role="region" aria-label="Pending asks">
+                <h2 class="visually-hidden">"Pending asks"</h2>
+                <For each=move || pending.get() key=|(run, ask)| format!("{run}:{}", ask.id) let:entry>
+                    <AskCard run_id=entry.0 ask=entry.1 on_answered=move |_| discover() />
+                </For>
+            </section>
+            <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy />
+        </main>
+        <ContextPane runs agent selection />
+    }
+}
+
+#[component]
+#[allow(clippy::too_many_arguments)]
+fn ThreadHeader(
+    thread_id: StoredValue<String>,
+    title: RwSignal<String>,
+    agent: RwSignal<Option<String>>,
+    agents: Vec<String>,
+    runs: RwSignal<Vec<RunSignals>>,
+    show_reasoning: RwSignal<bool>,
+    arrival: RwSignal<bool>,
+    connection: RwSignal<Connection>,
+    threads_changed: Option<ThreadsChanged>,
+) -> impl IntoView {
+    let editing = RwSignal::new(false);
+    let field: NodeRef<leptos::html::Input> = NodeRef::new();
+    let rename_problem = RwSignal::new(None::<String>);
+    let save = move || {
+        let Some(input) = field.get_untracked() else {
+            return;
+        };
+        let new_title = input.value();
+        spawn_local(async move {
+            match rename_thread(thread_id.get_value(), new_title).await {
+                Ok(thread) => {
+                    title.set(thread.title);
+                    editing.set(false);
+                    rename_problem.set(None);
+                    if let Some(changed) = threads_changed {
+                        changed.0.update(|n| *n += 1);
+                    }
+                }
+                Err(error) => rename_problem.set(Some(error.to_string())),
+            }
+        });
+    };
+    let choose_agent = move |event: leptos::ev::Event| {
+        let name = event_target_value(&event);
+        spawn_local(async move {
+            if bind_agent(thread_id.get_value(), name.clone())
+                .await
+                .is_ok()
+            {
+                agent.set(Some(name));
+            }
+        });
+    };
+    view! {
+        <header class="thread-head">
+            <div class="title-row">
+                {move || if editing.get() {
+                    view! {
+                        <form class="rename" on:submit=move |event| { event.prevent_default(); save(); }>
+                            <label for="thread-title" class="visually-hidden">"Thread title"</label>
+                            <input id="thread-title" node_ref=field value=title.get_untracked() />
+                            <button type="submit" class="button small primary">"Save"</button>
+                            <button type="button" class="button small ghost" on:click=move |_| editing.set(false)>"Cancel"</button>
+                        </form>
+                    }.into_any()
+                } else {
+                    view! {
+                        <h1>{move || title.get()}</h1>
+                        <button type="button" class="button small ghost" on:click=move |_| editing.set(true)>"Rename"</button>
+                    }.into_any()
+                }}
+                {move || rename_problem.get().map(|text| view! { <span class="error-text" role="alert">{text}</span> })}
+            </div>
+            <div class="toolbar">
+                {move || {
+                    let fresh = runs.with(Vec::is_empty);
+                    let options = agents.clone();
+                    if fresh {
+                        view! {
+                            <label class="agent-choice">"Agent "
+                                <select on:change=choose_agent>
+                                    {options.into_iter().enumerate().map(|(index, name)| {
+                                        let selected = agent.get().map_or(index == 0, |current| current == name);
+                                        view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                                    }).collect_view()}
+                                </select>
+                            </label>
+                        }.into_any()
+                    } else {
+                        view! { <span class="muted">"Agent: " {move || agent.get().unwrap_or_default()}</span> }.into_any()
+                    }
+                }}
+                <label class="toggle">
+                    <input type="checkbox" prop:checked=move || show_reasoning.get()
+                        on:change=move |event| show_reasoning.set(event_target_checked(&event)) />
+                    "Show reasoning"
+                </label>
+                <div class="segmented" role="group" aria-label="Timeline order">
+                    <button type="button" class="button small" aria-pressed=move || (!arrival.get()).to_string()
+                        on:click=move |_| arrival.set(false)>"Grouped"</button>
+                    <button type="button" class="button small" aria-pressed=move || arrival.get().to_string()
+                        on:click=move |_| arrival.set(true)>"Arrival order"</button>
+                </div>
+                <span class="connection" role="status" data-state=move || format!("{:?}", connection.get())>
+                    {move || connection.get().label()}
+                </span>
+            </div>
+        </header>
     }
 }

@@ -119,6 +119,12 @@ pub trait Store: Send + Sync + 'static {
         tenant_id: &str,
         thread_id: &str,
     ) -> Result<Option<ThreadSummary>, StoreError>;
+    async fn rename_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError>;
     /// The agent a thread is bound to, if any.
     async fn thread_agent(
         &self,

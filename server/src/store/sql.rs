@@ -392,6 +392,23 @@ macro_rules! impl_store {
                     Ok(row.as_ref().map(thread_row).transpose()?)
                 }
 
+                async fn rename_thread(
+                    &self,
+                    tenant_id: &str,
+                    thread_id: &str,
+                    title: &str,
+                ) -> Result<Option<ThreadSummary>, StoreError> {
+                    let row = sqlx::query(&format!(
+                        "UPDATE threads SET title = $1 WHERE tenant_id = $2 AND id = $3 RETURNING {THREAD_COLUMNS}"
+                    ))
+                    .bind(title)
+                    .bind(tenant_id)
+                    .bind(thread_id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                    Ok(row.as_ref().map(thread_row).transpose()?)
+                }
+
                 async fn thread_agent(
                     &self,
                     tenant_id: &str,

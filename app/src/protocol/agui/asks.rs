@@ -23,7 +23,9 @@ fn strings(value: Option<&Value>) -> Option<Vec<String>> {
 
 /// Scalar metadata worth showing beside the ask; structured keys are rendered elsewhere.
 fn display_metadata(metadata: Option<&Map<String, Value>>) -> Vec<(String, String)> {
-    const RENDERED: [&str; 9] = [
+    const RENDERED: [&str; 11] = [
+        "description",
+        "prompt",
         "choices",
         "allowPermanent",
         "patch",

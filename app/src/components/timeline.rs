@@ -1,0 +1,295 @@
+//! The run timeline: every channel rendered from the projection, grouped (tool calls as
+//! one card) or in arrival order. Nothing is dropped: anything without a component is
+//! shown as readable JSON.
+
+use leptos::prelude::*;
+
+use crate::components::artifacts::JsonBlock;
+use crate::components::asks::AskReceipt;
+use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
+use crate::protocol::channel::{Level, Role};
+
+/// What the preview pane shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Artifact { run: usize, id: String },
+    Edit { run: usize, id: String },
+}
+
+fn status_text(status: ToolStatus) -> (&'static str, &'static str) {
+    match status {
+        ToolStatus::Streaming => ("…", "streaming arguments"),
+        ToolStatus::Running => ("⏳", "running"),
+        ToolStatus::Done => ("✓", "done"),
+        ToolStatus::Failed => ("✗", "failed"),
+        ToolStatus::NoResult => ("–", "no result"),
+    }
+}
+
+fn pretty_arguments(arguments: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(arguments)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok())
+        .unwrap_or_else(|| arguments.to_owned())
+}
+
+fn duration(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+#[component]
+pub fn Timeline(
+    run: usize,
+    view: RwSignal<RunView>,
+    #[prop(into)] show_reasoning: Signal<bool>,
+    #[prop(into)] arrival: Signal<bool>,
+    #[prop(into)] on_select: Callback<Selection>,
+    #[prop(into)] on_retry: Callback<()>,
+) -> impl IntoView {
+    let keys = move || {
+        view.with(|view| {
+            view.items
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| !item.is_blank())
+                .map(|(index, item)| (index, item.sequence, item.updated))
+                .collect::<Vec<_>>()
+        })
+    };
+    let grouped = move || {
+        view! {
+            <For each=keys key=|(_, sequence, updated)| (*sequence, *updated) let:entry>
+                {
+                    let (item, ask) = view.with_untracked(|view| {
+                        let item = view.items[entry.0].clone();
+                        let ask = match &item.body {
+                            ItemBody::Ask { ask_id } => view.ask(ask_id).cloned(),
+                            _ => None,
+                        };
+                        (item, ask)
+                    });
+                    view! { <ItemView run item ask show_reasoning on_select on_retry /> }
+                }
+            </For>
+        }
+    };
+    let in_arrival_order = move || {
+        view! {
+            <ol class="arrivals" aria-label="Events in arrival order">
+                {view.with(|view| {
+                    view.arrivals
+                        .iter()
+                        .map(|arrival| {
+                            let target = arrival.item.and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));
+                            view! {
+                                <li class="arrival" data-channel=arrival.channel.as_str()>
+                                    <span class="seq">{format!("#{}", arrival.sequence)}</span>
+                                    <span class="channel">{arrival.channel.as_str()}</span>
+                                    <span class="kind">{arrival.kind.to_string()}</span>
+                                    {target.map(|line| view! { <span class="target">{line}</span> })}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                })}
+            </ol>
+        }
+    };
+    move || {
+        if arrival.get() {
+            in_arrival_order().into_any()
+        } else {
+            grouped().into_any()
+        }
+    }
+}
+
+#[component]
+fn ItemView(
+    run: usize,
+    item: Item,
+    ask: Option<crate::protocol::ask::Ask>,
+    show_reasoning: Signal<bool>,
+    on_select: Callback<Selection>,
+    on_retry: Callback<()>,
+) -> impl IntoView {
+    let channel = item.channel.as_str();
+    let body = match item.body {
+        ItemBody::Message {
+            role,
+            text,
+            streaming,
+            is_final,
+            name,
+            ..
+        } => {
+            let who = match role {
+                Role::User => "You".to_owned(),
+                Role::Assistant => name.unwrap_or_else(|| "Agent".to_owned()),
+                Role::System => "System".to_owned(),
+                Role::Developer => "Developer".to_owned(),
+                Role::Tool => "Tool".to_owned(),
+            };
+            let class = match (role, is_final) {
+                (Role::User, _) => "message user",
+                (_, true) => "message final",
+                _ => "message",
+            };
+            view! {
+                <article class=class aria-busy=streaming.to_string()>
+                    <header class="message-head">
+                        <span class="who">{who}</span>
+                        {is_final.then(|| view! { <span class="badge">"Final answer"</span> })}
+                        {streaming.then(|| view! { <span class="badge muted">"streaming…"</span> })}
+                    </header>
+                    <div class="message-text">{text}</div>
+                </article>
+            }
+            .into_any()
+        }
+        ItemBody::Reasoning { text, streaming, .. } => view! {
+            <details class="reasoning" hidden=move || !show_reasoning.get() aria-busy=streaming.to_string()>
+                <summary>"Reasoning" {streaming.then_some(" (streaming…)")}</summary>
+                <p>{text}</p>
+            </details>
+        }
+        .into_any(),
+        ItemBody::EncryptedReasoning { subtype, .. } => view! {
+            <p class="notice muted" hidden=move || !show_reasoning.get()>
+                {format!("Encrypted reasoning ({subtype}) kept for the agent")}
+            </p>
+        }
+        .into_any(),
+        ItemBody::ToolCall {
+            tool_call_id,
+            name,
+            arguments,
+            status,
+            summary,
+            progress,
+            result,
+            ..
+        } => {
+            let (icon, label) = status_text(status);
+            let timing = result.as_ref().and_then(|r| r.duration_ms).map(duration);
+            view! {
+                <article class="tool-card" data-status=label data-tool-call-id=tool_call_id>
+                    <header class="tool-head">
+                        <span class="tool-name">{name}</span>
+                        <span class="tool-status"><span aria-hidden="true">{icon}</span>" " {label}</span>
+                        {timing.map(|t| view! { <span class="muted">{t}</span> })}
+                    </header>
+                    {summary.map(|s| view! { <p class="muted">{s}</p> })}
+                    <pre class="tool-args" aria-label="Arguments"><code>{pretty_arguments(&arguments)}</code></pre>
+                    {(!progress.is_empty()).then(|| view! { <p class="muted">{progress.join(" · ")}</p> })}
+                    {match result {
+                        Some(result) => {
+                            let text = match &result.content {
+                                serde_json::Value::String(text) => text.clone(),
+                                other => serde_json::to_string_pretty(other).unwrap_or_default(),
+                            };
+                            view! {
+                                <div class=if result.is_error { "tool-result error" } else { "tool-result" }>
+                                    <span class="label">{if result.is_error { "Error result" } else { "Result" }}</span>
+                                    <pre><code>{text}</code></pre>
+                                </div>
+                            }
+                            .into_any()
+                        }
+                        None => view! {
+                            <p class="tool-result pending muted">
+                                {if status == ToolStatus::NoResult { "No result came back." } else { "Waiting for the result…" }}
+                            </p>
+                        }
+                        .into_any(),
+                    }}
+                </article>
+            }
+            .into_any()
+        }
+        ItemBody::Ask { ask_id } => match ask {
+            Some(ask) if !ask.state.is_pending() => view! { <AskReceipt ask /> }.into_any(),
+            Some(ask) => view! {
+                <p class="notice waiting" role="status">
+                    {format!("Waiting for you — {}", ask.command.clone().unwrap_or(ask.title.clone()))}
+                    " (see Pending asks)"
+                </p>
+            }
+            .into_any(),
+            None => view! { <p class="notice">{format!("Ask {ask_id}")}</p> }.into_any(),
+        },
+        ItemBody::Edit { edit_id } => {
+            let id = edit_id.clone();
+            view! {
+                <button type="button" class="preview-link" on:click=move |_| on_select.run(Selection::Edit { run, id: id.clone() })>
+                    "Open edit preview: " {edit_id}
+                </button>
+            }
+            .into_any()
+        }
+        ItemBody::Artifact { artifact_id } => {
+            let id = artifact_id.clone();
+            view! {
+                <button type="button" class="preview-link" on:click=move |_| on_select.run(Selection::Artifact { run, id: id.clone() })>
+                    "Open artifact: " {artifact_id}
+                </button>
+            }
+            .into_any()
+        }
+        ItemBody::Step { name, active } => view! {
+            <p class="step">{format!("Step {name}")} {active.then_some(" (running)")}</p>
+        }
+        .into_any(),
+        ItemBody::Subagent { name, running, error, .. } => view! {
+            <p class="step">
+                {format!("Subagent {name}")}
+                {match (running, error) {
+                    (_, Some(error)) => format!(" failed: {error}"),
+                    (true, None) => " (running)".to_owned(),
+                    (false, None) => " finished".to_owned(),
+                }}
+            </p>
+        }
+        .into_any(),
+        ItemBody::Notice { level, text, .. } => {
+            let (class, label) = match level {
+                Level::Info => ("notice", "Note"),
+                Level::Warning => ("notice warning", "Warning"),
+                Level::Error => ("notice error", "Error"),
+            };
+            view! { <p class=class><span class="label">{label}": "</span>{text}</p> }.into_any()
+        }
+        ItemBody::Json { label, json } => view! {
+            <details class="json-item">
+                <summary>{label}</summary>
+                <JsonBlock value=json />
+            </details>
+        }
+        .into_any(),
+        ItemBody::Error { kind, message, excerpt } => {
+            let retry = kind == ErrorKind::RunFailed;
+            view! {
+                <div class="error-card" data-kind=format!("{kind:?}")>
+                    <span class="label">{match kind {
+                        ErrorKind::RunFailed => "Run failed",
+                        ErrorKind::ProtocolViolation => "Protocol violation",
+                        ErrorKind::Malformed => "Unreadable event",
+                        ErrorKind::Patch => "Patch failed",
+                        ErrorKind::Gateway => "Gateway error",
+                    }}</span>
+                    <p>{message}</p>
+                    {excerpt.map(|e| view! { <pre><code>{e}</code></pre> })}
+                    {retry.then(|| view! {
+                        <button type="button" class="button small" on:click=move |_| on_retry.run(())>"Retry"</button>
+                    })}
+                </div>
+            }
+            .into_any()
+        }
+    };
+    view! { <div class="item" data-channel=channel>{body}</div> }
+}

@@ -1,0 +1,103 @@
+//! The browser side of the live stream: follows a run's SSE from the last sequence the
+//! page already holds and applies each event to that run's projection. The browser's
+//! EventSource reconnects on its own, sending Last-Event-ID, so a dropped connection
+//! resumes with no gap and no duplicate (the view also ignores repeated sequences).
+
+use leptos::prelude::*;
+
+use crate::projection::RunView;
+
+/// The state of the page's live connection, shown to the user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Connection {
+    Idle,
+    Live,
+    Reconnecting,
+}
+
+impl Connection {
+    pub fn label(self) -> &'static str {
+        match self {
+            Connection::Idle => "",
+            Connection::Live => "Live",
+            Connection::Reconnecting => "Reconnecting…",
+        }
+    }
+}
+
+/// Whether the run can still change: it is running, or an ask of it waits.
+pub fn is_open(view: &RunView) -> bool {
+    !view.status.is_terminal() || view.pending_asks().next().is_some()
+}
+
+/// Follows `run_id` from `view`'s last sequence until the run is over and nothing waits.
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connection>) {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+
+    let after = view.with_untracked(|view| view.last_sequence);
+    let url = format!("/api/v1/runs/{run_id}/events?after={after}");
+    let Ok(source) = web_sys::EventSource::new(&url) else {
+        connection.set(Connection::Reconnecting);
+        return;
+    };
+    let on_message = {
+        let source = source.clone();
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+            let Some(data) = message.data().as_string() else {
+                return;
+            };
+            match serde_json::from_str::<crate::protocol::channel::RunEvent>(&data) {
+                Ok(event) => {
+                    // The page may have moved on: a disposed view closes the stream.
+                    let open = view.try_update(|view| {
+                        view.apply(&event);
+                        is_open(view)
+                    });
+                    match open {
+                        Some(true) => {
+                            connection.try_set(Connection::Live);
+                        }
+                        Some(false) | None => {
+                            source.close();
+                            connection.try_set(Connection::Idle);
+                        }
+                    }
+                }
+                Err(error) => {
+                    leptos::logging::warn!("unreadable event on the live stream: {error}")
+                }
+            }
+        })
+    };
+    let on_error = {
+        let source = source.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            // The stream also ends when the run is over: then there is nothing to resume.
+            if view.try_with_untracked(is_open) == Some(true) {
+                connection.try_set(Connection::Reconnecting);
+            } else {
+                source.close();
+                connection.try_set(Connection::Idle);
+            }
+        })
+    };
+    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        connection.try_set(Connection::Live);
+    });
+    source.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    // The handlers live as long as the page: the source is closed when the run is done
+    // or the page is left.
+    on_message.forget();
+    on_error.forget();
+    on_open.forget();
+    let closing = send_wrapper::SendWrapper::new(source.clone());
+    on_cleanup(move || closing.close());
+}
+
+/// On the server there is nothing to follow.
+#[cfg(not(any(feature = "hydrate", feature = "csr")))]
+pub fn follow(_run_id: &str, _view: RwSignal<RunView>, _connection: RwSignal<Connection>) {}
