@@ -34,8 +34,11 @@ say "Playwright suite in headless Chromium"
 port="$(free_port)"
 scratch="$(mktemp -d)"
 server_log="$scratch/server.log"
+# Besides the demo agent (the default), a demo endpoint that breaks the protocol, so the
+# browser suite can check that a violation is shown with its diagnosis.
 RUST_LOG="${RUST_LOG:-info,sqlx=warn}" target/debug/agent-os serve \
     --addr "127.0.0.1:$port" --data-dir "$scratch/data" --site-root "$SITE_ROOT" \
+    --agent "raw-unbracketed=http://127.0.0.1:$port/demo/raw/unbracketed" --default-agent demo \
     >"$server_log" 2>&1 &
 server_pid=$!
 stop_server() {
@@ -51,7 +54,11 @@ for _ in $(seq 1 100); do
 done
 curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$server_log" >&2; die "the server did not answer /healthz"; }
 
-if ! (cd end2end && BASE_URL="http://127.0.0.1:$port" npx --no-install playwright test); then
+# The suite reads the data directory (a secret must be in no stored byte) and starts its
+# own servers for the restart test.
+if ! (cd end2end && BASE_URL="http://127.0.0.1:$port" AGENT_OS_DATA_DIR="$scratch/data" \
+    AGENT_OS_BIN="$ROOT/target/debug/agent-os" AGENT_OS_SITE_ROOT="$SITE_ROOT" \
+    npx --no-install playwright test); then
     say "server log (last 50 lines)"
     tail -n 50 "$server_log" >&2
     exit 1

@@ -102,7 +102,7 @@ pub struct DemoAgentArgs {
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// A TOML file with any of these settings (flags and environment win over it):
-    /// addr, data_dir, db, site_root, demo, [[agent]] {name, url, tools},
+    /// addr, data_dir, db, site_root, demo, default_agent, [[agent]] {name, url, tools},
     /// [[hermes]] {name, command | url}.
     #[arg(long, env = "AGENT_OS_CONFIG")]
     pub config: Option<PathBuf>,
@@ -132,6 +132,9 @@ pub struct ServeArgs {
     /// NAME=ws://HOST:PORT/PATH (repeatable).
     #[arg(long = "hermes", value_name = "NAME=COMMAND")]
     pub hermes: Vec<String>,
+    /// The agent new threads use [default: the first --agent, else the demo agent].
+    #[arg(long, env = "AGENT_OS_DEFAULT_AGENT", value_name = "NAME")]
+    pub default_agent: Option<String>,
     /// Do not mount the demo agent under /demo nor offer the demo gateway.
     #[arg(long)]
     pub no_demo: bool,
@@ -146,6 +149,7 @@ struct ConfigFile {
     db: Option<String>,
     site_root: Option<PathBuf>,
     demo: Option<bool>,
+    default_agent: Option<String>,
     #[serde(default)]
     agent: Vec<AgentEntry>,
     #[serde(default)]
@@ -192,6 +196,7 @@ pub struct ServeConfig {
     pub agents: Vec<String>,
     pub tools: Vec<String>,
     pub hermes: Vec<String>,
+    pub default_agent: Option<String>,
     pub demo: bool,
 }
 
@@ -284,6 +289,20 @@ impl ServeConfig {
         if let Some(name) = tools_of.keys().next() {
             return Err(format!("--tools {name}=…: no agent of that name"));
         }
+        if let Some(name) = &self.default_agent {
+            let position = list
+                .iter()
+                .position(|agent| &agent.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = list.iter().map(|agent| agent.name.as_str()).collect();
+                    format!(
+                        "--default-agent {name}: no agent of that name; configured: {}",
+                        names.join(", ")
+                    )
+                })?;
+            let chosen = list.remove(position);
+            list.insert(0, chosen);
+        }
         Ok(Agents::new(list))
     }
 }
@@ -342,6 +361,7 @@ impl ServeArgs {
             agents,
             tools,
             hermes,
+            default_agent: self.default_agent.or(file.default_agent),
             demo: !self.no_demo && file.demo.unwrap_or(true),
         })
     }

@@ -178,7 +178,7 @@ async fn a_config_file_supplies_settings_and_agents() {
     std::fs::write(
         &config,
         format!(
-            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n",
+            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\ndefault_agent = \"demo\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n",
             dir.path().join("data").display()
         ),
     )
@@ -205,7 +205,8 @@ async fn a_config_file_supplies_settings_and_agents() {
     let _ = child.wait();
     assert_eq!(
         agents["agents"],
-        serde_json::json!(["raw", "demo", "gw", "demo-hermes"])
+        serde_json::json!(["demo", "raw", "gw", "demo-hermes"]),
+        "the default agent comes first, the rest keep their order"
     );
     assert!(dir.path().join("data/agent-os.sqlite3").is_file());
 }
@@ -224,4 +225,27 @@ fn a_bad_config_file_is_a_one_line_error_naming_it() {
         "{stderr}"
     );
     assert!(stderr.contains("unknown field `adress`"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_default_agent_is_a_one_line_error_listing_the_configured_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_to_end(&[
+        "serve",
+        "--addr",
+        &format!("127.0.0.1:{}", free_port()),
+        "--data-dir",
+        dir.path().join("data").to_str().unwrap(),
+        "--default-agent",
+        "nobody",
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "--default-agent nobody: no agent of that name; configured: demo, demo-hermes"
+        ),
+        "{stderr}"
+    );
 }

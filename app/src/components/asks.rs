@@ -337,7 +337,7 @@ fn OptionList(ask: Ask, id: String, sender: Sender) -> impl IntoView {
         }
     };
     view! {
-        <section class="ask question" aria-labelledby=section_label>
+        <section class="ask question" role="form" aria-labelledby=section_label>
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=heading_label>{question.map(|q| q.text).unwrap_or_else(|| ask.title.clone())}</h3>
@@ -503,7 +503,7 @@ fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl IntoView {
         }
     };
     view! {
-        <section class="ask credential" aria-labelledby=format!("{id}-title")>
+        <section class="ask credential" role="form" aria-labelledby=format!("{id}-title")>
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
@@ -528,7 +528,7 @@ fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl IntoView {
 fn EditReview(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     let diff = ask.diff.clone();
     view! {
-        <section class="ask edit" aria-labelledby=format!("{id}-title")>
+        <section class="ask edit" role="dialog" aria-labelledby=format!("{id}-title")>
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
@@ -563,7 +563,7 @@ fn FrontendTool(ask: Ask, id: String, sender: Sender) -> impl IntoView {
         }
     };
     view! {
-        <section class="ask tool" aria-labelledby=format!("{id}-title")>
+        <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>

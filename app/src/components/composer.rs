@@ -10,8 +10,18 @@ pub fn Composer(
     #[prop(into)] on_send: Callback<String>,
     #[prop(into)] on_stop: Callback<()>,
     #[prop(into)] busy: Signal<bool>,
+    /// A message the server refused, put back so that nothing typed is lost.
+    #[prop(into)]
+    returned: Signal<Option<String>>,
 ) -> impl IntoView {
     let field: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    Effect::new(move |_| {
+        if let (Some(text), Some(area)) = (returned.get(), field.get_untracked())
+            && area.value().is_empty()
+        {
+            area.set_value(&text);
+        }
+    });
     let send = move || {
         let Some(area) = field.get_untracked() else {
             return;

@@ -19,10 +19,18 @@ pub enum Selection {
 fn status_text(status: ToolStatus) -> (&'static str, &'static str) {
     match status {
         ToolStatus::Streaming => ("…", "streaming arguments"),
-        ToolStatus::Running => ("⏳", "running"),
+        ToolStatus::Running => ("◌", "running"),
         ToolStatus::Done => ("✓", "done"),
         ToolStatus::Failed => ("✗", "failed"),
         ToolStatus::NoResult => ("–", "no result"),
+    }
+}
+
+/// "table: Tasks" — what the artifact is, in the words its producer gave it.
+fn artifact_label(artifact: &crate::projection::ArtifactView) -> String {
+    match &artifact.title {
+        Some(title) => format!("{}: {title}", artifact.kind),
+        None => format!("{} {}", artifact.kind, artifact.artifact_id),
     }
 }
 
@@ -64,15 +72,20 @@ pub fn Timeline(
         view! {
             <For each=keys key=|(_, sequence, updated)| (*sequence, *updated) let:entry>
                 {
-                    let (item, ask) = view.with_untracked(|view| {
+                    let item = view.with_untracked(|view| {
                         let item = view.items[entry.0].clone();
                         let ask = match &item.body {
                             ItemBody::Ask { ask_id } => view.ask(ask_id).cloned(),
                             _ => None,
                         };
-                        (item, ask)
+                        let artifact = match &item.body {
+                            ItemBody::Artifact { artifact_id } => view.artifact(artifact_id).map(artifact_label),
+                            _ => None,
+                        };
+                        (item, ask, artifact)
                     });
-                    view! { <ItemView run item ask show_reasoning on_select on_retry /> }
+                    let (item, ask, artifact) = (item.0, item.1, item.2);
+                    view! { <ItemView run item ask artifact show_reasoning on_select on_retry /> }
                 }
             </For>
         }
@@ -113,6 +126,7 @@ fn ItemView(
     run: usize,
     item: Item,
     ask: Option<crate::protocol::ask::Ask>,
+    artifact: Option<String>,
     show_reasoning: Signal<bool>,
     on_select: Callback<Selection>,
     on_retry: Callback<()>,
@@ -235,7 +249,7 @@ fn ItemView(
             let id = artifact_id.clone();
             view! {
                 <button type="button" class="preview-link" on:click=move |_| on_select.run(Selection::Artifact { run, id: id.clone() })>
-                    "Open artifact: " {artifact_id}
+                    "Open " {artifact.unwrap_or(artifact_id)}
                 </button>
             }
             .into_any()

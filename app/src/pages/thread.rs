@@ -75,6 +75,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let title = RwSignal::new(data.thread.title.clone());
     let busy = RwSignal::new(false);
     let problem = RwSignal::new(None::<String>);
+    let returned = RwSignal::new(None::<String>);
     let suggestions = data.suggestions.clone();
     let threads_changed = use_context::<ThreadsChanged>();
 
@@ -130,8 +131,9 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let send = move |text: String| {
         busy.set(true);
         problem.set(None);
+        returned.set(None);
         spawn_local(async move {
-            match send_message(thread_id.get_value(), text).await {
+            match send_message(thread_id.get_value(), text.clone()).await {
                 Ok(summary) => {
                     let id = summary.id.clone();
                     let added = signals(summary, RunView::new(ViewPolicy::default()));
@@ -144,6 +146,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                 }
                 Err(error) => {
                     problem.try_set(Some(error.to_string()));
+                    returned.try_set(Some(text));
                 }
             }
             busy.try_set(false);
@@ -266,7 +269,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                     <AskCard run_id=entry.0 ask=entry.1 on_answered=move |_| discover() />
                 </For>
             </section>
-            <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy />
+            <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned />
         </main>
         <ContextPane runs agent selection />
     }

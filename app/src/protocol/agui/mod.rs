@@ -414,10 +414,15 @@ impl AgUiNormalizer {
                     return;
                 }
                 self.artifacts.insert(id.clone());
+                // tool-ui payloads name themselves in `title`; the pane and timeline use it.
+                let title = content
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 emit(EventBody::Artifact {
                     artifact_id: id,
                     artifact_kind: activity_type.replace('-', "_"),
-                    title: None,
+                    title,
                     data: content,
                 })
             }

@@ -1,0 +1,191 @@
+import { expect, test } from '@playwright/test';
+import { askLane, openHydrated, startScenario, timeline } from './helpers';
+
+test('approve once and deny go back as receipts, and the resumed run reports both', async ({ page }) => {
+  await startScenario(page, 'approve');
+  const lane = askLane(page);
+  const budget = lane.getByRole('dialog', { name: 'Approve the budget?' });
+  await expect(budget.getByText('book --budget 1200')).toBeVisible();
+  await expect(budget.getByRole('button', { name: 'Always approve' })).toBeVisible();
+  await budget.getByRole('button', { name: 'Approve once' }).click();
+  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Deny' }).click();
+
+  await expect(lane.getByRole('dialog')).toHaveCount(0);
+  const log = timeline(page);
+  await expect(log.getByRole('status', { name: 'Approved once' })).toHaveText(/Approved once — book --budget 1200 \(by operator\)/);
+  await expect(log.getByRole('status', { name: 'Denied' })).toHaveText(/Denied — book --date 2026-12-24/);
+  await expect(log.getByText('Declined: confirm-date. Nothing booked.')).toBeVisible();
+  // No receipt was sent as chat text: the only user message is the scenario word.
+  await expect(log.locator('article.message.user')).toHaveCount(1);
+});
+
+test('approve for session is remembered by the agent for the next run in the thread', async ({ page }) => {
+  await startScenario(page, 'approve');
+  const lane = askLane(page);
+  await lane.getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Approve for session' }).click();
+  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Approve for session' }).click();
+  await expect(timeline(page).getByRole('status', { name: 'Approved for session' })).toHaveCount(2);
+  await expect(timeline(page).getByText('Both approved. Booked.')).toBeVisible();
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('approve');
+  await composer.press('Enter');
+  await expect(timeline(page).getByText('Both approved earlier for this session. Booked.')).toBeVisible();
+  await expect(lane.getByRole('dialog')).toHaveCount(0);
+});
+
+test('always approve is offered only where permanent approval is allowed and is recorded as such', async ({ page }) => {
+  await startScenario(page, 'busy');
+  const card = askLane(page).getByRole('dialog', { name: 'Add the third task too?' });
+  await expect(card.getByRole('button', { name: 'Approve once' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Always approve' })).toHaveCount(0);
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await expect(timeline(page).getByRole('status', { name: 'Denied' })).toBeVisible();
+
+  await startScenario(page, 'approve');
+  const lane = askLane(page);
+  await lane.getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Always approve' }).click();
+  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Always approve' }).click();
+  await expect(timeline(page).getByRole('status', { name: 'Always approved' })).toHaveCount(2);
+});
+
+test('a clarify with choices is answered from the keyboard alone', async ({ page }) => {
+  await startScenario(page, 'clarify');
+  const card = askLane(page).getByRole('form', { name: 'Which color should I use?' });
+  // The list is one tab stop (roving tabindex): Tab from the heading's card lands on it.
+  await card.getByRole('option', { name: 'red' }).focus();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(card.getByRole('option', { name: 'green' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press(' ');
+  await expect(card.getByRole('option', { name: 'blue' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Tab');
+  await expect(card.getByRole('button', { name: 'Answer' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(timeline(page).getByRole('status').filter({ hasText: 'blue' })).toBeVisible();
+  await expect(askLane(page).getByRole('form')).toHaveCount(0);
+});
+
+test('a clarify without choices and a terminal read take free text', async ({ page }) => {
+  await startScenario(page, 'clarify free');
+  let card = askLane(page).getByRole('form', { name: 'What should the new task be called?' });
+  await card.getByRole('textbox', { name: 'What should the new task be called?' }).fill('water the plants');
+  await card.getByRole('button', { name: 'Answer' }).click();
+  await expect(timeline(page).getByRole('status').filter({ hasText: 'water the plants' })).toBeVisible();
+
+  await startScenario(page, 'terminal');
+  card = askLane(page).getByRole('form', { name: 'What does your terminal show?' });
+  await card.getByRole('textbox').fill('$ uptime\n 10:00 up 3 days');
+  await card.getByRole('button', { name: 'Answer' }).click();
+  await expect(timeline(page).getByRole('status').filter({ hasText: 'uptime' })).toBeVisible();
+});
+
+test('an edit preview switches between unified and split and can be rejected or accepted', async ({ page }) => {
+  await startScenario(page, 'edit');
+  let card = askLane(page).getByRole('dialog', { name: 'Apply this edit to src/lib.rs?' });
+  const unified = card.locator('table.diff:not(.split)');
+  const split = card.locator('table.diff.split');
+  await expect(unified).toBeVisible();
+  await expect(unified).toContainText('format!("Hello, {name}!")');
+  await expect(split).toBeHidden();
+  await card.getByRole('button', { name: 'Split' }).click();
+  await expect(split).toBeVisible();
+  await expect(unified).toBeHidden();
+  await expect(split.locator('td.code.old')).toContainText(['format!("Hello {}", name)']);
+  await card.getByRole('button', { name: 'Unified' }).click();
+  await expect(unified).toBeVisible();
+  await card.getByRole('button', { name: 'Reject' }).click();
+  await expect(timeline(page).getByRole('status', { name: 'Rejected' })).toBeVisible();
+
+  await startScenario(page, 'edit');
+  card = askLane(page).getByRole('dialog', { name: 'Apply this edit to src/lib.rs?' });
+  await card.getByRole('button', { name: 'Accept' }).click();
+  await expect(timeline(page).getByRole('status', { name: 'Accepted' })).toBeVisible();
+});
+
+const reloadable: { words: string; ask: string; answer: (page: import('@playwright/test').Page) => Promise<void> }[] = [
+  { words: 'approve', ask: 'Approve the budget?', answer: async (page) => {
+    await askLane(page).getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Approve once' }).click();
+  } },
+  { words: 'clarify', ask: 'Which color should I use?', answer: async (page) => {
+    const card = askLane(page).getByRole('form', { name: 'Which color should I use?' });
+    await card.getByRole('option', { name: 'red' }).click();
+    await card.getByRole('button', { name: 'Answer' }).click();
+  } },
+  { words: 'clarify free', ask: 'What should the new task be called?', answer: async (page) => {
+    const card = askLane(page).getByRole('form', { name: 'What should the new task be called?' });
+    await card.getByRole('textbox').fill('after the reload');
+    await card.getByRole('button', { name: 'Answer' }).click();
+  } },
+  { words: 'terminal', ask: 'What does your terminal show?', answer: async (page) => {
+    const card = askLane(page).getByRole('form', { name: 'What does your terminal show?' });
+    await card.getByRole('textbox').fill('nothing yet');
+    await card.getByRole('button', { name: 'Answer' }).click();
+  } },
+  { words: 'sudo', ask: 'sudo needs your password', answer: async (page) => {
+    await page.getByLabel('Password', { exact: true }).fill('reload-pass-1');
+    await page.getByRole('button', { name: 'Send password' }).click();
+  } },
+  { words: 'secret', ask: 'Paste the demo token', answer: async (page) => {
+    await page.getByLabel('DEMO_TOKEN').fill('reload-token-1');
+    await page.getByRole('button', { name: 'Save secret' }).click();
+  } },
+  { words: 'edit', ask: 'Apply this edit to src/lib.rs?', answer: async (page) => {
+    await askLane(page).getByRole('button', { name: 'Accept' }).click();
+  } },
+];
+
+for (const { words, ask, answer } of reloadable) {
+  test(`a reload in the middle of "${words}" shows the same ask, answerable exactly once`, async ({ page }) => {
+    await startScenario(page, words);
+    const lane = askLane(page);
+    await expect(lane.getByRole('heading', { name: ask })).toBeVisible();
+    const url = page.url();
+
+    // The server-rendered page already holds the ask, before any script runs.
+    const html = await (await page.request.get(url)).text();
+    expect(html).toContain(ask);
+
+    await openHydrated(page, url);
+    await expect(lane.getByRole('heading', { name: ask })).toHaveCount(1);
+    await answer(page);
+    await expect(lane.getByRole('heading', { name: ask })).toHaveCount(0);
+    await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]').first()).toBeVisible();
+
+    await openHydrated(page, url);
+    await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]').first()).toBeVisible();
+    await expect(lane.getByRole('heading', { name: ask })).toHaveCount(0);
+  });
+}
+
+test('two browser contexts answer one ask: the second sees the recorded resolution', async ({ browser, page }) => {
+  await startScenario(page, 'approve');
+  await expect(askLane(page).getByRole('dialog', { name: 'Approve the budget?' })).toBeVisible();
+  const url = page.url();
+
+  const other = await browser.newContext();
+  const late = await other.newPage();
+  await openHydrated(late, url);
+  const lateCard = askLane(late).getByRole('dialog', { name: 'Approve the budget?' });
+  await expect(lateCard).toBeVisible();
+
+  // The second tab's live stream is cut so that its card is still on screen when it answers.
+  await late.route('**/api/v1/runs/*/events*', (route) => route.abort());
+  await late.evaluate(() => window.stop());
+
+  await askLane(page).getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Approve once' }).click();
+  await expect(timeline(page).getByRole('status', { name: 'Approved once' })).toBeVisible();
+
+  await lateCard.getByRole('button', { name: 'Deny' }).click();
+  await expect(late.getByText('Already answered by operator: Approved once.')).toBeVisible();
+  await late.unroute('**/api/v1/runs/*/events*');
+  await openHydrated(late, url);
+  await expect(timeline(late).getByRole('status', { name: 'Approved once' })).toBeVisible();
+  await expect(askLane(late).getByRole('dialog', { name: 'Approve the budget?' })).toHaveCount(0);
+  await other.close();
+});

@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { askLane, startScenario, timeline } from './helpers';
+
+/** Every byte under the server's data directory: the database, its WAL and anything else. */
+function storedBytes(): Buffer[] {
+  const root = process.env.AGENT_OS_DATA_DIR;
+  if (!root) {
+    throw new Error('AGENT_OS_DATA_DIR is not set: run the suite with `make test`');
+  }
+  const files: Buffer[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.push(readFileSync(path));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+/** Every response body the page received, except live streams (read separately below). */
+function recordResponses(page: Page): Promise<string>[] {
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (!(response.headers()['content-type'] ?? '').includes('text/event-stream')) {
+      bodies.push(response.text().catch(() => ''));
+    }
+  });
+  return bodies;
+}
+
+async function expectNowhere(page: Page, value: string, responses: Promise<string>[]) {
+  // Not in the DOM, as markup or as a field's value.
+  expect(await page.content()).not.toContain(value);
+  const fieldValues = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('input, textarea')).map((field) => (field as HTMLInputElement).value),
+  );
+  expect(fieldValues.join('\n')).not.toContain(value);
+  // Not in browser storage.
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  expect(storage).not.toContain(value);
+  // Not in any response the page received.
+  for (const body of await Promise.all(responses)) {
+    expect(body).not.toContain(value);
+  }
+  // Not in any stored event stream, nor in any byte of the store.
+  const threadId = page.url().split('/').pop();
+  const thread = await (await page.request.get(`/api/v1/threads/${threadId}`)).json();
+  expect(thread.runs.length).toBeGreaterThan(1);
+  for (const run of thread.runs) {
+    const stream = await (await page.request.get(`/api/v1/runs/${run.id}/events`)).text();
+    expect(stream).toContain('"kind":"run_started"');
+    expect(stream).not.toContain(value);
+  }
+  const needle = Buffer.from(value);
+  for (const bytes of storedBytes()) {
+    expect(bytes.includes(needle)).toBe(false);
+  }
+}
+
+test('sudo: a dedicated password field, no echo, and the value is kept nowhere afterwards', async ({ page }) => {
+  const responses = recordResponses(page);
+  const password = `hunter2-${Date.now()}`;
+  await startScenario(page, 'sudo');
+  const card = askLane(page).getByRole('form', { name: 'sudo needs your password' });
+  await expect(card.getByText('sudo systemctl restart web')).toBeVisible();
+  const field = card.getByLabel('Password', { exact: true });
+  await expect(field).toHaveAttribute('type', 'password');
+  await field.fill(password);
+  await card.getByRole('button', { name: 'Send password' }).click();
+
+  await expect(timeline(page).getByRole('status').filter({ hasText: 'sudo systemctl restart web' })).toBeVisible();
+  await expect(askLane(page).getByRole('form')).toHaveCount(0);
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  await expectNowhere(page, password, responses);
+});
+
+test('secret: a field named after the env var, redacted metadata shown, the value kept nowhere', async ({ page }) => {
+  const responses = recordResponses(page);
+  const token = `tok-${Date.now()}-xyz`;
+  await startScenario(page, 'secret');
+  const card = askLane(page).getByRole('form', { name: 'Paste the demo token' });
+  await expect(card.getByText('demo-skill')).toBeVisible();
+  const field = card.getByLabel('DEMO_TOKEN');
+  await expect(field).toHaveAttribute('type', 'password');
+  await field.fill(token);
+  await card.getByRole('button', { name: 'Save secret' }).click();
+
+  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  await expectNowhere(page, token, responses);
+});

@@ -1,0 +1,153 @@
+import { expect, test } from '@playwright/test';
+import { askLane, openHydrated, startScenario, timeline } from './helpers';
+
+test('a new thread suggests the demo scenarios, and a suggestion starts one', async ({ page }) => {
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  const suggestions = page.getByRole('group', { name: 'Try a scenario' });
+  await expect(suggestions.getByRole('button', { name: 'approve' })).toBeVisible();
+  await suggestions.getByRole('button', { name: 'plan' }).click();
+  await expect(timeline(page).locator('article.message.user')).toHaveText(/plan/);
+  await expect(timeline(page).getByText('Summary: two tasks, both open.')).toBeVisible();
+  await expect(suggestions).toHaveCount(0);
+});
+
+test('a message the server refuses goes back into the composer, not lost', async ({ page }) => {
+  await startScenario(page, 'slow');
+  await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('a follow-up while the run is busy');
+  await composer.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('already has a run in progress');
+  await expect(composer).toHaveValue('a follow-up while the run is busy');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('.run-status[data-status="cancelled"]')).toBeVisible();
+});
+
+test('Shift+Enter breaks the line and Enter sends', async ({ page }) => {
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('chunks');
+  await composer.press('Shift+Enter');
+  await composer.pressSequentially('second line');
+  await expect(composer).toHaveValue('chunks\nsecond line');
+  await composer.press('Enter');
+  await expect(composer).toHaveValue('');
+  await expect(timeline(page).locator('article.message.user')).toContainText('second line');
+});
+
+test('chunked text is rejoined into one message, emoji intact, pinned as the final answer', async ({ page }) => {
+  await startScenario(page, 'chunks');
+  const final = timeline(page).locator('article.message.final');
+  await expect(final).toHaveText(/Chunked text arrives in fragments, and the client rejoins them — emoji included: 👩‍💻\./);
+  await expect(final.getByText('Final answer')).toBeVisible();
+});
+
+test('a tool call streams its arguments into one card and the result replaces the placeholder', async ({ page }) => {
+  await startScenario(page, 'call');
+  const card = timeline(page).locator('article.tool-card');
+  await expect(card).toHaveCount(1);
+  await expect(card.locator('.tool-name')).toHaveText('add_task');
+  await expect(card.getByLabel('Arguments')).toContainText('"title": "ship the SDK"');
+  await expect(card.getByLabel('Arguments')).toContainText('"note": "line\\nbreak"');
+  await expect(card).toHaveAttribute('data-status', 'done');
+  await expect(card.locator('.tool-result')).toContainText('"title":"ship the SDK"');
+  await expect(card.getByText('Waiting for the result…')).toHaveCount(0);
+});
+
+test('a parallel-calls run reads right grouped and in arrival order', async ({ page }) => {
+  await startScenario(page, 'parallel');
+  const cards = timeline(page).locator('article.tool-card');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0).locator('.tool-result')).toContainText('write it down');
+  await expect(cards.nth(1).locator('.tool-result')).toContainText('read it back');
+  await expect(page.getByRole('complementary', { name: 'Context' })).toContainText('"title": "read it back"');
+
+  await page.getByRole('button', { name: 'Arrival order' }).click();
+  const arrivals = timeline(page).getByRole('list', { name: 'Events in arrival order' }).getByRole('listitem');
+  const channels = await arrivals.evaluateAll((items) => items.map((item) => item.getAttribute('data-channel')));
+  // The two calls interleave: both start before either result arrives.
+  const firstResult = channels.indexOf('tool_result');
+  expect(channels.slice(0, firstResult).filter((channel) => channel === 'tool_call').length).toBeGreaterThanOrEqual(2);
+  expect(channels.filter((channel) => channel === 'tool_result').length).toBe(2);
+  const sequences = await arrivals.locator('.seq').allTextContents();
+  const numbers = sequences.map((text) => Number(text.slice(1)));
+  expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  expect(new Set(numbers).size).toBe(numbers.length);
+
+  await page.getByRole('button', { name: 'Grouped' }).click();
+  await expect(cards).toHaveCount(2);
+});
+
+test('reasoning is hidden until "Show reasoning" is switched on', async ({ page }) => {
+  await startScenario(page, 'mixed');
+  const reasoning = timeline(page).locator('details.reasoning');
+  await expect(timeline(page).getByText('Reading the board, then adding to it.')).toBeVisible();
+  await expect(reasoning).toBeHidden();
+  await page.getByLabel('Show reasoning').check();
+  await expect(reasoning).toBeVisible();
+  await reasoning.locator('summary').click();
+  await expect(reasoning).toContainText('three streams, no brackets');
+});
+
+test('a failed run shows an error card whose Retry starts a new run', async ({ page }) => {
+  await startScenario(page, 'fail');
+  const card = timeline(page).locator('.error-card');
+  await expect(card).toContainText('Run failed');
+  await expect(card).toContainText('the model refused, and said so at length');
+  await card.getByRole('button', { name: 'Retry' }).click();
+  await expect(timeline(page).locator('section.run')).toHaveCount(2);
+  await expect(timeline(page).locator('.error-card')).toHaveCount(2);
+});
+
+test('a plan is shown as progress in the context pane', async ({ page }) => {
+  await startScenario(page, 'plan');
+  await expect(timeline(page).getByText('Summary: two tasks, both open.')).toBeVisible();
+  const context = page.getByRole('complementary', { name: 'Context' });
+  await expect(context).toContainText('3 of 3 done');
+  await expect(context).toContainText('Write the summary');
+});
+
+test('artifacts open in the preview pane: table, chart, image, terminal output and code', async ({ page }) => {
+  await startScenario(page, 'artifacts');
+  const log = timeline(page);
+  const context = page.getByRole('complementary', { name: 'Context' });
+  await log.getByRole('button', { name: 'Open table: Tasks' }).click();
+  await expect(context.getByRole('table')).toContainText('book the room');
+  await log.getByRole('button', { name: 'Open terminal: Build' }).click();
+  await expect(context).toContainText('cargo test');
+  await expect(context).toContainText('test result: ok. 3 passed');
+  await log.getByRole('button', { name: 'Open code: Task model' }).click();
+  await expect(context).toContainText('pub struct Task');
+  await log.getByRole('button', { name: 'Open image: Board snapshot' }).click();
+  await expect(context.getByRole('img', { name: 'Three task cards in a column' })).toBeVisible();
+  await log.getByRole('button', { name: 'Open chart: Minutes per task' }).click();
+  await expect(context.getByRole('img', { name: /Minutes per task/ })).toBeVisible();
+});
+
+test('Stop cancels an active run', async ({ page }) => {
+  await startScenario(page, 'slow');
+  await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('.run-status[data-status="cancelled"]')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+});
+
+test('a tool the console must run is answered with a typed result', async ({ page }) => {
+  await startScenario(page, 'frontend');
+  const card = askLane(page).getByRole('form');
+  await expect(card).toContainText('change_background');
+  await card.getByLabel('Result (JSON)').fill('{"applied": "#0b7285"}');
+  await card.getByRole('button', { name: 'Send result' }).click();
+  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
+});
+
+test('a stream that breaks the protocol shows its diagnosis', async ({ page }) => {
+  await startScenario(page, 'anything', 'raw-unbracketed');
+  const card = timeline(page).locator('.error-card[data-kind="ProtocolViolation"]');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('Protocol violation');
+  await expect(card.locator('p')).not.toBeEmpty();
+});
