@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::error::ApiError;
-use crate::model::{AnswerOutcome, RunSummary, ThreadPage, ThreadSummary};
+use crate::model::{AnswerOutcome, RunSummary, Tenants, ThreadPage, ThreadSummary};
 
 /// The server-side half: the service trait the server implements and provides by context.
 #[cfg(feature = "ssr")]
@@ -20,6 +20,10 @@ pub mod service {
     #[async_trait::async_trait]
     pub trait WorkspaceService: Send + Sync + 'static {
         async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError>;
+        /// Every tenant.
+        async fn list_tenants(&self) -> Result<Vec<String>, ApiError>;
+        /// Creates a tenant (a checked name) unless it exists; true when it was created.
+        async fn create_tenant(&self, tenant_id: &str) -> Result<bool, ApiError>;
         async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError>;
         async fn get_thread(
             &self,
@@ -89,9 +93,20 @@ pub mod service {
         }
     }
 
-    /// The tenant of the current request.
-    pub fn tenant() -> &'static str {
-        crate::model::DEFAULT_TENANT
+    /// The tenant of the current request: its header, else the switcher's cookie.
+    pub fn tenant() -> String {
+        let parts = use_context::<http::request::Parts>();
+        let header = |name: &str| {
+            parts
+                .as_ref()
+                .and_then(|parts| parts.headers.get(name))
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        crate::model::tenant_of(
+            header(crate::model::TENANT_HEADER).as_deref(),
+            header(http::header::COOKIE.as_str()).as_deref(),
+        )
     }
 
     /// Who is acting in the current request.
@@ -103,19 +118,52 @@ pub mod service {
 #[server(prefix = "/fn", endpoint = "list_threads")]
 pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     use service::*;
-    with_status(workspace()?.list_threads(tenant()).await)
+    with_status(workspace()?.list_threads(&tenant()).await)
+}
+
+#[server(prefix = "/fn", endpoint = "tenants")]
+pub async fn list_tenants() -> Result<Tenants, ApiError> {
+    use service::*;
+    let current = tenant();
+    let mut known = with_status(workspace()?.list_tenants().await)?;
+    for name in [crate::model::DEFAULT_TENANT, current.as_str()] {
+        if !known.iter().any(|known| known == name) {
+            known.push(name.to_owned());
+        }
+    }
+    known.sort();
+    Ok(Tenants { current, known })
+}
+
+/// Makes this browser act for tenant `name` from the next request on (a cookie), creating
+/// the tenant if it is new.
+#[server(prefix = "/fn", endpoint = "switch_tenant")]
+pub async fn switch_tenant(name: String) -> Result<(), ApiError> {
+    use service::{with_status, workspace};
+    let tenant = name.trim().to_owned();
+    with_status(workspace()?.create_tenant(&tenant).await)?;
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        let cookie = format!(
+            "{}={tenant}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly",
+            crate::model::TENANT_COOKIE
+        );
+        if let Ok(value) = http::HeaderValue::from_str(&cookie) {
+            response.insert_header(http::header::SET_COOKIE, value);
+        }
+    }
+    Ok(())
 }
 
 #[server(prefix = "/fn", endpoint = "create_thread")]
 pub async fn create_thread() -> Result<ThreadSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.create_thread(tenant()).await)
+    with_status(workspace()?.create_thread(&tenant()).await)
 }
 
 #[server(prefix = "/fn", endpoint = "get_thread")]
 pub async fn get_thread(thread_id: String) -> Result<ThreadSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.get_thread(tenant(), &thread_id).await)
+    with_status(workspace()?.get_thread(&tenant(), &thread_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "rename_thread")]
@@ -123,7 +171,7 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
     use service::*;
     with_status(
         workspace()?
-            .rename_thread(tenant(), &thread_id, &title)
+            .rename_thread(&tenant(), &thread_id, &title)
             .await,
     )
 }
@@ -131,25 +179,29 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
 #[server(prefix = "/fn", endpoint = "thread_page")]
 pub async fn load_thread_page(thread_id: String) -> Result<ThreadPage, ApiError> {
     use service::*;
-    with_status(workspace()?.thread_page(tenant(), &thread_id).await)
+    with_status(workspace()?.thread_page(&tenant(), &thread_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "bind_agent")]
 pub async fn bind_agent(thread_id: String, agent: String) -> Result<(), ApiError> {
     use service::*;
-    with_status(workspace()?.bind_agent(tenant(), &thread_id, &agent).await)
+    with_status(workspace()?.bind_agent(&tenant(), &thread_id, &agent).await)
 }
 
 #[server(prefix = "/fn", endpoint = "send_message")]
 pub async fn send_message(thread_id: String, text: String) -> Result<RunSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.send_message(tenant(), &thread_id, &text).await)
+    with_status(
+        workspace()?
+            .send_message(&tenant(), &thread_id, &text)
+            .await,
+    )
 }
 
 #[server(prefix = "/fn", endpoint = "cancel_run")]
 pub async fn cancel_run(run_id: String) -> Result<RunSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.cancel_run(tenant(), &run_id).await)
+    with_status(workspace()?.cancel_run(&tenant(), &run_id).await)
 }
 
 /// Sends a receipt to the exact pending ask. The answer is never chat text.
@@ -162,7 +214,7 @@ pub async fn answer_ask(
     use service::*;
     with_status(
         workspace()?
-            .answer_ask(tenant(), actor(), &run_id, &ask_id, &receipt)
+            .answer_ask(&tenant(), actor(), &run_id, &ask_id, &receipt)
             .await,
     )
 }

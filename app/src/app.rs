@@ -7,9 +7,11 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::path;
 
 use crate::api::{CreateThread, list_threads};
+use crate::components::layout::{Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::pages::home::HomePage;
 use crate::pages::not_found::NotFoundPage;
+use crate::pages::section::{Section, SectionPage};
 use crate::pages::thread::{ThreadPage, ThreadsChanged};
 
 /// The document the server renders around the app; it also loads the hydration bundle.
@@ -21,6 +23,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light dark" />
+                <script>{crate::components::layout::THEME_BOOT_SCRIPT}</script>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
                 <AutoReload options=options.clone() />
                 <HydrationScripts options />
@@ -76,14 +79,26 @@ fn Workspace() -> impl IntoView {
         }
     });
 
+    let layout = provide_layout();
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
-        <div class="shell">
+        <div class="shell" style=move || layout.shell_style()
+            data-sidebar=move || if layout.sidebar_open.get() { "open" } else { "collapsed" }
+            data-context=move || if layout.context_open.get() { "open" } else { "collapsed" }>
             <Sidebar threads create_thread selected />
+            <PaneResizer pane=Pane::Sidebar />
             <Routes fallback=NotFoundPage>
                 <Route path=path!("/") view=HomePage />
                 <Route path=path!("/threads/:id") view=ThreadPage />
+                <Route path=path!("/projects") view=|| view! { <SectionPage section=Section::Projects /> } />
+                <Route path=path!("/notes") view=|| view! { <SectionPage section=Section::Notes /> } />
+                <Route path=path!("/memory") view=|| view! { <SectionPage section=Section::Memory /> } />
+                <Route path=path!("/passvault") view=|| view! { <SectionPage section=Section::Passvault /> } />
+                <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
+                <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
+                <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
             </Routes>
+            <PaneResizer pane=Pane::Context />
         </div>
     }
 }

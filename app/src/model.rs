@@ -2,8 +2,56 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Every request is scoped to a tenant; until sign-in exists everyone works in this one.
+/// Every request is scoped to a tenant; this one when nothing names another.
 pub const DEFAULT_TENANT: &str = "default";
+
+/// The header a REST client names its tenant with.
+pub const TENANT_HEADER: &str = "x-agent-os-tenant";
+
+/// The cookie the console's tenant switcher sets.
+pub const TENANT_COOKIE: &str = "agent_os_tenant";
+
+/// The tenant a request acts for: the header, else the console's cookie, else the default.
+pub fn tenant_of(header: Option<&str>, cookie_header: Option<&str>) -> String {
+    let from_cookie = || {
+        cookie_header?.split(';').find_map(|pair| {
+            let (name, value) = pair.trim().split_once('=')?;
+            (name == TENANT_COOKIE && check_tenant_name(value).is_ok()).then_some(value)
+        })
+    };
+    header
+        .filter(|value| !value.is_empty())
+        .or_else(from_cookie)
+        .unwrap_or(DEFAULT_TENANT)
+        .to_owned()
+}
+
+/// Tenant names: 1 to 64 characters of ASCII letters, digits, `-` and `_`, so that they
+/// travel unchanged in a header, a cookie and a URL.
+pub fn check_tenant_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 64 {
+        return Err(format!(
+            "a tenant name has 1 to 64 characters; {name:?} has {}",
+            name.len()
+        ));
+    }
+    match name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        Some(bad) => Err(format!(
+            "a tenant name uses letters, digits, '-' and '_' only; {name:?} contains {bad:?}"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The tenant this console acts for, and the others it knows of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tenants {
+    pub current: String,
+    pub known: Vec<String>,
+}
 
 /// One conversation with an agent, as listed in the sidebar.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,4 +102,44 @@ pub enum AnswerOutcome {
         state: crate::protocol::ask::AskState,
         answered_by: Option<String>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_wins_over_the_cookie_and_the_cookie_over_the_default() {
+        assert_eq!(
+            tenant_of(Some("acme"), Some("agent_os_tenant=other")),
+            "acme"
+        );
+        assert_eq!(
+            tenant_of(None, Some("a=1; agent_os_tenant=other; b=2")),
+            "other"
+        );
+        assert_eq!(tenant_of(Some(""), None), DEFAULT_TENANT);
+        assert_eq!(
+            tenant_of(None, Some("agent_os_tenantx=nope")),
+            DEFAULT_TENANT
+        );
+    }
+
+    #[test]
+    fn a_cookie_with_a_malformed_tenant_name_is_ignored() {
+        assert_eq!(tenant_of(None, Some("agent_os_tenant=a b")), DEFAULT_TENANT);
+        assert_eq!(tenant_of(None, Some("agent_os_tenant=")), DEFAULT_TENANT);
+    }
+
+    #[test]
+    fn tenant_names_are_checked_with_a_reason() {
+        assert!(check_tenant_name("team-7_b").is_ok());
+        assert!(check_tenant_name("").unwrap_err().contains("1 to 64"));
+        assert!(
+            check_tenant_name(&"x".repeat(65))
+                .unwrap_err()
+                .contains("has 65")
+        );
+        assert!(check_tenant_name("a/b").unwrap_err().contains("'/'"));
+    }
 }

@@ -33,7 +33,7 @@ pub const OUTPUT_NAME: &str = "agent_os";
 /// Request bodies larger than this are refused with 413.
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
-pub const TENANT_HEADER: &str = "x-agent-os-tenant";
+pub use app::model::TENANT_HEADER;
 pub const ACTOR_HEADER: &str = "x-agent-os-actor";
 
 #[derive(Clone, FromRef)]
@@ -70,6 +70,7 @@ pub fn router(state: AppState) -> Router {
     let options = state.leptos_options.clone();
     let api = Router::new()
         .route("/api/v1/agents", get(list_agents))
+        .route("/api/v1/tenants", get(list_tenants).post(create_tenant))
         .route("/api/v1/threads", get(list_threads).post(create_thread))
         .route("/api/v1/threads/{thread_id}", get(get_thread))
         .route("/api/v1/threads/{thread_id}/messages", post(send_message))
@@ -121,12 +122,11 @@ impl From<StoreError> for HttpError {
 type ApiResult = Result<Response, HttpError>;
 
 fn tenant(headers: &HeaderMap) -> String {
-    headers
-        .get(TENANT_HEADER)
-        .and_then(|value| value.to_str().ok())
-        .filter(|value| !value.is_empty())
-        .unwrap_or(app::model::DEFAULT_TENANT)
-        .to_owned()
+    let value_of = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    app::model::tenant_of(
+        value_of(TENANT_HEADER),
+        value_of(axum::http::header::COOKIE.as_str()),
+    )
 }
 
 fn actor(headers: &HeaderMap) -> String {
@@ -181,6 +181,37 @@ async fn list_threads(
 ) -> ApiResult {
     let threads = workspace.list_threads(&tenant(&headers)).await?;
     Ok(axum::Json(json!({ "threads": threads })).into_response())
+}
+
+async fn list_tenants(State(workspace): State<Arc<dyn WorkspaceService>>) -> ApiResult {
+    let tenants = workspace.list_tenants().await?;
+    Ok(axum::Json(json!({ "tenants": tenants })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTenantBody {
+    /// Letters, digits, `-` and `_`; 1 to 64 characters.
+    name: String,
+}
+
+/// Creates a tenant; 201 when new, 200 when it already existed.
+async fn create_tenant(
+    State(workspace): State<Arc<dyn WorkspaceService>>,
+    body: Bytes,
+) -> ApiResult {
+    let request: NewTenantBody = parse_body(&body)?;
+    let created = workspace.create_tenant(&request.name).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        axum::Json(json!({ "tenant": request.name, "created": created })),
+    )
+        .into_response())
 }
 
 #[derive(Deserialize, Default)]

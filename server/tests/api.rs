@@ -757,3 +757,65 @@ async fn a_frontend_tool_call_is_answered_with_a_tool_message_in_the_next_run() 
         ["The console ran it: {\"applied\":\"#0b7285\"}"]
     );
 }
+
+#[tokio::test]
+async fn tenants_are_created_by_name_and_scope_every_thread() {
+    let api = Api::start(&[]).await;
+    let (status, created) = api.post("/api/v1/tenants", json!({"name": "acme"})).await;
+    assert_eq!((status, created["created"].clone()), (201, json!(true)));
+    let (status, again) = api.post("/api/v1/tenants", json!({"name": "acme"})).await;
+    assert_eq!((status, again["created"].clone()), (200, json!(false)));
+    let (status, bad) = api.post("/api/v1/tenants", json!({"name": "a b"})).await;
+    assert_eq!(status, 400);
+    assert!(
+        bad["error"]["message"].as_str().unwrap().contains("' '"),
+        "{bad}"
+    );
+    let (_, tenants) = api.get("/api/v1/tenants").await;
+    assert_eq!(tenants["tenants"], json!(["acme", "default"]));
+
+    let in_tenant = |tenant: &str, request: reqwest::RequestBuilder| {
+        request.header("x-agent-os-tenant", tenant.to_owned())
+    };
+    let response = in_tenant("acme", api.client.post(api.url("/api/v1/threads")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let listed: Value = in_tenant("acme", api.client.get(api.url("/api/v1/threads")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["threads"].as_array().unwrap().len(), 1);
+    let (_, default_threads) = api.get("/api/v1/threads").await;
+    assert_eq!(default_threads["threads"], json!([]));
+
+    // The console's switcher cookie selects the tenant when no header does.
+    let by_cookie: Value = api
+        .client
+        .get(api.url("/api/v1/threads"))
+        .header("cookie", "agent_os_tenant=acme")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_cookie["threads"], listed["threads"]);
+
+    let response = in_tenant("nobody", api.client.post(api.url("/api/v1/threads")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(
+        body["error"]["message"],
+        "tenant \"nobody\" does not exist; create it first (POST /api/v1/tenants)"
+    );
+}

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
+use crate::components::layout::ContextFrame;
 use crate::components::timeline::Selection;
 use crate::model::RunSummary;
 use crate::projection::RunView;
@@ -54,7 +55,7 @@ pub fn ContextPane(
         })
     };
     view! {
-        <aside class="context-pane" aria-label="Context">
+        <ContextFrame>
             {preview}
             <section class="pane-section" aria-labelledby="ctx-state">
                 <h2 id="ctx-state">"Agent state"</h2>
@@ -124,6 +125,6 @@ pub fn ContextPane(
                 <h2 id="ctx-memory">"Memory"</h2>
                 <p class="muted">"Nothing remembered yet."</p>
             </section>
-        </aside>
+        </ContextFrame>
     }
 }

@@ -5,5 +5,6 @@ pub mod asks;
 pub mod code_diff;
 pub mod composer;
 pub mod context_pane;
+pub mod layout;
 pub mod sidebar;
 pub mod timeline;

@@ -3,6 +3,8 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::components::layout::ContextFrame;
+
 #[component]
 pub fn HomePage() -> impl IntoView {
     view! {
@@ -13,11 +15,11 @@ pub fn HomePage() -> impl IntoView {
                 <p>"Select a thread in the sidebar, or start a new one."</p>
             </section>
         </main>
-        <aside class="context-pane" aria-label="Context">
+        <ContextFrame>
             <section class="pane-section">
                 <h2>"Context"</h2>
                 <p class="muted">"Open a thread to see its agent state, plan, routing, notes and memory."</p>
             </section>
-        </aside>
+        </ContextFrame>
     }
 }

@@ -2,4 +2,5 @@
 
 pub mod home;
 pub mod not_found;
+pub mod section;
 pub mod thread;

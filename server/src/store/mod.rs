@@ -107,6 +107,11 @@ pub struct AppendRequest {
 pub trait Store: Send + Sync + 'static {
     /// Threads of the tenant, newest first.
     async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, StoreError>;
+    /// Every tenant, by id.
+    async fn list_tenants(&self) -> Result<Vec<String>, StoreError>;
+    /// Creates tenant `tenant_id` unless it exists; true when it was created.
+    async fn create_tenant(&self, tenant_id: &str, created_at_ms: i64) -> Result<bool, StoreError>;
+    async fn tenant_exists(&self, tenant_id: &str) -> Result<bool, StoreError>;
     /// Creates a thread titled after its position ("Thread 3").
     async fn create_thread(
         &self,

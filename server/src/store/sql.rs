@@ -358,6 +358,36 @@ macro_rules! impl_store {
                     Ok(rows.iter().map(thread_row).collect::<Result<_, _>>()?)
                 }
 
+                async fn list_tenants(&self) -> Result<Vec<String>, StoreError> {
+                    let rows = sqlx::query("SELECT id FROM tenants ORDER BY id")
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(rows
+                        .iter()
+                        .map(|row| row.try_get::<String, _>("id"))
+                        .collect::<Result<_, _>>()?)
+                }
+
+                async fn create_tenant(&self, tenant_id: &str, created_at_ms: i64) -> Result<bool, StoreError> {
+                    let result = sqlx::query(
+                        "INSERT INTO tenants (id, name, created_at_ms) VALUES ($1, $1, $2) \
+                         ON CONFLICT (id) DO NOTHING",
+                    )
+                    .bind(tenant_id)
+                    .bind(created_at_ms)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(result.rows_affected() == 1)
+                }
+
+                async fn tenant_exists(&self, tenant_id: &str) -> Result<bool, StoreError> {
+                    let row = sqlx::query("SELECT 1 AS found FROM tenants WHERE id = $1")
+                        .bind(tenant_id)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(row.is_some())
+                }
+
                 async fn create_thread(
                     &self,
                     tenant_id: &str,

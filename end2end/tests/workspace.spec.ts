@@ -1,0 +1,167 @@
+import { expect, test } from '@playwright/test';
+import { openHydrated } from './helpers';
+
+const sections = [
+  ['Projects', '/projects'],
+  ['Notes', '/notes'],
+  ['Memory', '/memory'],
+  ['Passvault', '/passvault'],
+  ['Schedules', '/schedules'],
+  ['Kanban', '/kanban'],
+  ['Curator jobs', '/curator'],
+] as const;
+
+test('every workspace section is a route with an honest empty state', async ({ page, request }) => {
+  for (const [title, path] of sections) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(await response.text()).toContain(`<h1 id="section-heading">${title}</h1>`);
+  }
+  await openHydrated(page, '/');
+  const nav = page.getByRole('list', { name: 'Sections' });
+  for (const [title, path] of sections) {
+    await nav.getByRole('link', { name: title, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('status')).toContainText('yet');
+    await expect(nav.getByRole('link', { name: title, exact: true })).toHaveAttribute('aria-current', 'page');
+  }
+});
+
+test('the tenant switcher scopes threads: a new tenant starts empty and the old one is untouched', async ({ page, request }) => {
+  const tenant = `team-${Date.now()}`;
+  await openHydrated(page, '/');
+  const threads = page.getByRole('list', { name: 'Threads' }).getByRole('link');
+  const defaultCount = await threads.count();
+  expect(defaultCount).toBeGreaterThan(0);
+
+  await page.getByRole('combobox', { name: 'Tenant' }).selectOption({ label: 'New tenant…' });
+  const name = page.getByRole('textbox', { name: 'New tenant name' });
+  await name.fill('no spaces allowed');
+  await page.getByRole('button', { name: 'Switch', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('letters, digits');
+  await name.fill(tenant);
+  await page.getByRole('button', { name: 'Switch', exact: true }).click();
+
+  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue(tenant);
+  await expect(page.getByText('No threads yet. Start one with New thread.')).toBeVisible();
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thread 1' })).toBeVisible();
+
+  // The REST API sees the same split by header.
+  const own = await (await request.get('/api/v1/threads', { headers: { 'x-agent-os-tenant': tenant } })).json();
+  expect(own.threads.map((thread: { title: string }) => thread.title)).toEqual(['Thread 1']);
+
+  await page.getByRole('combobox', { name: 'Tenant' }).selectOption('default');
+  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue('default');
+  await expect(threads).toHaveCount(defaultCount);
+});
+
+test('panes collapse, resize from the keyboard, and remember both across a reload', async ({ page }) => {
+  await openHydrated(page, '/');
+  const sidebar = page.getByRole('navigation', { name: 'Workspace' });
+  const context = page.getByRole('complementary', { name: 'Context' });
+  const before = (await sidebar.boundingBox())!.width;
+
+  const edge = page.getByRole('separator', { name: 'Resize sidebar' });
+  await edge.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect.poll(async () => (await sidebar.boundingBox())!.width).toBeCloseTo(before + 80, 0);
+  await expect(edge).toHaveAttribute('aria-valuenow', String(Math.round(before + 80)));
+
+  // And by dragging the context pane's edge with the pointer: left widens it.
+  const contextEdge = page.getByRole('separator', { name: 'Resize context pane' });
+  const contextBefore = (await context.boundingBox())!.width;
+  const grip = (await contextEdge.boundingBox())!;
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(grip.x + grip.width / 2 - 60, grip.y + 200, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(async () => (await context.boundingBox())!.width).toBeCloseTo(contextBefore + 60, 0);
+
+  await page.getByRole('button', { name: 'Collapse context pane' }).click();
+  await expect(page.getByRole('button', { name: 'Expand context pane' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(context.getByText('Open a thread to see its agent state')).toBeHidden();
+
+  await openHydrated(page, '/');
+  await expect(page.getByRole('button', { name: 'Expand context pane' })).toBeVisible();
+  await expect.poll(async () => (await sidebar.boundingBox())!.width).toBeCloseTo(before + 80, 0);
+  await page.getByRole('button', { name: 'Expand context pane' }).click();
+  await expect(context.getByText('Open a thread to see its agent state')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+  await expect(sidebar.getByRole('list', { name: 'Threads' })).toBeHidden();
+  await page.getByRole('button', { name: 'Expand sidebar' }).click();
+  await expect(sidebar.getByRole('list', { name: 'Threads' })).toBeVisible();
+  await edge.focus();
+  await page.keyboard.press('Home');
+  await expect(edge).toHaveAttribute('aria-valuemin', await edge.getAttribute('aria-valuenow') ?? '');
+});
+
+test('the theme follows the system, and the toggle overrides it across a reload', async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const page = await context.newPage();
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await openHydrated(page, '/');
+  const systemDark = await background();
+  await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  const light = await background();
+  expect(light).not.toBe(systemDark);
+
+  await openHydrated(page, '/');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light' })).toHaveAttribute('aria-pressed', 'true');
+  expect(await background()).toBe(light);
+
+  await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'System' }).click();
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+  expect(await background()).toBe(systemDark);
+  await context.close();
+});
+
+test('reduced motion turns transitions off', async ({ browser }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await openHydrated(page, '/');
+  const duration = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--duration').trim());
+  expect(duration).toBe('0ms');
+  await context.close();
+});
+
+test('a narrow screen reads as a single column', async ({ page }) => {
+  await page.setViewportSize({ width: 420, height: 900 });
+  await openHydrated(page, '/');
+  const sidebar = (await page.getByRole('navigation', { name: 'Workspace' }).boundingBox())!;
+  const main = (await page.getByRole('main').boundingBox())!;
+  const context = (await page.getByRole('complementary', { name: 'Context' }).boundingBox())!;
+  for (const box of [sidebar, main, context]) {
+    expect(box.x).toBe(0);
+    expect(box.width).toBeGreaterThan(400);
+  }
+  expect(main.y).toBeGreaterThan(sidebar.y);
+  expect(context.y).toBeGreaterThan(main.y);
+  await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toBeHidden();
+});
+
+test('the workspace is usable from the keyboard alone, with a visible focus ring', async ({ page }) => {
+  await openHydrated(page, '/');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  // Walk forward until "New thread" has focus, then use it with Enter.
+  for (let step = 0; step < 20; step++) {
+    await page.keyboard.press('Tab');
+    if (await page.getByRole('button', { name: 'New thread' }).evaluate((button) => button === document.activeElement)) break;
+  }
+  const newThread = page.getByRole('button', { name: 'New thread' });
+  await expect(newThread).toBeFocused();
+  const outline = await newThread.evaluate((button) => getComputedStyle(button).outlineStyle);
+  expect(outline).not.toBe('none');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/threads\//);
+  await page.getByRole('textbox', { name: 'Message' }).focus();
+  await page.keyboard.type('chunks');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('log', { name: 'Run timeline' }).locator('article.message.final')).toBeVisible();
+});
