@@ -17,7 +17,7 @@ case "$(wasm_toolchain)" in
         # nightly switch that allows it is scoped to this one command.
         front_dir="$ROOT/target/front-debian"
         RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
-            CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=rust-lld \
+            CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$(wasm_linker)" \
             /usr/bin/cargo build -p frontend --lib --target "$wasm_target" --profile wasm-release \
             -Zbuild-std=std,panic_abort --target-dir "$front_dir"
         ;;

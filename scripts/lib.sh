@@ -31,6 +31,16 @@ wasm_toolchain() {
     fi
 }
 
+# The wasm linker for the Debian route: rust-lld when rust-web-llvm provides it, otherwise
+# lld-22's own wasm-ld (same linker, installed without LLVM's full toolchain).
+wasm_linker() {
+    local candidate
+    for candidate in rust-lld wasm-ld-22 wasm-ld; do
+        command -v "$candidate" >/dev/null 2>&1 && { echo "$candidate"; return; }
+    done
+    die "no wasm linker found (install lld-22)"
+}
+
 # The wasm-bindgen version the lockfile resolved; the CLI must match it exactly.
 wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"

@@ -8,3 +8,4 @@ pub mod context_pane;
 pub mod layout;
 pub mod sidebar;
 pub mod timeline;
+pub mod window;

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
+use crate::components::window::Windowing;
 use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
 use crate::protocol::channel::{Level, Role};
 
@@ -58,7 +59,7 @@ pub fn Timeline(
     #[prop(into)] on_select: Callback<Selection>,
     #[prop(into)] on_retry: Callback<()>,
 ) -> impl IntoView {
-    let keys = move || {
+    let entries = Memo::new(move |_| {
         view.with(|view| {
             view.items
                 .iter()
@@ -67,49 +68,69 @@ pub fn Timeline(
                 .map(|(index, item)| (index, item.sequence, item.updated))
                 .collect::<Vec<_>>()
         })
-    };
+    });
     let grouped = move || {
+        let window = Windowing::new(Memo::new(move |_| entries.with(Vec::len)), 72.0);
+        let keys = move || {
+            let slice = window.slice.get();
+            entries.with(|entries| entries[slice.start..slice.end].to_vec())
+        };
         view! {
-            <For each=keys key=|(_, sequence, updated)| (*sequence, *updated) let:entry>
-                {
-                    let item = view.with_untracked(|view| {
-                        let item = view.items[entry.0].clone();
-                        let ask = match &item.body {
-                            ItemBody::Ask { ask_id } => view.ask(ask_id).cloned(),
-                            _ => None,
-                        };
-                        let artifact = match &item.body {
-                            ItemBody::Artifact { artifact_id } => view.artifact(artifact_id).map(artifact_label),
-                            _ => None,
-                        };
-                        (item, ask, artifact)
-                    });
-                    let (item, ask, artifact) = (item.0, item.1, item.2);
-                    view! { <ItemView run item ask artifact show_reasoning on_select on_retry /> }
-                }
-            </For>
+            <div class="items" node_ref=window.root>
+                <div class="spacer" aria-hidden="true" style=move || window.spacer_above()></div>
+                <For each=keys key=|(_, sequence, updated)| (*sequence, *updated) let:entry>
+                    {
+                        let item = view.with_untracked(|view| {
+                            let item = view.items[entry.0].clone();
+                            let ask = match &item.body {
+                                ItemBody::Ask { ask_id } => view.ask(ask_id).cloned(),
+                                _ => None,
+                            };
+                            let artifact = match &item.body {
+                                ItemBody::Artifact { artifact_id } => view.artifact(artifact_id).map(artifact_label),
+                                _ => None,
+                            };
+                            (item, ask, artifact)
+                        });
+                        let (item, ask, artifact) = (item.0, item.1, item.2);
+                        view! { <ItemView run item ask artifact show_reasoning on_select on_retry /> }
+                    }
+                </For>
+                <div class="spacer" aria-hidden="true" style=move || window.spacer_below()></div>
+            </div>
         }
     };
     let in_arrival_order = move || {
+        let window = Windowing::new(
+            Memo::new(move |_| view.with(|view| view.arrivals.len())),
+            26.0,
+        );
         view! {
-            <ol class="arrivals" aria-label="Events in arrival order">
-                {view.with(|view| {
-                    view.arrivals
-                        .iter()
-                        .map(|arrival| {
-                            let target = arrival.item.and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));
-                            view! {
-                                <li class="arrival" data-channel=arrival.channel.as_str()>
-                                    <span class="seq">{format!("#{}", arrival.sequence)}</span>
-                                    <span class="channel">{arrival.channel.as_str()}</span>
-                                    <span class="kind">{arrival.kind.to_string()}</span>
-                                    {target.map(|line| view! { <span class="target">{line}</span> })}
-                                </li>
-                            }
+            <div class="items" node_ref=window.root>
+                <div class="spacer" aria-hidden="true" style=move || window.spacer_above()></div>
+                <ol class="arrivals" aria-label="Events in arrival order">
+                    {move || {
+                        let slice = window.slice.get();
+                        view.with(|view| {
+                            view.arrivals[slice.start..slice.end]
+                                .iter()
+                                .map(|arrival| {
+                                    let target = arrival.item.and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));
+                                    view! {
+                                        <li class="arrival" data-channel=arrival.channel.as_str()>
+                                            <span class="seq">{format!("#{}", arrival.sequence)}</span>
+                                            <span class="channel">{arrival.channel.as_str()}</span>
+                                            <span class="kind">{arrival.kind.to_string()}</span>
+                                            {target.map(|line| view! { <span class="target">{line}</span> })}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()
                         })
-                        .collect_view()
-                })}
-            </ol>
+                    }}
+                </ol>
+                <div class="spacer" aria-hidden="true" style=move || window.spacer_below()></div>
+            </div>
         }
     };
     move || {

@@ -12,11 +12,15 @@ use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals};
 use crate::components::timeline::{Selection, Timeline};
+use crate::components::window::ScrollPort;
 use crate::live::{Connection, follow, is_open};
 use crate::model::{RunSummary, ThreadPage as ThreadData};
 use crate::projection::{ItemBody, RunView, ViewPolicy};
 use crate::protocol::ask::Ask;
 use crate::protocol::channel::Role;
+
+/// How close to the bottom (in pixels) still counts as following the live end.
+const FOLLOW_SLACK_PX: i32 = 24;
 
 /// Bumped when a thread's title changes, so the sidebar reloads its list.
 #[derive(Clone, Copy)]
@@ -78,6 +82,36 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let returned = RwSignal::new(None::<String>);
     let suggestions = data.suggestions.clone();
     let threads_changed = use_context::<ThreadsChanged>();
+    let port = ScrollPort {
+        element: NodeRef::new(),
+        scrolled: RwSignal::new(0),
+        following: RwSignal::new(true),
+    };
+    provide_context(port);
+    let on_scroll = move |_| {
+        if let Some(element) = port.element.get_untracked() {
+            let at_end = element.scroll_top() + element.client_height()
+                >= element.scroll_height() - FOLLOW_SLACK_PX;
+            if port.following.get_untracked() != at_end {
+                port.following.set(at_end);
+            }
+        }
+        port.scrolled.update(|count| *count += 1);
+    };
+    // While the reader is at the live end, keep it in view as events arrive.
+    Effect::new(move |_| {
+        let events: u64 = runs.with(|runs| {
+            runs.iter()
+                .map(|run| run.view.with(|view| view.last_sequence))
+                .sum()
+        });
+        if port.following.get()
+            && let Some(element) = port.element.get_untracked()
+        {
+            element.set_scroll_top(element.scroll_height());
+        }
+        events
+    });
 
     // Once hydrated, follow every run that can still change.
     Effect::new(move |_| {
@@ -132,7 +166,21 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         busy.set(true);
         problem.set(None);
         returned.set(None);
+        // The agent picked for a fresh thread is bound before its first message, so a
+        // message sent right after the choice can never reach the previous agent.
+        let first_agent = runs
+            .with_untracked(Vec::is_empty)
+            .then(|| agent.get_untracked())
+            .flatten();
         spawn_local(async move {
+            if let Some(name) = first_agent
+                && let Err(error) = bind_agent(thread_id.get_value(), name).await
+            {
+                problem.try_set(Some(error.to_string()));
+                returned.try_set(Some(text));
+                busy.try_set(false);
+                return;
+            }
             match send_message(thread_id.get_value(), text.clone()).await {
                 Ok(summary) => {
                     let id = summary.id.clone();
@@ -239,7 +287,8 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         <main class="main" id="main" tabindex="-1">
             <ThreadHeader thread_id title agent agents runs show_reasoning arrival connection threads_changed />
             {move || problem.get().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
-            <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite">
+            <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite"
+                node_ref=port.element on:scroll=on_scroll>
                 {move || runs.with(Vec::is_empty).then(|| view! {
                     <p class="muted empty">"No runs in this thread yet. Send a message, or try a scenario below."</p>
                 })}
@@ -312,12 +361,10 @@ fn ThreadHeader(
     };
     let choose_agent = move |event: leptos::ev::Event| {
         let name = event_target_value(&event);
+        agent.set(Some(name.clone()));
         spawn_local(async move {
-            if bind_agent(thread_id.get_value(), name.clone())
-                .await
-                .is_ok()
-            {
-                agent.set(Some(name));
+            if let Err(error) = bind_agent(thread_id.get_value(), name).await {
+                rename_problem.try_set(Some(error.to_string()));
             }
         });
     };

@@ -100,6 +100,8 @@ enum Step {
     Event(Value),
     /// Keep the stream open without a word, until the client goes away.
     Hang,
+    /// Wait before the next step (paced streams).
+    Pause(std::time::Duration),
 }
 
 fn now_ms() -> i64 {
@@ -243,6 +245,7 @@ fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Step> {
     let mut words = text.split_whitespace();
     let word = words.next().unwrap_or_default().to_lowercase();
     let second = words.next().unwrap_or_default().to_lowercase();
+    let third = words.next().unwrap_or_default().to_lowercase();
     let mut steps = vec![run.started()];
     let needs_add_task = matches!(word.as_str(), "call" | "parallel" | "busy");
     if needs_add_task && !offered(input, "add_task") {
@@ -424,6 +427,12 @@ fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Step> {
             ));
         }
         "artifacts" => artifacts(&mut steps, run),
+        "long" => {
+            let items = second.parse().unwrap_or(1_000).min(LONG_MAX_ITEMS);
+            let seconds = third.parse().unwrap_or(0).min(LONG_MAX_SECONDS);
+            long_run(&mut steps, run, items, seconds);
+            steps.push(run.finished());
+        }
         "frontend" => {
             // A call to a tool the console itself must run; the run ends waiting for it.
             if !offered(input, "change_background") {
@@ -511,6 +520,55 @@ fn parallel(steps: &mut Vec<Step>, run_id: &str) {
                    "content": json!({"id": n + 1, "title": title}).to_string()}),
         ));
     }
+}
+
+const LONG_MAX_ITEMS: usize = 50_000;
+const LONG_MAX_SECONDS: u64 = 120;
+/// The pace of the streaming tail of `long`: 200 deltas a second.
+const LONG_DELTA_PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// `long N S`: N timeline items at once (four messages to each tool call with its
+/// result), then a message that streams 200 deltas a second for S seconds. The load of
+/// the long-run benchmark.
+fn long_run(steps: &mut Vec<Step>, run: &Run<'_>, items: usize, seconds: u64) {
+    for n in 0..items {
+        if n % 5 == 4 {
+            call(
+                steps,
+                &format!("c{n}-{}", run.run_id),
+                "add_task",
+                &format!("{{\"title\":\"task {n}\"}}"),
+                Some(&format!("{{\"id\":{n},\"title\":\"task {n}\"}}")),
+            );
+        } else {
+            let id = format!("m{n}-{}", run.run_id);
+            steps.push(ev(
+                "TEXT_MESSAGE_START",
+                json!({"messageId": id, "role": "assistant"}),
+            ));
+            steps.push(ev(
+                "TEXT_MESSAGE_CONTENT",
+                json!({"messageId": id, "delta": format!("Item {n}: the board has {n} entries so far, each one checked twice.")}),
+            ));
+            steps.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
+        }
+    }
+    if seconds == 0 {
+        return;
+    }
+    let id = format!("live-{}", run.run_id);
+    steps.push(ev(
+        "TEXT_MESSAGE_START",
+        json!({"messageId": id, "role": "assistant"}),
+    ));
+    for n in 0..seconds * 200 {
+        steps.push(Step::Pause(LONG_DELTA_PAUSE));
+        steps.push(ev(
+            "TEXT_MESSAGE_CONTENT",
+            json!({"messageId": id, "delta": format!("w{n} ")}),
+        ));
+    }
+    steps.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
 }
 
 fn artifacts(steps: &mut Vec<Step>, run: &Run<'_>) {
@@ -787,6 +845,12 @@ fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Respon
                     tx.closed().await;
                     agent.record_cancel(&run_id);
                     return;
+                }
+                Step::Pause(pause) => {
+                    tokio::select! {
+                        () = tx.closed() => { agent.record_cancel(&run_id); return; }
+                        () = tokio::time::sleep(pause) => {}
+                    }
                 }
             }
         }
