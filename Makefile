@@ -1,5 +1,5 @@
 # The two commands. Each one installs whatever is missing first.
-.PHONY: run test setup build
+.PHONY: run test setup build bench-ui
 
 ARGS ?=
 
@@ -14,3 +14,7 @@ setup:
 
 build:
 	@scripts/build.sh release
+
+# The long-run browser benchmark (figures in the README).
+bench-ui:
+	@scripts/bench-ui.sh

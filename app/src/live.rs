@@ -33,8 +33,13 @@ pub fn is_open(view: &RunView) -> bool {
 /// Follows `run_id` from `view`'s last sequence until the run is over and nothing waits.
 #[cfg(any(feature = "hydrate", feature = "csr"))]
 pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connection>) {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
+
+    use crate::protocol::channel::RunEvent;
 
     let after = view.with_untracked(|view| view.last_sequence);
     let url = format!("/api/v1/runs/{run_id}/events?after={after}");
@@ -42,27 +47,50 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
         connection.set(Connection::Reconnecting);
         return;
     };
-    let on_message = {
+    // Events are applied once a frame, however many arrived: a burst of thousands (a
+    // catch-up, 200 deltas a second) costs one update of the page a frame, not one each.
+    let arrived = Rc::new(RefCell::new(Vec::<RunEvent>::new()));
+    let flush = {
         let source = source.clone();
+        let arrived = Rc::clone(&arrived);
+        move || {
+            let batch = std::mem::take(&mut *arrived.borrow_mut());
+            if batch.is_empty() {
+                return;
+            }
+            // The page may have moved on: a disposed view closes the stream.
+            let open = view.try_update(|view| {
+                for event in &batch {
+                    view.apply(event);
+                }
+                is_open(view)
+            });
+            match open {
+                Some(true) => {
+                    connection.try_set(Connection::Live);
+                }
+                Some(false) | None => {
+                    source.close();
+                    connection.try_set(Connection::Idle);
+                }
+            }
+        }
+    };
+    let on_message = {
+        let arrived = Rc::clone(&arrived);
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
             let Some(data) = message.data().as_string() else {
                 return;
             };
-            match serde_json::from_str::<crate::protocol::channel::RunEvent>(&data) {
+            match serde_json::from_str::<RunEvent>(&data) {
                 Ok(event) => {
-                    // The page may have moved on: a disposed view closes the stream.
-                    let open = view.try_update(|view| {
-                        view.apply(&event);
-                        is_open(view)
-                    });
-                    match open {
-                        Some(true) => {
-                            connection.try_set(Connection::Live);
-                        }
-                        Some(false) | None => {
-                            source.close();
-                            connection.try_set(Connection::Idle);
-                        }
+                    let first = {
+                        let mut arrived = arrived.borrow_mut();
+                        arrived.push(event);
+                        arrived.len() == 1
+                    };
+                    if first {
+                        request_animation_frame(flush.clone());
                     }
                 }
                 Err(error) => {

@@ -65,7 +65,7 @@ pub fn Timeline(
                 .iter()
                 .enumerate()
                 .filter(|(_, item)| !item.is_blank())
-                .map(|(index, item)| (index, item.sequence, item.updated))
+                .map(|(index, item)| (index, item.sequence, render_version(item)))
                 .collect::<Vec<_>>()
         })
     });
@@ -93,7 +93,8 @@ pub fn Timeline(
                             (item, ask, artifact)
                         });
                         let (item, ask, artifact) = (item.0, item.1, item.2);
-                        view! { <ItemView run item ask artifact show_reasoning on_select on_retry /> }
+                        let index = entry.0;
+                        view! { <ItemView run item index view ask artifact show_reasoning on_select on_retry /> }
                     }
                 </For>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_below()></div>
@@ -142,10 +143,82 @@ pub fn Timeline(
     }
 }
 
+/// What makes a row render anew. A message's text streams into its row in place (see
+/// `MessageText`), so only its badges count; any other item re-renders when it changes.
+fn render_version(item: &Item) -> u64 {
+    match &item.body {
+        ItemBody::Message {
+            streaming,
+            is_final,
+            ..
+        } => u64::from(*streaming) | (u64::from(*is_final) << 1),
+        _ => item.updated,
+    }
+}
+
+/// Longest block a message's text is laid out in. The browser lays out a changed block
+/// whole, so a message streaming into one block costs more each delta; in blocks only
+/// the last one changes.
+const TEXT_BLOCK_BYTES: usize = 2048;
+
+/// Cuts `text` into blocks of at most `limit` bytes: after the last newline that fits,
+/// else after the last space, else at a character boundary. Cuts depend only on the text
+/// before them, so appending never moves an earlier one.
+pub fn text_blocks(text: &str, limit: usize) -> Vec<(usize, usize)> {
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    while text.len() - start > limit {
+        let mut end = start + limit;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == start {
+            // A limit below one character's width still makes progress.
+            end += text[start..].chars().next().map_or(1, char::len_utf8);
+        }
+        let window = &text[start..end];
+        let cut = window
+            .rfind('\n')
+            .or_else(|| window.rfind([' ', '\t']))
+            .map_or(end, |at| start + at + 1);
+        blocks.push((start, cut));
+        start = cut;
+    }
+    if start < text.len() || blocks.is_empty() {
+        blocks.push((start, text.len()));
+    }
+    blocks
+}
+
+/// A message's text, updated in place as it streams.
+#[component]
+fn MessageText(view: RwSignal<RunView>, index: usize) -> impl IntoView {
+    fn text_of(view: &RunView, index: usize) -> &str {
+        match view.items.get(index).map(|item| &item.body) {
+            Some(ItemBody::Message { text, .. }) => text,
+            _ => "",
+        }
+    }
+    let blocks =
+        Memo::new(move |_| view.with(|view| text_blocks(text_of(view, index), TEXT_BLOCK_BYTES)));
+    view! {
+        <div class="message-text">
+            <For each=move || blocks.get() key=|block| *block let:block>
+                <div class="text-block">
+                    {view.with_untracked(|view| text_of(view, index).get(block.0..block.1).unwrap_or_default().to_owned())}
+                </div>
+            </For>
+        </div>
+    }
+}
+
 #[component]
 fn ItemView(
     run: usize,
     item: Item,
+    /// Where the item sits in `view`, for the parts that update in place.
+    index: usize,
+    view: RwSignal<RunView>,
     ask: Option<crate::protocol::ask::Ask>,
     artifact: Option<String>,
     show_reasoning: Signal<bool>,
@@ -156,7 +229,6 @@ fn ItemView(
     let body = match item.body {
         ItemBody::Message {
             role,
-            text,
             streaming,
             is_final,
             name,
@@ -181,7 +253,7 @@ fn ItemView(
                         {is_final.then(|| view! { <span class="badge">"Final answer"</span> })}
                         {streaming.then(|| view! { <span class="badge muted">"streaming…"</span> })}
                     </header>
-                    <div class="message-text">{text}</div>
+                    <MessageText view index />
                 </article>
             }
             .into_any()
@@ -327,4 +399,61 @@ fn ItemView(
         }
     };
     view! { <div class="item" data-channel=channel>{body}</div> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(text: &str, limit: usize) -> Vec<&str> {
+        text_blocks(text, limit)
+            .into_iter()
+            .map(|(start, end)| &text[start..end])
+            .collect()
+    }
+
+    #[test]
+    fn short_text_is_one_block() {
+        assert_eq!(pieces("hello", 10), vec!["hello"]);
+        assert_eq!(pieces("", 10), vec![""]);
+    }
+
+    #[test]
+    fn long_text_is_cut_after_a_newline_then_a_space() {
+        assert_eq!(
+            pieces("one two\nthree four", 12),
+            vec!["one two\n", "three four"]
+        );
+        assert_eq!(
+            pieces("one two three four", 10),
+            vec!["one two ", "three four"]
+        );
+    }
+
+    #[test]
+    fn a_word_longer_than_the_limit_is_cut_on_a_character_boundary() {
+        let text = "ééééé";
+        let blocks = pieces(text, 3);
+        assert_eq!(blocks.concat(), text);
+        assert!(blocks.iter().all(|block| !block.is_empty()));
+        assert_eq!(pieces("abc", 0).concat(), "abc");
+    }
+
+    #[test]
+    fn appending_never_moves_an_earlier_cut() {
+        let mut text = String::new();
+        let mut earlier: Vec<(usize, usize)> = Vec::new();
+        for n in 0..2_000 {
+            text.push_str(&format!("w{n} "));
+            if n % 97 == 0 {
+                text.push('\n');
+            }
+            let blocks = text_blocks(&text, 64);
+            assert_eq!(blocks.iter().map(|(s, e)| e - s).sum::<usize>(), text.len());
+            // Every block but the last is final.
+            let settled = earlier.len().saturating_sub(1);
+            assert_eq!(&blocks[..settled], &earlier[..settled]);
+            earlier = blocks;
+        }
+    }
 }

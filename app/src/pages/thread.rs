@@ -88,17 +88,26 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         following: RwSignal::new(true),
     };
     provide_context(port);
+    // Only the reader scrolling up leaves the live end; the list growing or re-slicing
+    // under a follower (which can move the offset down) never does.
+    let last_offset = StoredValue::new(0);
     let on_scroll = move |_| {
         if let Some(element) = port.element.get_untracked() {
-            let at_end = element.scroll_top() + element.client_height()
-                >= element.scroll_height() - FOLLOW_SLACK_PX;
-            if port.following.get_untracked() != at_end {
-                port.following.set(at_end);
+            let offset = element.scroll_top();
+            let at_end =
+                offset + element.client_height() >= element.scroll_height() - FOLLOW_SLACK_PX;
+            let following =
+                at_end || (port.following.get_untracked() && offset >= last_offset.get_value());
+            last_offset.set_value(offset);
+            if port.following.get_untracked() != following {
+                port.following.set(following);
             }
         }
         port.scrolled.update(|count| *count += 1);
     };
-    // While the reader is at the live end, keep it in view as events arrive.
+    // While the reader is at the live end, keep it in view as events arrive. Live events
+    // land once a frame, and this runs right after, before the frame is laid out: one
+    // layout serves both. Scrolling past the end lands on it without reading the height.
     Effect::new(move |_| {
         let events: u64 = runs.with(|runs| {
             runs.iter()
@@ -108,7 +117,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         if port.following.get()
             && let Some(element) = port.element.get_untracked()
         {
-            element.set_scroll_top(element.scroll_height());
+            element.set_scroll_top(i32::MAX);
         }
         events
     });

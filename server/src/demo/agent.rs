@@ -102,6 +102,8 @@ enum Step {
     Hang,
     /// Wait before the next step (paced streams).
     Pause(std::time::Duration),
+    /// An event sent at once, without the demo's pacing (bulk loads).
+    Unpaced(Value),
 }
 
 fn now_ms() -> i64 {
@@ -531,10 +533,11 @@ const LONG_DELTA_PAUSE: std::time::Duration = std::time::Duration::from_millis(5
 /// result), then a message that streams 200 deltas a second for S seconds. The load of
 /// the long-run benchmark.
 fn long_run(steps: &mut Vec<Step>, run: &Run<'_>, items: usize, seconds: u64) {
+    let mut bulk = Vec::new();
     for n in 0..items {
         if n % 5 == 4 {
             call(
-                steps,
+                &mut bulk,
                 &format!("c{n}-{}", run.run_id),
                 "add_task",
                 &format!("{{\"title\":\"task {n}\"}}"),
@@ -542,33 +545,37 @@ fn long_run(steps: &mut Vec<Step>, run: &Run<'_>, items: usize, seconds: u64) {
             );
         } else {
             let id = format!("m{n}-{}", run.run_id);
-            steps.push(ev(
+            bulk.push(ev(
                 "TEXT_MESSAGE_START",
                 json!({"messageId": id, "role": "assistant"}),
             ));
-            steps.push(ev(
+            bulk.push(ev(
                 "TEXT_MESSAGE_CONTENT",
                 json!({"messageId": id, "delta": format!("Item {n}: the board has {n} entries so far, each one checked twice.")}),
             ));
-            steps.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
+            bulk.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
         }
     }
-    if seconds == 0 {
-        return;
-    }
-    let id = format!("live-{}", run.run_id);
-    steps.push(ev(
-        "TEXT_MESSAGE_START",
-        json!({"messageId": id, "role": "assistant"}),
-    ));
-    for n in 0..seconds * 200 {
-        steps.push(Step::Pause(LONG_DELTA_PAUSE));
-        steps.push(ev(
-            "TEXT_MESSAGE_CONTENT",
-            json!({"messageId": id, "delta": format!("w{n} ")}),
+    if seconds > 0 {
+        let id = format!("live-{}", run.run_id);
+        bulk.push(ev(
+            "TEXT_MESSAGE_START",
+            json!({"messageId": id, "role": "assistant"}),
         ));
+        for n in 0..seconds * 200 {
+            bulk.push(Step::Pause(LONG_DELTA_PAUSE));
+            bulk.push(ev(
+                "TEXT_MESSAGE_CONTENT",
+                json!({"messageId": id, "delta": format!("w{n} ")}),
+            ));
+        }
+        bulk.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
     }
-    steps.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
+    // The load sets its own pace: none for the items, LONG_DELTA_PAUSE for the tail.
+    steps.extend(bulk.into_iter().map(|step| match step {
+        Step::Event(event) => Step::Unpaced(event),
+        other => other,
+    }));
 }
 
 fn artifacts(steps: &mut Vec<Step>, run: &Run<'_>) {
@@ -836,6 +843,12 @@ fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Respon
                             () = tokio::time::sleep(delay) => {}
                         }
                     }
+                    if tx.send(sse_frame(&event)).await.is_err() {
+                        agent.record_cancel(&run_id);
+                        return;
+                    }
+                }
+                Step::Unpaced(event) => {
                     if tx.send(sse_frame(&event)).await.is_err() {
                         agent.record_cancel(&run_id);
                         return;

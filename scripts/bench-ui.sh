@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make bench-ui`: the long-run browser benchmark. Builds the release site and server,
+# starts the server on a free port with a throwaway database, and prints the figures of
+# end2end/bench/long-run.mjs (10,000 items; 200 deltas/s). Usage: scripts/bench-ui.sh [items] [seconds]
+source "$(dirname "$0")/lib.sh"
+
+scripts/setup.sh test
+scripts/build.sh release
+
+port="$(free_port)"
+scratch="$(mktemp -d)"
+RUST_LOG=warn target/release/agent-os serve --addr "127.0.0.1:$port" --data-dir "$scratch/data" \
+    --site-root "$SITE_ROOT" >"$scratch/server.log" 2>&1 &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+(cd end2end && BASE_URL="http://127.0.0.1:$port" node bench/long-run.mjs "${1:-10000}" "${2:-20}")
