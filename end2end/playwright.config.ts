@@ -7,8 +7,24 @@ if (!baseURL) {
   throw new Error('BASE_URL is not set: run the suite with `make test`, which starts the server');
 }
 
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1280, height: 800 },
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  },
+};
+
 export default defineConfig({
-  testDir: './tests',
   outputDir: './test-results',
   fullyParallel: false,
   workers: 1,
@@ -22,24 +38,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
+    { name: 'chromium', testDir: './tests', use: chromium },
+    // The client-side build (Trunk, `csr`) served by `trunk serve`, which proxies /fn and
+    // /api to the same server; scripts/test.sh passes its address in CSR_BASE_URL.
     {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1280, height: 800 },
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
-      },
+      name: 'csr',
+      testDir: './tests-csr',
+      use: { ...chromium, baseURL: process.env.CSR_BASE_URL ?? baseURL },
     },
   ],
 });

@@ -30,6 +30,14 @@ if [ "$have" != "$want" ]; then
     cargo install -q wasm-bindgen-cli --version "$want" --force
 fi
 
+# Trunk builds and serves the client-side build the browser suite also tests. 0.21 is
+# the newest line that compiles with the Rust this machine has.
+trunk_version=0.21.14
+if [ "$purpose" = test ] && [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$trunk_version" ]; then
+    say "installing trunk $trunk_version (builds the client-side app)"
+    cargo install -q trunk --version "$trunk_version" --locked --force
+fi
+
 if [ "$purpose" = test ]; then
     stamp="$ROOT/end2end/node_modules/.installed-from-lock"
     if [ ! -f "$stamp" ] || [ "$ROOT/end2end/package-lock.json" -nt "$stamp" ]; then

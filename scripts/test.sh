@@ -58,9 +58,29 @@ curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$server_log" >&2
 # own servers for the restart test.
 if ! (cd end2end && BASE_URL="http://127.0.0.1:$port" AGENT_OS_DATA_DIR="$scratch/data" \
     AGENT_OS_BIN="$ROOT/target/debug/agent-os" AGENT_OS_SITE_ROOT="$SITE_ROOT" \
-    npx --no-install playwright test); then
+    npx --no-install playwright test --project chromium); then
     say "server log (last 50 lines)"
     tail -n 50 "$server_log" >&2
+    exit 1
+fi
+
+say "the client-side build (Trunk) against the same server"
+spa_port="$(free_port)"
+spa_log="$scratch/trunk.log"
+scripts/spa.sh serve "$spa_port" "http://127.0.0.1:$port" >"$spa_log" 2>&1 &
+spa_pid=$!
+trap 'kill "$spa_pid" 2>/dev/null; wait "$spa_pid" 2>/dev/null; stop_server' EXIT
+# Trunk builds before it listens; a cold build takes minutes.
+for _ in $(seq 1 1200); do
+    curl -fsS "http://127.0.0.1:$spa_port/" 2>/dev/null | grep -q '_bg.wasm' && break
+    kill -0 "$spa_pid" 2>/dev/null || { cat "$spa_log" >&2; die "trunk serve exited"; }
+    sleep 1
+done
+curl -fsS "http://127.0.0.1:$spa_port/" | grep -q '_bg.wasm' || { cat "$spa_log" >&2; die "trunk serve did not come up"; }
+if ! (cd end2end && BASE_URL="http://127.0.0.1:$port" CSR_BASE_URL="http://127.0.0.1:$spa_port" \
+    npx --no-install playwright test --project csr); then
+    say "trunk log (last 30 lines)"
+    tail -n 30 "$spa_log" >&2
     exit 1
 fi
 postgres_note

@@ -42,7 +42,8 @@ pub fn App() -> impl IntoView {
     mark_body_once_interactive();
 
     view! {
-        <Stylesheet id="leptos" href="/pkg/agent_os.css" />
+        // The Trunk build links its own (hashed) stylesheet from index.html.
+        {(!cfg!(feature = "csr")).then(|| view! { <Stylesheet id="leptos" href="/pkg/agent_os.css" /> })}
         <Title formatter=|page: String| {
             if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
         } />
