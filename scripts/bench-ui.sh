@@ -12,7 +12,7 @@ scratch="$(mktemp -d)"
 RUST_LOG=warn target/release/agent-os serve --addr "127.0.0.1:$port" --data-dir "$scratch/data" \
     --site-root "$SITE_ROOT" >"$scratch/server.log" 2>&1 &
 server_pid=$!
-trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 for _ in $(seq 1 100); do
     curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
     sleep 0.1

@@ -69,7 +69,7 @@ spa_port="$(free_port)"
 spa_log="$scratch/trunk.log"
 scripts/spa.sh serve "$spa_port" "http://127.0.0.1:$port" >"$spa_log" 2>&1 &
 spa_pid=$!
-trap 'kill "$spa_pid" 2>/dev/null; wait "$spa_pid" 2>/dev/null; stop_server' EXIT
+trap 'kill "$spa_pid" 2>/dev/null; wait "$spa_pid" 2>/dev/null || true; stop_server' EXIT
 # Trunk builds before it listens; a cold build takes minutes.
 for _ in $(seq 1 1200); do
     curl -fsS "http://127.0.0.1:$spa_port/" 2>/dev/null | grep -q '_bg.wasm' && break
