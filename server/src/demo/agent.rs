@@ -100,8 +100,9 @@ enum Step {
     Event(Value),
     /// Keep the stream open without a word, until the client goes away.
     Hang,
-    /// Wait before the next step (paced streams).
-    Pause(std::time::Duration),
+    /// Wait until this long after the previous tick (the first: after now), so a paced
+    /// stream keeps its rate however long each send takes.
+    Tick(std::time::Duration),
     /// An event sent at once, without the demo's pacing (bulk loads).
     Unpaced(Value),
 }
@@ -527,7 +528,7 @@ fn parallel(steps: &mut Vec<Step>, run_id: &str) {
 const LONG_MAX_ITEMS: usize = 50_000;
 const LONG_MAX_SECONDS: u64 = 120;
 /// The pace of the streaming tail of `long`: 200 deltas a second.
-const LONG_DELTA_PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
+const LONG_DELTA_PERIOD: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// `long N S`: N timeline items at once (four messages to each tool call with its
 /// result), then a message that streams 200 deltas a second for S seconds. The load of
@@ -563,7 +564,7 @@ fn long_run(steps: &mut Vec<Step>, run: &Run<'_>, items: usize, seconds: u64) {
             json!({"messageId": id, "role": "assistant"}),
         ));
         for n in 0..seconds * 200 {
-            bulk.push(Step::Pause(LONG_DELTA_PAUSE));
+            bulk.push(Step::Tick(LONG_DELTA_PERIOD));
             bulk.push(ev(
                 "TEXT_MESSAGE_CONTENT",
                 json!({"messageId": id, "delta": format!("w{n} ")}),
@@ -571,7 +572,7 @@ fn long_run(steps: &mut Vec<Step>, run: &Run<'_>, items: usize, seconds: u64) {
         }
         bulk.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
     }
-    // The load sets its own pace: none for the items, LONG_DELTA_PAUSE for the tail.
+    // The load sets its own pace: none for the items, LONG_DELTA_PERIOD for the tail.
     steps.extend(bulk.into_iter().map(|step| match step {
         Step::Event(event) => Step::Unpaced(event),
         other => other,
@@ -834,6 +835,7 @@ fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Respon
     let (tx, mut rx) = mpsc::channel::<Bytes>(16);
     let delay = agent.inner.delay;
     tokio::spawn(async move {
+        let mut last_tick = None;
         for step in steps {
             match step {
                 Step::Event(event) => {
@@ -859,10 +861,12 @@ fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Respon
                     agent.record_cancel(&run_id);
                     return;
                 }
-                Step::Pause(pause) => {
+                Step::Tick(period) => {
+                    let deadline = last_tick.unwrap_or_else(tokio::time::Instant::now) + period;
+                    last_tick = Some(deadline);
                     tokio::select! {
                         () = tx.closed() => { agent.record_cancel(&run_id); return; }
-                        () = tokio::time::sleep(pause) => {}
+                        () = tokio::time::sleep_until(deadline) => {}
                     }
                 }
             }
