@@ -13,13 +13,11 @@ case "$(wasm_toolchain)" in
             --target-dir "$front_dir"
         ;;
     debian)
-        # Debian's rustc ships no prebuilt wasm32 std, so std is built from source; the
-        # nightly switch that allows it is scoped to this one command.
+        # Debian's rustc ships no prebuilt wasm32 std, so std is built from source.
         front_dir="$ROOT/target/front-debian"
-        RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
-            CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$(wasm_linker)" \
-            /usr/bin/cargo build -p frontend --lib --target "$wasm_target" --profile wasm-release \
-            -Zbuild-std=std,panic_abort --target-dir "$front_dir"
+        mapfile -t wasm_env < <(debian_wasm_env)
+        env "${wasm_env[@]}" cargo build -p frontend --lib --target "$wasm_target" \
+            --profile wasm-release --target-dir "$front_dir"
         ;;
 esac
 

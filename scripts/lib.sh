@@ -41,6 +41,15 @@ wasm_linker() {
     die "no wasm linker found (install lld-22)"
 }
 
+# The environment of one wasm build on the Debian route, one VAR=value a line: Debian's
+# cargo and rustc, the standard library built from source (the nightly switch that allows
+# it goes only to the command given this environment), and the wasm linker.
+debian_wasm_env() {
+    printf '%s\n' "PATH=/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+        CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=$(wasm_linker)"
+}
+
 # The wasm-bindgen version the lockfile resolved; the CLI must match it exactly.
 wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"

@@ -3,21 +3,17 @@
 #   scripts/spa.sh build               build into dist/ (Trunk.toml as written)
 #   scripts/spa.sh serve PORT BACKEND  build and serve on 127.0.0.1:PORT, proxying /fn and
 #                                      /api to BACKEND (e.g. http://127.0.0.1:3000)
-# On the Debian wasm route Trunk's cargo is Debian's, with the standard library built
-# from source; the nightly switch that allows it is scoped to this command.
+# On the Debian wasm route Trunk runs in the environment of scripts/lib.sh's
+# debian_wasm_env, like the hydrate build.
 source "$(dirname "$0")/lib.sh"
 
 command -v trunk >/dev/null 2>&1 || die "trunk is not installed: run scripts/setup.sh test"
 mode="${1:-build}"
 
-trunk_env=()
+trunk_env=(CARGO_TARGET_DIR="$ROOT/target/front-csr")
 if [ "$(wasm_toolchain)" = debian ]; then
-    trunk_env=(PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
-        CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-        CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$(wasm_linker)"
-        CARGO_TARGET_DIR="$ROOT/target/front-csr")
-else
-    trunk_env=(CARGO_TARGET_DIR="$ROOT/target/front-csr")
+    mapfile -t debian_env < <(debian_wasm_env)
+    trunk_env+=("${debian_env[@]}")
 fi
 # --offline: Trunk uses the wasm-bindgen on PATH (the pinned one) and downloads nothing.
 trunk_bin="$(command -v trunk)"

@@ -78,7 +78,7 @@ pub fn Timeline(
         view! {
             <div class="items" node_ref=window.root>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_above()></div>
-                <For each=keys key=|(_, sequence, updated)| (*sequence, *updated) let:entry>
+                <For each=keys key=|(_, sequence, version)| (*sequence, *version) let:entry>
                     {
                         let item = view.with_untracked(|view| {
                             let item = view.items[entry.0].clone();
