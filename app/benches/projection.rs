@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
-use app::protocol::channel::{RunRef, Sequencer};
+use app::protocol::channel::{Channel, RunRef, Sequencer};
 use app::protocol::sse::SseDecoder;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -55,6 +55,18 @@ fn bench(c: &mut Criterion) {
         assert_eq!(texts.len(), events);
         let check = project(&body);
         assert!(check.status.label() == "succeeded", "{:?}", check.status);
+        assert!(
+            check
+                .items
+                .iter()
+                .all(|item| item.channel != Channel::Error),
+            "the synthetic run must project without errors"
+        );
+        assert!(
+            check.state["tasks"]
+                .as_array()
+                .is_some_and(|tasks| !tasks.is_empty())
+        );
 
         let mut group = c.benchmark_group(format!("{events}_events"));
         group.sample_size(10);

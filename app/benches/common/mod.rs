@@ -19,6 +19,12 @@ pub fn synthetic_run(events: usize) -> String {
         r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.into(),
     );
     count += 1;
+    // The state the deltas grow.
+    push(
+        &mut body,
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"tasks":[]}}"#.into(),
+    );
+    count += 1;
     let mut turn = 0usize;
     // Each turn is 21 events; stop early enough to close cleanly.
     while count + 21 < events {
@@ -79,11 +85,6 @@ pub fn synthetic_run(events: usize) -> String {
         count += 21;
         turn += 1;
     }
-    push(
-        &mut body,
-        r#"{"type":"STATE_SNAPSHOT","snapshot":{"tasks":[]}}"#.into(),
-    );
-    count += 1;
     while count + 1 < events {
         push(
             &mut body,

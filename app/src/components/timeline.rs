@@ -116,12 +116,12 @@ pub fn Timeline(
                             view.arrivals[slice.start..slice.end]
                                 .iter()
                                 .map(|arrival| {
-                                    let target = arrival.item.and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));
+                                    let target = arrival.item().and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));
                                     view! {
                                         <li class="arrival" data-channel=arrival.channel.as_str()>
                                             <span class="seq">{format!("#{}", arrival.sequence)}</span>
                                             <span class="channel">{arrival.channel.as_str()}</span>
-                                            <span class="kind">{arrival.kind.to_string()}</span>
+                                            <span class="kind">{arrival.kind}</span>
                                             {target.map(|line| view! { <span class="target">{line}</span> })}
                                         </li>
                                     }

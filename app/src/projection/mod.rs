@@ -5,13 +5,15 @@
 pub mod items;
 
 use crate::protocol::idmap::IdMap;
-use std::borrow::Cow;
+use std::hash::BuildHasher;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::protocol::ask::{Ask, AskState};
-use crate::protocol::channel::{Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome};
+use crate::protocol::channel::{
+    Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, known_kind,
+};
 
 pub use self::items::{
     ArtifactView, EditView, ErrorKind, Item, ItemBody, ToolResultView, ToolStatus,
@@ -67,24 +69,146 @@ pub struct FinalAnswer {
     pub item: Option<usize>,
 }
 
-/// One event as it arrived, for the in-arrival-order view.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One event as it arrived, for the in-arrival-order view. There is one per event, so
+/// it is kept small and written as a tuple: `[sequence, kind, channel, item?]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Arrival {
     pub sequence: u64,
-    pub kind: Cow<'static, str>,
+    pub kind: &'static str,
+    /// The timeline item the event created or changed; `NO_ITEM` for none.
+    item: u32,
     pub channel: Channel,
+}
+
+impl Arrival {
+    const NO_ITEM: u32 = u32::MAX;
+
+    fn new(sequence: u64, kind: &'static str, channel: Channel, item: Option<usize>) -> Self {
+        Self {
+            sequence,
+            kind,
+            item: item
+                .and_then(|item| u32::try_from(item).ok())
+                .unwrap_or(Self::NO_ITEM),
+            channel,
+        }
+    }
+
     /// The timeline item the event created or changed, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub item: Option<usize>,
+    pub fn item(&self) -> Option<usize> {
+        (self.item != Self::NO_ITEM).then_some(self.item as usize)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct ArrivalWire(
+    u64,
+    KindName,
+    Channel,
+    #[serde(default, skip_serializing_if = "Option::is_none")] Option<usize>,
+);
+
+/// An event kind read back as its static name, without keeping the text.
+struct KindName(&'static str);
+
+impl Serialize for KindName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for KindName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = KindName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an event kind")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<KindName, E> {
+                Ok(KindName(known_kind(name)))
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+
+impl Serialize for Arrival {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ArrivalWire(
+            self.sequence,
+            KindName(self.kind),
+            self.channel,
+            self.item(),
+        )
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Arrival {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let ArrivalWire(sequence, kind, channel, item) = ArrivalWire::deserialize(deserializer)?;
+        Ok(Arrival::new(sequence, kind.0, channel, item))
+    }
+}
+
+/// The kinds of timeline item looked up by the upstream id they carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Keyed {
+    Message,
+    Reasoning,
+    Tool,
+}
+
+fn item_key(body: &ItemBody) -> Option<(Keyed, &str)> {
+    match body {
+        ItemBody::Message { message_id, .. } => Some((Keyed::Message, message_id)),
+        ItemBody::Reasoning { message_id, .. } => Some((Keyed::Reasoning, message_id)),
+        ItemBody::ToolCall { tool_call_id, .. } => Some((Keyed::Tool, tool_call_id)),
+        _ => None,
+    }
+}
+
+/// Message, reasoning and tool-call items by their id. The table holds only item
+/// positions and hashes the ids in the items themselves, so a new item costs no copy of
+/// its id and the index stays a few bytes an item.
+#[derive(Clone, Debug, Default)]
+struct ItemIndex {
+    table: hashbrown::HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl ItemIndex {
+    fn get(&self, items: &[Item], keyed: Keyed, id: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one((keyed, id));
+        self.table
+            .find(hash, |&position| {
+                item_key(&items[position as usize].body) == Some((keyed, id))
+            })
+            .map(|&position| position as usize)
+    }
+
+    /// Indexes the item at `position`, which must carry a key.
+    fn insert(&mut self, items: &[Item], position: usize) {
+        let Some(key) = item_key(&items[position].body) else {
+            return;
+        };
+        let Ok(slot) = u32::try_from(position) else {
+            return;
+        };
+        let hasher = &self.hasher;
+        self.table
+            .insert_unique(hasher.hash_one(key), slot, |&other| {
+                item_key(&items[other as usize].body).map_or(0, |key| hasher.hash_one(key))
+            });
+    }
 }
 
 /// Lookup tables rebuilt from the view's content; never serialized.
 #[derive(Clone, Debug, Default)]
 struct Index {
     built: bool,
-    messages: IdMap<usize>,
-    reasoning: IdMap<usize>,
-    tools: IdMap<usize>,
+    items: ItemIndex,
     asks: IdMap<usize>,
     artifacts: IdMap<usize>,
     /// Timeline item of each ask, by ask id.
@@ -203,14 +327,10 @@ impl RunView {
         };
         for (position, item) in self.items.iter().enumerate() {
             match &item.body {
-                ItemBody::Message { message_id, .. } => {
-                    index.messages.insert(message_id.clone(), position);
-                }
-                ItemBody::Reasoning { message_id, .. } => {
-                    index.reasoning.insert(message_id.clone(), position);
-                }
-                ItemBody::ToolCall { tool_call_id, .. } => {
-                    index.tools.insert(tool_call_id.clone(), position);
+                ItemBody::Message { .. }
+                | ItemBody::Reasoning { .. }
+                | ItemBody::ToolCall { .. } => {
+                    index.items.insert(&self.items, position);
                 }
                 ItemBody::Ask { ask_id } => {
                     index.ask_items.insert(ask_id.clone(), position);
@@ -253,7 +373,11 @@ impl RunView {
     }
 
     fn message_item(&mut self, event: &RunEvent, message_id: &str, role: Role) -> usize {
-        if let Some(&position) = self.index.messages.get(message_id) {
+        if let Some(position) = self
+            .index
+            .items
+            .get(&self.items, Keyed::Message, message_id)
+        {
             return position;
         }
         let position = self.push_item(
@@ -267,12 +391,16 @@ impl RunView {
                 is_final: false,
             },
         );
-        self.index.messages.insert(message_id.to_owned(), position);
+        self.index.items.insert(&self.items, position);
         position
     }
 
     fn reasoning_item(&mut self, event: &RunEvent, message_id: &str) -> usize {
-        if let Some(&position) = self.index.reasoning.get(message_id) {
+        if let Some(position) = self
+            .index
+            .items
+            .get(&self.items, Keyed::Reasoning, message_id)
+        {
             return position;
         }
         let position = self.push_item(
@@ -283,12 +411,12 @@ impl RunView {
                 streaming: true,
             },
         );
-        self.index.reasoning.insert(message_id.to_owned(), position);
+        self.index.items.insert(&self.items, position);
         position
     }
 
     fn tool_item(&mut self, event: &RunEvent, tool_call_id: &str, name: &str) -> usize {
-        if let Some(&position) = self.index.tools.get(tool_call_id) {
+        if let Some(position) = self.index.items.get(&self.items, Keyed::Tool, tool_call_id) {
             return position;
         }
         let position = self.push_item(
@@ -306,7 +434,7 @@ impl RunView {
                 result: None,
             },
         );
-        self.index.tools.insert(tool_call_id.to_owned(), position);
+        self.index.items.insert(&self.items, position);
         position
     }
 
@@ -338,12 +466,12 @@ impl RunView {
         self.ensure_index();
         self.last_sequence = event.sequence;
         let touched = self.apply_body(event);
-        self.arrivals.push(Arrival {
-            sequence: event.sequence,
-            kind: Cow::Borrowed(event.kind()),
-            channel: event.channel,
-            item: touched,
-        });
+        self.arrivals.push(Arrival::new(
+            event.sequence,
+            event.kind(),
+            event.channel,
+            touched,
+        ));
     }
 
     fn apply_body(&mut self, event: &RunEvent) -> Option<usize> {
@@ -414,7 +542,10 @@ impl RunView {
                 Some(position)
             }
             EventBody::MessageEnded { message_id } => {
-                let position = *self.index.messages.get(message_id)?;
+                let position = self
+                    .index
+                    .items
+                    .get(&self.items, Keyed::Message, message_id)?;
                 if let ItemBody::Message { streaming, .. } = &mut self.items[position].body {
                     *streaming = false;
                 }
@@ -467,7 +598,10 @@ impl RunView {
                 Some(position)
             }
             EventBody::ReasoningEnded { message_id } => {
-                let position = *self.index.reasoning.get(message_id)?;
+                let position = self
+                    .index
+                    .items
+                    .get(&self.items, Keyed::Reasoning, message_id)?;
                 if let ItemBody::Reasoning { streaming, .. } = &mut self.items[position].body {
                     *streaming = false;
                 }
@@ -878,8 +1012,66 @@ impl RunView {
 
 /// Applies an RFC 6902 patch in place; on failure the document is left as it was.
 fn apply_patch(document: &mut Value, patch: &Value) -> Result<(), String> {
-    use serde::Deserialize;
-    let operations = json_patch::Patch::deserialize(patch)
-        .map_err(|error| format!("malformed patch: {error}"))?;
+    let operations =
+        patch_operations(patch).map_err(|error| format!("malformed patch: {error}"))?;
     json_patch::patch(document, &operations).map_err(|error| error.to_string())
+}
+
+/// Reads RFC 6902 operations straight from the JSON already parsed. (Going through serde
+/// buffers every operation object first, which made patches the costliest event kind.)
+fn patch_operations(patch: &Value) -> Result<Vec<json_patch::PatchOperation>, String> {
+    use json_patch::jsonptr::PointerBuf;
+    use json_patch::{
+        AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation,
+        ReplaceOperation, TestOperation,
+    };
+    let operations = patch
+        .as_array()
+        .ok_or("a patch must be an array of operations")?;
+    operations
+        .iter()
+        .enumerate()
+        .map(|(index, operation)| {
+            let field = |name: &str| {
+                operation
+                    .get(name)
+                    .ok_or_else(|| format!("operation {index} has no `{name}`"))
+            };
+            let pointer = |name: &str| {
+                let text = field(name)?
+                    .as_str()
+                    .ok_or_else(|| format!("operation {index}: `{name}` must be a string"))?;
+                PointerBuf::parse(text).map_err(|error| format!("operation {index}: {error}"))
+            };
+            let op = field("op")?
+                .as_str()
+                .ok_or_else(|| format!("operation {index}: `op` must be a string"))?;
+            Ok(match op {
+                "add" => PatchOperation::Add(AddOperation {
+                    path: pointer("path")?,
+                    value: field("value")?.clone(),
+                }),
+                "remove" => PatchOperation::Remove(RemoveOperation {
+                    path: pointer("path")?,
+                }),
+                "replace" => PatchOperation::Replace(ReplaceOperation {
+                    path: pointer("path")?,
+                    value: field("value")?.clone(),
+                }),
+                "move" => PatchOperation::Move(MoveOperation {
+                    from: pointer("from")?,
+                    path: pointer("path")?,
+                }),
+                "copy" => PatchOperation::Copy(CopyOperation {
+                    from: pointer("from")?,
+                    path: pointer("path")?,
+                }),
+                "test" => PatchOperation::Test(TestOperation {
+                    path: pointer("path")?,
+                    value: field("value")?.clone(),
+                }),
+                other => return Err(format!("operation {index}: unknown op {other:?}")),
+            })
+        })
+        .collect()
 }

@@ -315,6 +315,72 @@ pub enum EventBody {
     },
 }
 
+/// Writes `EventBody::kind` and the list of every kind from one table, so the two
+/// cannot disagree.
+macro_rules! event_kinds {
+    ($($variant:ident => $name:literal,)*) => {
+        /// Every `kind` an event can have.
+        pub const EVENT_KINDS: &[&str] = &[$($name),*];
+
+        impl EventBody {
+            /// The snake_case name written as `kind`.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(EventBody::$variant { .. } => $name,)*
+                }
+            }
+        }
+    };
+}
+
+event_kinds! {
+    RunStarted => "run_started",
+    RunFinished => "run_finished",
+    RunFailed => "run_failed",
+    UserMessage => "user_message",
+    MessageStarted => "message_started",
+    TextDelta => "text_delta",
+    MessageEnded => "message_ended",
+    FinalAnswer => "final_answer",
+    ReasoningStarted => "reasoning_started",
+    ReasoningDelta => "reasoning_delta",
+    ReasoningEnded => "reasoning_ended",
+    ReasoningEncrypted => "reasoning_encrypted",
+    ToolCallStarted => "tool_call_started",
+    ToolCallArgs => "tool_call_args",
+    ToolCallEnded => "tool_call_ended",
+    ToolProgress => "tool_progress",
+    ToolResult => "tool_result",
+    Edit => "edit",
+    Artifact => "artifact",
+    ArtifactPatched => "artifact_patched",
+    StateSnapshot => "state_snapshot",
+    StateDelta => "state_delta",
+    MessagesSnapshot => "messages_snapshot",
+    Plan => "plan",
+    StepStarted => "step_started",
+    StepFinished => "step_finished",
+    SubagentStarted => "subagent_started",
+    SubagentFinished => "subagent_finished",
+    Notice => "notice",
+    Custom => "custom",
+    Raw => "raw",
+    Unknown => "unknown",
+    AskOpened => "ask_opened",
+    AskClosed => "ask_closed",
+    ProtocolViolation => "protocol_violation",
+    Malformed => "malformed",
+}
+
+/// The static name of a kind read back from text; anything unlisted reads as `unknown`.
+pub fn known_kind(name: &str) -> &'static str {
+    EVENT_KINDS
+        .iter()
+        .find(|kind| **kind == name)
+        .copied()
+        .unwrap_or("unknown")
+}
+
 impl EventBody {
     /// The channel an event of this body belongs to.
     pub fn channel(&self) -> Channel {
@@ -355,49 +421,6 @@ impl EventBody {
             | Unknown { .. } => Channel::System,
             AskOpened { ask } => ask.kind.channel(),
             AskClosed { ask_kind, .. } => ask_kind.channel(),
-        }
-    }
-
-    /// The snake_case name used as `kind` on the wire.
-    pub fn kind(&self) -> &'static str {
-        use EventBody::*;
-        match self {
-            RunStarted { .. } => "run_started",
-            RunFinished { .. } => "run_finished",
-            RunFailed { .. } => "run_failed",
-            UserMessage { .. } => "user_message",
-            MessageStarted { .. } => "message_started",
-            TextDelta { .. } => "text_delta",
-            MessageEnded { .. } => "message_ended",
-            FinalAnswer { .. } => "final_answer",
-            ReasoningStarted { .. } => "reasoning_started",
-            ReasoningDelta { .. } => "reasoning_delta",
-            ReasoningEnded { .. } => "reasoning_ended",
-            ReasoningEncrypted { .. } => "reasoning_encrypted",
-            ToolCallStarted { .. } => "tool_call_started",
-            ToolCallArgs { .. } => "tool_call_args",
-            ToolCallEnded { .. } => "tool_call_ended",
-            ToolProgress { .. } => "tool_progress",
-            ToolResult { .. } => "tool_result",
-            Edit { .. } => "edit",
-            Artifact { .. } => "artifact",
-            ArtifactPatched { .. } => "artifact_patched",
-            StateSnapshot { .. } => "state_snapshot",
-            StateDelta { .. } => "state_delta",
-            MessagesSnapshot { .. } => "messages_snapshot",
-            Plan { .. } => "plan",
-            StepStarted { .. } => "step_started",
-            StepFinished { .. } => "step_finished",
-            SubagentStarted { .. } => "subagent_started",
-            SubagentFinished { .. } => "subagent_finished",
-            Notice { .. } => "notice",
-            Custom { .. } => "custom",
-            Raw { .. } => "raw",
-            Unknown { .. } => "unknown",
-            AskOpened { .. } => "ask_opened",
-            AskClosed { .. } => "ask_closed",
-            ProtocolViolation { .. } => "protocol_violation",
-            Malformed { .. } => "malformed",
         }
     }
 
@@ -472,8 +495,10 @@ impl RunRef {
     }
 }
 
-/// One durable event of a run, as stored, streamed and projected.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One durable event of a run, as stored, streamed and projected. Its JSON form also
+/// carries `tool_call_id` and `request_id`, taken from the body when written (see
+/// [`RunEvent::tool_call_id`]) so every reader can route without knowing each kind.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct RunEvent {
     pub tenant_id: Arc<str>,
     pub thread_id: Arc<str>,
@@ -483,15 +508,48 @@ pub struct RunEvent {
     pub channel: Channel,
     #[serde(flatten)]
     pub body: EventBody,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request_id: Option<String>,
     /// Unix milliseconds.
     pub ts: i64,
     /// Position of the raw upstream event this one was normalized from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream: Option<u64>,
+}
+
+/// The written form of a [`RunEvent`]: the body's routing ids repeated at the top level.
+#[derive(Serialize)]
+struct RunEventOut<'a> {
+    tenant_id: &'a str,
+    thread_id: &'a str,
+    run_id: &'a str,
+    sequence: u64,
+    channel: Channel,
+    #[serde(flatten)]
+    body: &'a EventBody,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<&'a str>,
+    ts: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upstream: Option<u64>,
+}
+
+impl Serialize for RunEvent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RunEventOut {
+            tenant_id: &self.tenant_id,
+            thread_id: &self.thread_id,
+            run_id: &self.run_id,
+            sequence: self.sequence,
+            channel: self.channel,
+            body: &self.body,
+            tool_call_id: self.tool_call_id(),
+            request_id: self.request_id(),
+            ts: self.ts,
+            upstream: self.upstream,
+        }
+        .serialize(serializer)
+    }
 }
 
 impl RunEvent {
@@ -503,8 +561,6 @@ impl RunEvent {
             run_id: run.run_id.clone(),
             sequence,
             channel: draft.channel,
-            tool_call_id: draft.body.tool_call_id().map(str::to_owned),
-            request_id: draft.body.request_id().map(str::to_owned),
             body: draft.body,
             ts: draft.ts.unwrap_or(now_ms),
             upstream: draft.upstream,
@@ -513,6 +569,16 @@ impl RunEvent {
 
     pub fn kind(&self) -> &'static str {
         self.body.kind()
+    }
+
+    /// The tool call this event concerns, if any.
+    pub fn tool_call_id(&self) -> Option<&str> {
+        self.body.tool_call_id()
+    }
+
+    /// The ask or gateway request this event concerns, if any.
+    pub fn request_id(&self) -> Option<&str> {
+        self.body.request_id()
     }
 }
 

@@ -75,6 +75,11 @@ impl ChunkExpander {
         Self::default()
     }
 
+    /// No chunk stream is open, so a non-chunk event passes through unchanged.
+    pub fn is_idle(&self) -> bool {
+        self.lanes.iter().all(|lane| lane.open.is_empty())
+    }
+
     fn lane_index(&mut self, subagent: &Option<String>) -> usize {
         match self
             .lanes

@@ -187,8 +187,15 @@ impl AgUiNormalizer {
         index
     }
 
-    fn push_event(&mut self, upstream: Upstream, index: u64, out: &mut Vec<EventDraft>) {
-        let upstream = self.translate_thinking(upstream);
+    fn push_event(&mut self, mut upstream: Upstream, index: u64, out: &mut Vec<EventDraft>) {
+        if upstream.event.is_thinking() {
+            upstream = self.translate_thinking(upstream);
+        }
+        if !upstream.event.is_chunk() && self.chunks.is_idle() {
+            // Nothing to expand and nothing open to close: the common case goes straight on.
+            self.verify_and_map(upstream, index, out);
+            return;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         self.chunks.expand(upstream, &mut scratch);
         for expanded in scratch.drain(..) {

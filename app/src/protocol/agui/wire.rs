@@ -3,17 +3,16 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
+use serde::{Deserialize, de};
 use serde_json::Value;
 
 use crate::protocol::channel::Role;
 use crate::protocol::limits::{self, LimitError};
 
-/// Every field any AG-UI event may carry; one pass, no intermediate tree.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// Every field any AG-UI event may carry; filled in place in one pass (no intermediate
+/// tree, and the struct is never moved while it is filled).
+#[derive(Debug, Default)]
 struct WireEvent<'a> {
-    #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
     timestamp: Option<Value>,
     protocol_version: Option<String>,
@@ -42,6 +41,156 @@ struct WireEvent<'a> {
     value: Option<Value>,
     subagent_run_id: Option<String>,
     description: Option<String>,
+}
+
+/// The name of each [`WireEvent`] field on the wire.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum Field {
+    #[serde(rename = "type")]
+    Type,
+    Timestamp,
+    ProtocolVersion,
+    Outcome,
+    Message,
+    Code,
+    StepName,
+    MessageId,
+    Role,
+    Name,
+    Delta,
+    ToolCallId,
+    ToolCallName,
+    ParentMessageId,
+    Content,
+    Subtype,
+    EntityId,
+    EncryptedValue,
+    Snapshot,
+    Messages,
+    ActivityType,
+    Replace,
+    Patch,
+    Event,
+    Source,
+    Value,
+    SubagentRunId,
+    Description,
+    #[serde(other)]
+    Other,
+}
+
+/// A string that stays borrowed from the input unless it had escapes.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(text)))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text)))
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+
+/// Reads one field's value into its slot; a field given twice is an error, as JSON
+/// objects with duplicate keys are ambiguous.
+fn fill<'de, T: Deserialize<'de>, A: de::MapAccess<'de>>(
+    slot: &mut Option<T>,
+    name: &'static str,
+    map: &mut A,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = map.next_value()?;
+    Ok(())
+}
+
+/// Fills a [`WireEvent`] from a JSON object.
+struct Fill<'w, 'a>(&'w mut WireEvent<'a>);
+
+impl<'de> de::Visitor<'de> for Fill<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an AG-UI event object")
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let wire = self.0;
+        let mut kind = None;
+        while let Some(field) = map.next_key::<Field>()? {
+            match field {
+                Field::Type => {
+                    if kind.is_some() {
+                        return Err(de::Error::duplicate_field("type"));
+                    }
+                    kind = Some(map.next_value::<Text<'de>>()?.0);
+                }
+                Field::Timestamp => fill(&mut wire.timestamp, "timestamp", &mut map)?,
+                Field::ProtocolVersion => {
+                    fill(&mut wire.protocol_version, "protocolVersion", &mut map)?
+                }
+                Field::Outcome => fill(&mut wire.outcome, "outcome", &mut map)?,
+                Field::Message => fill(&mut wire.message, "message", &mut map)?,
+                Field::Code => fill(&mut wire.code, "code", &mut map)?,
+                Field::StepName => fill(&mut wire.step_name, "stepName", &mut map)?,
+                Field::MessageId => fill(&mut wire.message_id, "messageId", &mut map)?,
+                Field::Role => fill(&mut wire.role, "role", &mut map)?,
+                Field::Name => fill(&mut wire.name, "name", &mut map)?,
+                Field::Delta => fill(&mut wire.delta, "delta", &mut map)?,
+                Field::ToolCallId => fill(&mut wire.tool_call_id, "toolCallId", &mut map)?,
+                Field::ToolCallName => fill(&mut wire.tool_call_name, "toolCallName", &mut map)?,
+                Field::ParentMessageId => {
+                    fill(&mut wire.parent_message_id, "parentMessageId", &mut map)?
+                }
+                Field::Content => fill(&mut wire.content, "content", &mut map)?,
+                Field::Subtype => fill(&mut wire.subtype, "subtype", &mut map)?,
+                Field::EntityId => fill(&mut wire.entity_id, "entityId", &mut map)?,
+                Field::EncryptedValue => {
+                    fill(&mut wire.encrypted_value, "encryptedValue", &mut map)?
+                }
+                Field::Snapshot => fill(&mut wire.snapshot, "snapshot", &mut map)?,
+                Field::Messages => fill(&mut wire.messages, "messages", &mut map)?,
+                Field::ActivityType => fill(&mut wire.activity_type, "activityType", &mut map)?,
+                Field::Replace => fill(&mut wire.replace, "replace", &mut map)?,
+                Field::Patch => fill(&mut wire.patch, "patch", &mut map)?,
+                Field::Event => fill(&mut wire.event, "event", &mut map)?,
+                Field::Source => fill(&mut wire.source, "source", &mut map)?,
+                Field::Value => fill(&mut wire.value, "value", &mut map)?,
+                Field::SubagentRunId => fill(&mut wire.subagent_run_id, "subagentRunId", &mut map)?,
+                Field::Description => fill(&mut wire.description, "description", &mut map)?,
+                Field::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        wire.kind = kind.ok_or_else(|| de::Error::missing_field("type"))?;
+        Ok(())
+    }
+}
+
+impl<'a> WireEvent<'a> {
+    fn parse(text: &'a str) -> Result<Self, serde_json::Error> {
+        let mut wire = WireEvent::default();
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        de::Deserializer::deserialize_map(&mut deserializer, Fill(&mut wire))?;
+        deserializer.end()?;
+        Ok(wire)
+    }
 }
 
 /// A typed AG-UI event. Chunk variants are expanded by `chunks` before verification.
@@ -185,6 +334,28 @@ pub enum AgUiEvent {
 }
 
 impl AgUiEvent {
+    /// A *_CHUNK event, which the chunk expander turns into START / CONTENT / END.
+    pub fn is_chunk(&self) -> bool {
+        matches!(
+            self,
+            AgUiEvent::TextChunk { .. }
+                | AgUiEvent::ToolChunk { .. }
+                | AgUiEvent::ReasoningChunk { .. }
+        )
+    }
+
+    /// One of the deprecated THINKING_* events, translated to REASONING_*.
+    pub fn is_thinking(&self) -> bool {
+        matches!(
+            self,
+            AgUiEvent::ThinkingStart
+                | AgUiEvent::ThinkingEnd
+                | AgUiEvent::ThinkingTextStart
+                | AgUiEvent::ThinkingTextContent { .. }
+                | AgUiEvent::ThinkingTextEnd
+        )
+    }
+
     /// The upstream type name, for diagnoses.
     pub fn type_name(&self) -> &str {
         use AgUiEvent::*;
@@ -282,7 +453,7 @@ fn timestamp_ms(value: Option<&Value>) -> Option<i64> {
 /// never a panic or a blown stack.
 pub fn parse_event(text: &str) -> Result<Upstream, WireError> {
     limits::check(text)?;
-    let mut wire: WireEvent = match serde_json::from_str(text) {
+    let mut wire = match WireEvent::parse(text) {
         Ok(wire) => wire,
         Err(error) => return Err(describe_parse_failure(text, error)),
     };

@@ -1,0 +1,177 @@
+//! The projection's compact forms: what is written for stored events and hydration, and
+//! the lookups rebuilt after reading a view back.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use app::projection::{ItemBody, RunView};
+use app::protocol::agui::AgUiConfig;
+use app::protocol::channel::{EventBody, RunEvent};
+use common::*;
+use serde_json::{Value, json};
+
+const RUN: &str = concat!(
+    "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+    "data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"tasks\":[]}}\n\n",
+    "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}\n\n",
+    "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Hello\"}\n\n",
+    "data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"add\"}\n\n",
+    "data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{}\"}\n\n",
+    "data: {\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/tasks/-\",\"value\":{\"id\":1}}]}\n\n",
+    "data: {\"type\":\"SOME_FUTURE_EVENT\",\"x\":1}\n\n",
+);
+
+fn events() -> Vec<RunEvent> {
+    let drafts = app::protocol::recorded::normalize_recorded(RUN.as_bytes(), AgUiConfig::default());
+    app::protocol::recorded::place_all(run_ref(), drafts, 0)
+}
+
+#[test]
+fn a_stored_event_names_its_tool_call_at_the_top_level_and_reads_back_equal() {
+    let events = events();
+    let args = events
+        .iter()
+        .find(|event| matches!(event.body, EventBody::ToolCallArgs { .. }))
+        .unwrap();
+    let json = serde_json::to_value(args).unwrap();
+    assert_eq!(json["tool_call_id"], "c1");
+    assert_eq!(json["kind"], "tool_call_args");
+    assert_eq!(json["payload"]["tool_call_id"], "c1");
+    let back: RunEvent = serde_json::from_value(json).unwrap();
+    assert_eq!(&back, args);
+    let text = events
+        .iter()
+        .find(|event| matches!(event.body, EventBody::TextDelta { .. }))
+        .unwrap();
+    assert!(
+        serde_json::to_value(text)
+            .unwrap()
+            .get("tool_call_id")
+            .is_none()
+    );
+}
+
+#[test]
+fn arrivals_are_written_as_tuples_and_read_back_with_their_kinds() {
+    let view = RunView::from_events(Default::default(), &events());
+    let json = serde_json::to_value(&view).unwrap();
+    let arrivals = json["arrivals"].as_array().unwrap();
+    assert_eq!(arrivals.len(), view.arrivals.len());
+    assert_eq!(arrivals[0], json!([1, "run_started", "system"]));
+    let delta = view
+        .arrivals
+        .iter()
+        .position(|arrival| arrival.kind == "text_delta")
+        .unwrap();
+    assert_eq!(
+        arrivals[delta][3],
+        Value::from(view.arrivals[delta].item().unwrap())
+    );
+    let back: RunView = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back, view);
+
+    // A kind this build does not know reads back as `unknown`, not as an error.
+    let mut altered = json;
+    altered["arrivals"][0][1] = json!("kind_from_a_newer_server");
+    let back: RunView = serde_json::from_value(altered).unwrap();
+    assert_eq!(back.arrivals[0].kind, "unknown");
+}
+
+#[test]
+fn a_view_read_back_finds_its_messages_and_calls_by_id() {
+    let events = events();
+    let view = RunView::from_events(Default::default(), &events);
+    let mut back: RunView = serde_json::from_str(&serde_json::to_string(&view).unwrap()).unwrap();
+    let more = concat!(
+        "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\", world\"}\n\n",
+        "data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\" \"}\n\n",
+    );
+    let drafts = app::protocol::recorded::normalize_recorded(
+        more.as_bytes(),
+        AgUiConfig {
+            verify: false,
+            ..AgUiConfig::default()
+        },
+    );
+    let next = events.last().unwrap().sequence;
+    for event in app::protocol::recorded::place_all(run_ref(), drafts, 0) {
+        let event = RunEvent {
+            sequence: event.sequence + next,
+            ..event
+        };
+        back.apply(&event);
+    }
+    assert_eq!(message_texts(&back), ["Hello, world"]);
+    let arguments = back
+        .items
+        .iter()
+        .find_map(|item| match &item.body {
+            ItemBody::ToolCall { arguments, .. } => Some(arguments.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(arguments, "{} ");
+    let keyed = |view: &RunView| {
+        view.items
+            .iter()
+            .filter(|item| {
+                matches!(
+                    item.body,
+                    ItemBody::Message { .. } | ItemBody::ToolCall { .. }
+                )
+            })
+            .count()
+    };
+    assert_eq!(
+        keyed(&back),
+        keyed(&view),
+        "no message or call was duplicated"
+    );
+}
+
+#[test]
+fn a_malformed_patch_operation_is_reported_and_the_state_is_kept() {
+    let mut events = events();
+    let state_before = RunView::from_events(Default::default(), &events).state;
+    let last = events.last().unwrap().clone();
+    for (offset, patch) in [
+        json!([{"op": "add", "path": "/tasks/-"}]),
+        json!([{"op": "shuffle", "path": "/tasks"}]),
+        json!([{"op": "add", "path": "no-slash", "value": 1}]),
+        json!({"op": "add"}),
+        json!([{"op": "add", "path": "/tasks/-", "value": 2}, {"op": "remove", "path": "/nope"}]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        events.push(RunEvent {
+            sequence: last.sequence + 1 + offset as u64,
+            body: EventBody::StateDelta { patch },
+            ..last.clone()
+        });
+    }
+    let view = RunView::from_events(Default::default(), &events);
+    let errors: Vec<String> = error_lines(&view)
+        .into_iter()
+        .filter(|line| line.contains("state patch"))
+        .collect();
+    assert_eq!(errors.len(), 5, "{errors:#?}");
+    assert!(
+        errors[0].contains("operation 0 has no `value`"),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].contains("unknown op \"shuffle\""),
+        "{}",
+        errors[1]
+    );
+    assert!(errors[2].contains("operation 0:"), "{}", errors[2]);
+    assert!(errors[3].contains("must be an array"), "{}", errors[3]);
+    assert!(errors[4].contains("rolled back"), "{}", errors[4]);
+    assert_eq!(
+        view.state, state_before,
+        "every failed patch left the state as it was"
+    );
+}
