@@ -6,47 +6,9 @@ mod common;
 
 use std::hint::black_box;
 
-use app::projection::{RunView, ViewPolicy};
-use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
-use app::protocol::channel::{Channel, RunRef, Sequencer};
-use app::protocol::sse::SseDecoder;
+use app::protocol::channel::Channel;
+use common::{parse_only, project};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-
-/// The full path one event takes in the browser or the replay tool.
-fn project(body: &str) -> RunView {
-    let mut decoder = SseDecoder::new();
-    let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
-    let mut sequencer = Sequencer::new(RunRef::new("t", "t", "r"));
-    let mut view = RunView::new(ViewPolicy::default());
-    let mut frames = Vec::new();
-    let mut drafts = Vec::new();
-    // Feed the body the way the network delivers it: in 16 KiB reads.
-    for chunk in body.as_bytes().chunks(16 * 1024) {
-        decoder.feed(chunk, &mut frames);
-        for frame in frames.drain(..) {
-            normalizer.push_frame(frame, &mut drafts);
-            for draft in drafts.drain(..) {
-                view.apply(&sequencer.place(draft, 0));
-            }
-        }
-    }
-    decoder.finish(&mut frames);
-    for frame in frames.drain(..) {
-        normalizer.push_frame(frame, &mut drafts);
-    }
-    normalizer.finish(&mut drafts);
-    for draft in drafts.drain(..) {
-        view.apply(&sequencer.place(draft, 0));
-    }
-    view
-}
-
-fn parse_only(texts: &[&str]) -> usize {
-    texts
-        .iter()
-        .map(|text| serde_json::from_str::<serde_json::Value>(text).map_or(0, |_| 1))
-        .sum()
-}
 
 fn bench(c: &mut Criterion) {
     for events in [10_000usize, 100_000] {

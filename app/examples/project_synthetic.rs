@@ -1,15 +1,13 @@
-//! Projects a synthetic run of N events and prints the time taken and the peak memory
-//! of the process: `cargo run --release -p app --example project_synthetic -- 100000`.
+//! Projects the synthetic run and prints, for 10,000 and 100,000 events: the pipeline's
+//! speed next to parsing alone, measured in alternation (so a noisy machine slows both
+//! alike) and reported as medians; the 100k ÷ 10k time; and the peak memory one
+//! projection adds. `cargo run --release -p app --example project_synthetic [rounds]`.
 
 #[path = "../benches/common/mod.rs"]
 mod common;
 
+use std::hint::black_box;
 use std::time::Instant;
-
-use app::projection::{RunView, ViewPolicy};
-use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
-use app::protocol::channel::{RunRef, Sequencer};
-use app::protocol::sse::SseDecoder;
 
 fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -19,46 +17,58 @@ fn peak_rss_kib() -> Option<u64> {
         .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn millis(started: Instant) -> f64 {
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
 fn main() {
-    let events: usize = std::env::args()
+    let rounds: usize = std::env::args()
         .nth(1)
         .and_then(|arg| arg.parse().ok())
-        .unwrap_or(100_000);
-    let body = common::synthetic_run(events);
+        .unwrap_or(21);
+    // Memory first, on a fresh heap: what one projection of 100,000 events keeps.
+    let body = common::synthetic_run(100_000);
     let before = peak_rss_kib().unwrap_or(0);
-    let started = Instant::now();
-    let mut decoder = SseDecoder::new();
-    let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
-    let mut sequencer = Sequencer::new(RunRef::new("t", "t", "r"));
-    let mut view = RunView::new(ViewPolicy::default());
-    let mut frames = Vec::new();
-    let mut drafts = Vec::new();
-    for chunk in body.as_bytes().chunks(16 * 1024) {
-        decoder.feed(chunk, &mut frames);
-        for frame in frames.drain(..) {
-            normalizer.push_frame(frame, &mut drafts);
-            for draft in drafts.drain(..) {
-                view.apply(&sequencer.place(draft, 0));
-            }
-        }
-    }
-    decoder.finish(&mut frames);
-    for frame in frames.drain(..) {
-        normalizer.push_frame(frame, &mut drafts);
-    }
-    normalizer.finish(&mut drafts);
-    for draft in drafts.drain(..) {
-        view.apply(&sequencer.place(draft, 0));
-    }
-    let elapsed = started.elapsed();
-    let after = peak_rss_kib().unwrap_or(0);
+    let view = common::project(&body);
+    let grown = peak_rss_kib().unwrap_or(0).saturating_sub(before);
     println!(
-        "{events} events, {} bytes: {:.1} ms, {:.0} events/s; {} timeline items; peak RSS grew {} KiB ({} KiB with the input)",
-        body.len(),
-        elapsed.as_secs_f64() * 1000.0,
-        events as f64 / elapsed.as_secs_f64(),
+        "memory: 100000 events -> {} timeline items, {} arrivals; peak RSS grew {grown} KiB ({:.0} bytes an event)",
         view.items.len(),
-        after.saturating_sub(before),
-        after,
+        view.arrivals.len(),
+        grown as f64 * 1024.0 / 100_000.0
+    );
+    drop(view);
+
+    let mut pipeline_medians = Vec::new();
+    for events in [10_000usize, 100_000] {
+        let body = common::synthetic_run(events);
+        let texts = common::event_texts(&body);
+        let (mut parse, mut pipeline) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            let started = Instant::now();
+            black_box(common::parse_only(black_box(&texts)));
+            parse.push(millis(started));
+            let started = Instant::now();
+            black_box(common::project(black_box(&body)));
+            pipeline.push(millis(started));
+        }
+        let (parse, pipeline) = (median(parse), median(pipeline));
+        println!(
+            "{events} events ({:.2} MB): parse only {parse:.2} ms ({:.2} M events/s), pipeline {pipeline:.2} ms ({:.2} M events/s), pipeline / parse speed {:.2}",
+            body.len() as f64 / 1e6,
+            events as f64 / parse / 1000.0,
+            events as f64 / pipeline / 1000.0,
+            parse / pipeline
+        );
+        pipeline_medians.push(pipeline);
+    }
+    println!(
+        "100000 events took {:.1}x the 10000-event time",
+        pipeline_medians[1] / pipeline_medians[0]
     );
 }

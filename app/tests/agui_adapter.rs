@@ -127,7 +127,7 @@ fn interleaved_parallel_calls_keep_their_arguments_apart_by_id() {
 #[test]
 fn the_arrival_view_shows_a_state_event_nested_inside_an_open_call() {
     let view = project_file(&repo_path("fixtures/agui/parallel_calls_interleaved.sse"));
-    let kinds: Vec<&str> = view.arrivals.iter().map(|a| a.kind.as_ref()).collect();
+    let kinds: Vec<&str> = view.arrivals.iter().map(|a| a.kind()).collect();
     let state = kinds.iter().position(|k| *k == "state_delta").unwrap();
     let first_end = kinds.iter().position(|k| *k == "tool_call_ended").unwrap();
     let first_start = kinds
@@ -263,7 +263,7 @@ fn a_truncated_stream_fails_the_run_keeps_the_partial_text_and_closes_the_messag
     assert_eq!(text, "half a sen");
     assert!(!streaming);
     // Never a made-up RUN_FINISHED.
-    assert!(!view.arrivals.iter().any(|a| a.kind == "run_finished"));
+    assert!(!view.arrivals.iter().any(|a| a.kind() == "run_finished"));
 }
 
 #[test]

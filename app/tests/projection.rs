@@ -62,7 +62,7 @@ fn arrivals_are_written_as_tuples_and_read_back_with_their_kinds() {
     let delta = view
         .arrivals
         .iter()
-        .position(|arrival| arrival.kind == "text_delta")
+        .position(|arrival| arrival.kind() == "text_delta")
         .unwrap();
     assert_eq!(
         arrivals[delta][3],
@@ -75,7 +75,7 @@ fn arrivals_are_written_as_tuples_and_read_back_with_their_kinds() {
     let mut altered = json;
     altered["arrivals"][0][1] = json!("kind_from_a_newer_server");
     let back: RunView = serde_json::from_value(altered).unwrap();
-    assert_eq!(back.arrivals[0].kind, "unknown");
+    assert_eq!(back.arrivals[0].kind(), "unknown");
 }
 
 #[test]

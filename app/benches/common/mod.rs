@@ -1,9 +1,53 @@
 //! A synthetic AG-UI run for the benchmarks: streamed text, pairs of parallel tool calls
-//! with interleaved arguments, and state deltas that grow the state, in that rhythm.
+//! with interleaved arguments, and state deltas that grow the state, in that rhythm; and
+//! the two ways the benchmarks read it (the whole pipeline, and parsing alone).
 
 #![allow(dead_code)]
 
 use std::fmt::Write;
+
+use app::projection::{RunView, ViewPolicy};
+use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
+use app::protocol::channel::{RunRef, Sequencer};
+use app::protocol::sse::SseDecoder;
+
+/// The full path one event takes in the browser or the replay tool: SSE decoding,
+/// AG-UI adapter, verifier, sequencer, projection. The body arrives in 16 KiB reads, the
+/// way the network delivers it.
+pub fn project(body: &str) -> RunView {
+    let mut decoder = SseDecoder::new();
+    let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
+    let mut sequencer = Sequencer::new(RunRef::new("t", "t", "r"));
+    let mut view = RunView::new(ViewPolicy::default());
+    let mut frames = Vec::new();
+    let mut drafts = Vec::new();
+    for chunk in body.as_bytes().chunks(16 * 1024) {
+        decoder.feed(chunk, &mut frames);
+        for frame in frames.drain(..) {
+            normalizer.push_frame(frame, &mut drafts);
+            for draft in drafts.drain(..) {
+                view.apply(&sequencer.place(draft, 0));
+            }
+        }
+    }
+    decoder.finish(&mut frames);
+    for frame in frames.drain(..) {
+        normalizer.push_frame(frame, &mut drafts);
+    }
+    normalizer.finish(&mut drafts);
+    for draft in drafts.drain(..) {
+        view.apply(&sequencer.place(draft, 0));
+    }
+    view
+}
+
+/// The baseline: `serde_json` parsing each event's JSON text into a `Value`, nothing more.
+pub fn parse_only(texts: &[&str]) -> usize {
+    texts
+        .iter()
+        .map(|text| serde_json::from_str::<serde_json::Value>(text).map_or(0, |_| 1))
+        .sum()
+}
 
 /// An SSE body of exactly `events` AG-UI events (RUN_STARTED … RUN_FINISHED).
 pub fn synthetic_run(events: usize) -> String {

@@ -121,7 +121,7 @@ pub fn Timeline(
                                         <li class="arrival" data-channel=arrival.channel.as_str()>
                                             <span class="seq">{format!("#{}", arrival.sequence)}</span>
                                             <span class="channel">{arrival.channel.as_str()}</span>
-                                            <span class="kind">{arrival.kind}</span>
+                                            <span class="kind">{arrival.kind()}</span>
                                             {target.map(|line| view! { <span class="target">{line}</span> })}
                                         </li>
                                     }

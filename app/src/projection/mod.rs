@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::protocol::ask::{Ask, AskState};
 use crate::protocol::channel::{
-    Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, known_kind,
+    Channel, EVENT_KINDS, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_number,
 };
 
 pub use self::items::{
@@ -70,28 +70,37 @@ pub struct FinalAnswer {
 }
 
 /// One event as it arrived, for the in-arrival-order view. There is one per event, so
-/// it is kept small and written as a tuple: `[sequence, kind, channel, item?]`.
+/// it is kept to 16 bytes and written as a tuple: `[sequence, kind, channel, item?]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Arrival {
     pub sequence: u64,
-    pub kind: &'static str,
     /// The timeline item the event created or changed; `NO_ITEM` for none.
     item: u32,
+    /// Position of the event's kind in [`EVENT_KINDS`].
+    kind: u8,
     pub channel: Channel,
 }
 
 impl Arrival {
     const NO_ITEM: u32 = u32::MAX;
 
-    fn new(sequence: u64, kind: &'static str, channel: Channel, item: Option<usize>) -> Self {
+    fn new(sequence: u64, kind: u8, channel: Channel, item: Option<usize>) -> Self {
         Self {
             sequence,
-            kind,
             item: item
                 .and_then(|item| u32::try_from(item).ok())
                 .unwrap_or(Self::NO_ITEM),
+            kind,
             channel,
         }
+    }
+
+    /// The event's `kind`.
+    pub fn kind(&self) -> &'static str {
+        EVENT_KINDS
+            .get(usize::from(self.kind))
+            .copied()
+            .unwrap_or("unknown")
     }
 
     /// The timeline item the event created or changed, if any.
@@ -108,12 +117,17 @@ struct ArrivalWire(
     #[serde(default, skip_serializing_if = "Option::is_none")] Option<usize>,
 );
 
-/// An event kind read back as its static name, without keeping the text.
-struct KindName(&'static str);
+/// An event kind, written as its name and read back as its number.
+struct KindName(u8);
 
 impl Serialize for KindName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.0)
+        serializer.serialize_str(
+            EVENT_KINDS
+                .get(usize::from(self.0))
+                .copied()
+                .unwrap_or("unknown"),
+        )
     }
 }
 
@@ -126,7 +140,7 @@ impl<'de> Deserialize<'de> for KindName {
                 f.write_str("an event kind")
             }
             fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<KindName, E> {
-                Ok(KindName(known_kind(name)))
+                Ok(KindName(kind_number(name)))
             }
         }
         deserializer.deserialize_str(Visitor)
@@ -468,7 +482,7 @@ impl RunView {
         let touched = self.apply_body(event);
         self.arrivals.push(Arrival::new(
             event.sequence,
-            event.kind(),
+            event.body.kind_number(),
             event.channel,
             touched,
         ));

@@ -315,18 +315,28 @@ pub enum EventBody {
     },
 }
 
-/// Writes `EventBody::kind` and the list of every kind from one table, so the two
-/// cannot disagree.
+/// Writes `EventBody::kind`, its number and the list of every kind from one table, so
+/// they cannot disagree.
 macro_rules! event_kinds {
     ($($variant:ident => $name:literal,)*) => {
-        /// Every `kind` an event can have.
+        /// Every `kind` an event can have; [`EventBody::kind_number`] indexes it.
         pub const EVENT_KINDS: &[&str] = &[$($name),*];
+
+        #[repr(u8)]
+        enum KindNumber {
+            $($variant,)*
+        }
 
         impl EventBody {
             /// The snake_case name written as `kind`.
             pub fn kind(&self) -> &'static str {
+                EVENT_KINDS[usize::from(self.kind_number())]
+            }
+
+            /// The position of [`Self::kind`] in [`EVENT_KINDS`] (one byte to keep).
+            pub fn kind_number(&self) -> u8 {
                 match self {
-                    $(EventBody::$variant { .. } => $name,)*
+                    $(EventBody::$variant { .. } => KindNumber::$variant as u8,)*
                 }
             }
         }
@@ -372,13 +382,14 @@ event_kinds! {
     Malformed => "malformed",
 }
 
-/// The static name of a kind read back from text; anything unlisted reads as `unknown`.
-pub fn known_kind(name: &str) -> &'static str {
-    EVENT_KINDS
+/// The number of a kind read back from text; anything unlisted reads as `unknown`.
+pub fn kind_number(name: &str) -> u8 {
+    let position = EVENT_KINDS
         .iter()
-        .find(|kind| **kind == name)
-        .copied()
-        .unwrap_or("unknown")
+        .position(|kind| *kind == name)
+        .or_else(|| EVENT_KINDS.iter().position(|kind| *kind == "unknown"))
+        .unwrap_or_default();
+    u8::try_from(position).unwrap_or_default()
 }
 
 impl EventBody {

@@ -65,11 +65,22 @@ impl SseDecoder {
                     continue;
                 }
             }
-            match bytes.iter().position(|b| *b == b'\n' || *b == b'\r') {
+            match memchr::memchr2(b'\n', b'\r', bytes) {
                 Some(end) => {
-                    self.take_line_bytes(&bytes[..end]);
+                    let part = &bytes[..end];
                     self.last_was_cr = bytes[end] == b'\r';
-                    self.end_line(out);
+                    if self.line.is_empty() {
+                        // The whole line is in this read: decode it where it lies.
+                        let line = if self.count_line_bytes(part.len()) {
+                            part
+                        } else {
+                            &[]
+                        };
+                        self.decode_line(line, out);
+                    } else {
+                        self.take_line_bytes(part);
+                        self.end_line(out);
+                    }
                     bytes = &bytes[end + 1..];
                 }
                 None => {
@@ -80,19 +91,27 @@ impl SseDecoder {
         }
     }
 
-    /// Appends part of a line, enforcing the frame size limit without buffering past it.
-    fn take_line_bytes(&mut self, part: &[u8]) {
-        if self.oversized || part.is_empty() {
-            return;
+    /// Counts `len` more bytes of the frame; false once the frame is over the limit.
+    fn count_line_bytes(&mut self, len: usize) -> bool {
+        if self.oversized || len == 0 {
+            return !self.oversized;
         }
-        self.frame_bytes += part.len();
+        self.frame_bytes += len;
         if self.frame_bytes > MAX_FRAME_BYTES {
             self.oversized = true;
             self.line.clear();
             self.data.clear();
-            return;
+            return false;
         }
-        self.line.extend_from_slice(part);
+        true
+    }
+
+    /// Buffers part of a line that continues in a later read, enforcing the frame size
+    /// limit without buffering past it.
+    fn take_line_bytes(&mut self, part: &[u8]) {
+        if self.count_line_bytes(part.len()) {
+            self.line.extend_from_slice(part);
+        }
     }
 
     /// End of input: a final frame without its blank line is still delivered.
@@ -104,28 +123,30 @@ impl SseDecoder {
     }
 
     fn end_line(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
-        if self.line.is_empty() {
+        let line = std::mem::take(&mut self.line);
+        self.decode_line(&line, out);
+        // Keep the buffer's capacity for the next line.
+        self.line = line;
+        self.line.clear();
+    }
+
+    fn decode_line(&mut self, line: &[u8], out: &mut Vec<Result<SseFrame, SseError>>) {
+        if line.is_empty() {
             self.dispatch(out);
             return;
         }
         if self.oversized {
-            self.line.clear();
             return;
         }
-        let line = std::mem::take(&mut self.line);
-        let text = match std::str::from_utf8(&line) {
+        let text = match std::str::from_utf8(line) {
             Ok(text) => text,
             Err(error) => {
                 self.frame_error
                     .get_or_insert(SseError::InvalidUtf8(error.valid_up_to()));
-                self.line = line;
-                self.line.clear();
                 return;
             }
         };
         if text.starts_with(':') {
-            self.line = line;
-            self.line.clear();
             return;
         }
         let (field, value) = match text.find(':') {
@@ -147,8 +168,6 @@ impl SseDecoder {
             "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
             _ => {}
         }
-        self.line = line;
-        self.line.clear();
     }
 
     fn dispatch(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {

@@ -92,6 +92,8 @@ impl AgUiConfig {
 
 #[derive(Debug)]
 struct CallInfo {
+    /// When the call first started, among the calls of this stream.
+    order: usize,
     name: String,
     offered: bool,
     arguments: String,
@@ -115,7 +117,6 @@ pub struct AgUiNormalizer {
     next_upstream: u64,
     thinking: ThinkingIds,
     calls: IdMap<CallInfo>,
-    call_order: Vec<String>,
     final_candidate: Option<(String, bool)>,
     artifacts: IdSet,
     custom_asks: Vec<String>,
@@ -133,7 +134,6 @@ impl AgUiNormalizer {
             next_upstream: 0,
             thinking: ThinkingIds::default(),
             calls: IdMap::default(),
-            call_order: Vec::new(),
             final_candidate: None,
             artifacts: IdSet::default(),
             custom_asks: Vec::new(),
@@ -309,19 +309,26 @@ impl AgUiNormalizer {
             AgUiEvent::TextEnd { id } => emit(EventBody::MessageEnded { message_id: id }),
             AgUiEvent::ToolStart { id, name, parent } => {
                 self.final_candidate = None;
-                if !self.calls.contains_key(&id) {
-                    self.call_order.push(id.clone());
+                let call = CallInfo {
+                    order: self.calls.len(),
+                    offered: self.config.offered_tools.contains(&name),
+                    name: name.clone(),
+                    arguments: String::new(),
+                    ended: false,
+                    has_result: false,
+                };
+                match self.calls.get_mut(&id) {
+                    // A call started again keeps its place in the order.
+                    Some(known) => {
+                        *known = CallInfo {
+                            order: known.order,
+                            ..call
+                        }
+                    }
+                    None => {
+                        self.calls.insert(id.clone(), call);
+                    }
                 }
-                self.calls.insert(
-                    id.clone(),
-                    CallInfo {
-                        offered: self.config.offered_tools.contains(&name),
-                        name: name.clone(),
-                        arguments: String::new(),
-                        ended: false,
-                        has_result: false,
-                    },
-                );
                 emit(EventBody::ToolCallStarted {
                     tool_call_id: id,
                     name,
@@ -355,7 +362,9 @@ impl AgUiNormalizer {
                     call.has_result = true;
                 }
                 let surface = a2ui_operations(&content);
-                let artifact_id = format!("a2ui-surface-{tool_call_id}");
+                let artifact_id = surface
+                    .is_some()
+                    .then(|| format!("a2ui-surface-{tool_call_id}"));
                 let tool_name = if self.calls.contains_key(&tool_call_id) {
                     None
                 } else {
@@ -368,7 +377,7 @@ impl AgUiNormalizer {
                     is_error: false,
                     duration_ms: None,
                 });
-                if let Some(operations) = surface {
+                if let (Some(operations), Some(artifact_id)) = (surface, artifact_id) {
                     self.artifacts.insert(artifact_id.clone());
                     emit(EventBody::Artifact {
                         artifact_id,
@@ -542,18 +551,20 @@ impl AgUiNormalizer {
                         .iter()
                         .filter_map(|id| id.as_str().map(str::to_owned))
                         .collect(),
-                    None => self
-                        .call_order
-                        .iter()
-                        .filter(|id| {
-                            self.calls.get(*id).is_some_and(|call| {
+                    None => {
+                        let mut waiting: Vec<(usize, &String)> = self
+                            .calls
+                            .iter()
+                            .filter(|(_, call)| {
                                 call.ended
                                     && !call.has_result
                                     && self.config.offered_tools.contains(&call.name)
                             })
-                        })
-                        .cloned()
-                        .collect(),
+                            .map(|(id, call)| (call.order, id))
+                            .collect();
+                        waiting.sort_unstable();
+                        waiting.into_iter().map(|(_, id)| id.clone()).collect()
+                    }
                 };
                 for id in pending {
                     let (name, arguments) = match self.calls.get(&id) {

@@ -42,6 +42,16 @@ pub struct OpenAtEnd {
     pub reasoning: Vec<String>,
 }
 
+/// Records where `id` stands, copying the id only the first time it is seen.
+fn set_life(map: &mut IdMap<Life>, id: &str, life: Life) {
+    match map.get_mut(id) {
+        Some(slot) => *slot = life,
+        None => {
+            map.insert(id.to_owned(), life);
+        }
+    }
+}
+
 fn open_ids(map: &IdMap<Life>) -> Vec<String> {
     let mut ids: Vec<String> = map
         .iter()
@@ -88,30 +98,18 @@ impl Verifier {
                     self.steps.remove(index);
                 }
             }
-            TextStart { id, .. } => {
-                self.messages.insert(id.clone(), Life::Open);
-            }
-            TextEnd { id } => {
-                self.messages.insert(id.clone(), Life::Ended);
-            }
-            ToolStart { id, .. } => {
-                self.calls.insert(id.clone(), Life::Open);
-            }
-            ToolEnd { id } => {
-                self.calls.insert(id.clone(), Life::Ended);
-            }
+            TextStart { id, .. } => set_life(&mut self.messages, id, Life::Open),
+            TextEnd { id } => set_life(&mut self.messages, id, Life::Ended),
+            ToolStart { id, .. } => set_life(&mut self.calls, id, Life::Open),
+            ToolEnd { id } => set_life(&mut self.calls, id, Life::Ended),
             ReasoningStart { id } => {
                 self.reasoning_phases.insert(id.clone());
             }
             ReasoningEnd { id } => {
                 self.reasoning_phases.remove(id);
             }
-            ReasoningMessageStart { id } => {
-                self.reasoning.insert(id.clone(), Life::Open);
-            }
-            ReasoningMessageEnd { id } => {
-                self.reasoning.insert(id.clone(), Life::Ended);
-            }
+            ReasoningMessageStart { id } => set_life(&mut self.reasoning, id, Life::Open),
+            ReasoningMessageEnd { id } => set_life(&mut self.reasoning, id, Life::Ended),
             SubagentStarted { id, .. } => {
                 self.subagents.insert(id.clone());
             }
