@@ -7,6 +7,7 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::path;
 
 use crate::api::{CreateThread, list_threads};
+use crate::codec::Json;
 use crate::components::layout::{Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::pages::home::HomePage;
@@ -59,9 +60,10 @@ fn Workspace() -> impl IntoView {
     let create_thread = ServerAction::<CreateThread>::new();
     let changed = RwSignal::new(0u32);
     provide_context(ThreadsChanged(changed));
-    let threads = Resource::new(
+    let threads = Resource::<_, Json>::new_with_options(
         move || (create_thread.version().get(), changed.get()),
         |_| list_threads(),
+        false,
     );
 
     let location = use_location();

@@ -3,12 +3,14 @@
 //!
 //! - [`model`]: workspace types both sides exchange (threads, …).
 //! - [`error`]: the one error type that crosses the server-function boundary.
+//! - [`codec`]: how the browser reads the server's JSON.
 //! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
 //!   the server provides by context.
 //! - [`components`] and [`pages`]: the Leptos UI; [`app`] holds the router and the shell.
 
 pub mod api;
 pub mod app;
+pub mod codec;
 pub mod components;
 pub mod error;
 pub mod live;

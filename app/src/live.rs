@@ -82,7 +82,7 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
             let Some(data) = message.data().as_string() else {
                 return;
             };
-            match serde_json::from_str::<RunEvent>(&data) {
+            match crate::codec::from_json::<RunEvent>(&data) {
                 Ok(event) => {
                     let first = {
                         let mut arrived = arrived.borrow_mut();

@@ -554,7 +554,7 @@ fn FrontendTool(ask: Ask, id: String, sender: Sender) -> impl IntoView {
         let Some(area) = field.get_untracked() else {
             return;
         };
-        match serde_json::from_str::<Value>(&area.value()) {
+        match crate::codec::from_json::<Value>(&area.value()) {
             Ok(result) => {
                 error.set(None);
                 sender.send("submit", json!({ "result": result }));

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::api::{CreateThread, list_tenants, switch_tenant};
+use crate::codec::Json;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
 use crate::model::ThreadSummary;
@@ -12,7 +13,7 @@ use crate::pages::section::Section;
 
 #[component]
 pub fn Sidebar(
-    threads: Resource<Result<Vec<ThreadSummary>, ApiError>>,
+    threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>,
     create_thread: ServerAction<CreateThread>,
     #[prop(into)] selected: Signal<Option<String>>,
 ) -> impl IntoView {
@@ -88,7 +89,7 @@ pub fn Sidebar(
 /// thread, run and ask on screen belongs to the tenant being left.
 #[component]
 fn TenantSwitcher() -> impl IntoView {
-    let tenants = Resource::new(|| (), |_| list_tenants());
+    let tenants = Resource::<_, Json>::new_with_options(|| (), |_| list_tenants(), false);
     let adding = RwSignal::new(false);
     let problem = RwSignal::new(None::<String>);
     let field: NodeRef<leptos::html::Input> = NodeRef::new();

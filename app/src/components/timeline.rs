@@ -36,7 +36,7 @@ fn artifact_label(artifact: &crate::projection::ArtifactView) -> String {
 }
 
 fn pretty_arguments(arguments: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(arguments)
+    crate::codec::from_json::<serde_json::Value>(arguments)
         .ok()
         .and_then(|value| serde_json::to_string_pretty(&value).ok())
         .unwrap_or_else(|| arguments.to_owned())

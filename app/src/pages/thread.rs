@@ -3,6 +3,8 @@
 //! after hydration the page follows each open run's live stream from the last sequence.
 
 use leptos::prelude::*;
+
+use crate::codec::Json;
 use leptos::task::spawn_local;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
@@ -32,7 +34,7 @@ pub fn ThreadPage() -> impl IntoView {
     let thread_id = move || params.read().get("id").unwrap_or_default();
     // Blocking: the status code (404 for an unknown id), the title and the whole timeline
     // with its pending asks are in the server-rendered HTML.
-    let page = Resource::new_blocking(thread_id, load_thread_page);
+    let page = Resource::<_, Json>::new_with_options(thread_id, load_thread_page, true);
     view! {
         <Transition fallback=|| view! { <main class="main" id="main"><p class="muted">"Loading thread…"</p></main> }>
             {move || Suspend::new(async move {
