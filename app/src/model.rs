@@ -80,6 +80,20 @@ pub struct RunPage {
     pub view: crate::projection::RunView,
 }
 
+/// How the console reaches one configured agent, as the context pane shows it. Endpoints
+/// are shown without credentials: no URL user or query, and of a command only the program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentEnvironment {
+    pub agent: String,
+    /// "AG-UI" or "Hermes gateway (JSON-RPC)".
+    pub protocol: String,
+    /// "HTTP + SSE", "WebSocket" or "stdio".
+    pub transport: String,
+    pub endpoint: String,
+    /// Names of the tools the console offers the agent to call back.
+    pub tools: Vec<String>,
+}
+
 /// Everything the thread page shows, loaded in one request.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ThreadPage {
@@ -90,6 +104,9 @@ pub struct ThreadPage {
     pub runs: Vec<RunPage>,
     /// Words the bound agent understands, suggested for a new thread.
     pub suggestions: Vec<String>,
+    /// Every configured agent's environment, the default first.
+    #[serde(default)]
+    pub environments: Vec<AgentEnvironment>,
 }
 
 /// What became of an answer the user gave.

@@ -151,3 +151,24 @@ test('a stream that breaks the protocol shows its diagnosis', async ({ page }) =
   await expect(card).toContainText('Protocol violation');
   await expect(card.locator('p')).not.toBeEmpty();
 });
+
+test('the context pane shows how the chosen agent is reached, without credentials', async ({ page }) => {
+  await startScenario(page, 'plan');
+  await expect(timeline(page).getByText('Summary: two tasks, both open.')).toBeVisible();
+  const environment = page.getByRole('complementary', { name: 'Context' }).getByRole('region', { name: 'Environment' });
+  await expect(environment).toContainText('AG-UI');
+  await expect(environment).toContainText('HTTP + SSE');
+  await expect(environment.locator('code')).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/demo\/agent$/);
+  await expect(environment).toContainText('add_task, render_a2ui, change_background');
+  // Reported by the agent in RUN_STARTED.
+  await expect(environment).toContainText('Protocol version1.0');
+
+  // A fresh thread follows the agent picked for it before its first message.
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('demo-hermes');
+  const fresh = page.getByRole('complementary', { name: 'Context' }).getByRole('region', { name: 'Environment' });
+  await expect(fresh).toContainText('Hermes gateway (JSON-RPC)');
+  await expect(fresh).toContainText('stdio');
+  await expect(fresh.locator('code')).toHaveText('agent-os …');
+});

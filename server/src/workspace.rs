@@ -123,6 +123,12 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(ThreadPage {
             suggestions: self.suggestions(agent.as_deref()),
             agents: self.runs.agents().names(),
+            environments: self
+                .runs
+                .agents()
+                .iter()
+                .map(|spec| spec.environment())
+                .collect(),
             thread,
             agent,
             runs,

@@ -1,12 +1,13 @@
 //! The right-hand pane: the selected preview (artifact or edit), then the run's agent
-//! state, plan and routing metadata, then the workspace slots (notes, memory).
+//! state, plan, routing metadata and the agent's environment, then the workspace slots
+//! (notes, memory).
 
 use leptos::prelude::*;
 
 use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
 use crate::components::layout::ContextFrame;
 use crate::components::timeline::Selection;
-use crate::model::RunSummary;
+use crate::model::{AgentEnvironment, RunSummary};
 use crate::projection::RunView;
 
 /// A run's view and summary, as the thread page keeps them.
@@ -20,8 +21,18 @@ pub struct RunSignals {
 pub fn ContextPane(
     #[prop(into)] runs: Signal<Vec<RunSignals>>,
     #[prop(into)] agent: Signal<Option<String>>,
+    /// Every configured agent's environment, the default first.
+    environments: Vec<AgentEnvironment>,
     selection: RwSignal<Option<Selection>>,
 ) -> impl IntoView {
+    let environment = move || {
+        let chosen = agent.get();
+        environments
+            .iter()
+            .find(|environment| Some(&environment.agent) == chosen.as_ref())
+            .or_else(|| environments.first())
+            .cloned()
+    };
     let latest = move || runs.with(|runs| runs.last().copied());
     let preview = move || {
         let selected = selection.get()?;
@@ -116,6 +127,30 @@ pub fn ContextPane(
                         }
                     })}
                 </dl>
+            </section>
+            <section class="pane-section" aria-labelledby="ctx-environment">
+                <h2 id="ctx-environment">"Environment"</h2>
+                {move || match environment() {
+                    Some(environment) => {
+                        let tools = if environment.tools.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            environment.tools.join(", ")
+                        };
+                        let version = latest().and_then(|run| run.view.with(|view| view.protocol_version.clone()));
+                        view! {
+                            <dl class="metadata">
+                                <dt>"Protocol"</dt><dd>{environment.protocol}</dd>
+                                <dt>"Transport"</dt><dd>{environment.transport}</dd>
+                                <dt>"Endpoint"</dt><dd><code>{environment.endpoint}</code></dd>
+                                <dt>"Console tools"</dt><dd>{tools}</dd>
+                                {version.map(|version| view! { <dt>"Protocol version"</dt><dd>{version}</dd> })}
+                            </dl>
+                        }
+                        .into_any()
+                    }
+                    None => view! { <p class="muted">"No agent is configured."</p> }.into_any(),
+                }}
             </section>
             <section class="pane-section" aria-labelledby="ctx-notes">
                 <h2 id="ctx-notes">"Notes"</h2>

@@ -83,6 +83,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let returned = RwSignal::new(None::<String>);
     let suggestions = data.suggestions.clone();
+    let environments = data.environments.clone();
     let threads_changed = use_context::<ThreadsChanged>();
     let port = ScrollPort {
         element: NodeRef::new(),
@@ -331,7 +332,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             </section>
             <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned />
         </main>
-        <ContextPane runs agent selection />
+        <ContextPane runs agent environments selection />
     }
 }
 

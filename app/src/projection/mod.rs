@@ -255,6 +255,9 @@ pub struct RunView {
     pub encrypted_reasoning: Vec<Value>,
     /// What the agent is doing right now (spinner text), while it runs.
     pub activity: Option<String>,
+    /// The AG-UI protocol version the agent reported when the run started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
     pub last_sequence: u64,
     #[serde(skip)]
     index: Index,
@@ -275,6 +278,7 @@ impl PartialEq for RunView {
             && self.messages_snapshot == other.messages_snapshot
             && self.encrypted_reasoning == other.encrypted_reasoning
             && self.activity == other.activity
+            && self.protocol_version == other.protocol_version
             && self.last_sequence == other.last_sequence
     }
 }
@@ -490,8 +494,9 @@ impl RunView {
 
     fn apply_body(&mut self, event: &RunEvent) -> Option<usize> {
         match &event.body {
-            EventBody::RunStarted { .. } => {
+            EventBody::RunStarted { protocol_version } => {
                 self.status = RunStatus::Running;
+                self.protocol_version.clone_from(protocol_version);
                 None
             }
             EventBody::RunFinished { outcome } => {
