@@ -135,11 +135,36 @@ test('Stop cancels an active run', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 });
 
-test('a tool the console must run is answered with a typed result', async ({ page }) => {
+test('a tool the console implements runs by itself and its result goes back once', async ({ page }) => {
   await startScenario(page, 'frontend');
+  // Nothing to fill in: the console ran change_background and answered with what it applied.
+  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toContainText('change_background');
+  await expect(askLane(page).getByRole('form')).toHaveCount(0);
+  await expect(page.locator('main.main')).toHaveCSS('background-color', 'rgb(11, 114, 133)');
+  // The agent's next run received the result.
+  await expect(timeline(page).getByText('The console ran it: {"applied":"#0b7285"}')).toBeVisible();
+  const threadUrl = page.url();
+  const answers: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/fn/answer_ask')) answers.push(request.url());
+  });
+  // A reload finds the ask answered: the tool does not run, nothing is sent again.
+  await openHydrated(page, threadUrl);
+  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(answers).toHaveLength(0);
+
+  // Arguments the console cannot use come back to the agent as an error result.
+  await startScenario(page, 'frontend url(evil)');
+  await expect(timeline(page).getByText('The console ran it: {"error":"change_background: \\"url(evil)\\" is not a CSS colour"}')).toBeVisible();
+  await expect(page.locator('main.main')).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+});
+
+test('a tool the console does not implement is answered by the operator with a typed result', async ({ page }) => {
+  await startScenario(page, 'frontend operator');
   const card = askLane(page).getByRole('form');
-  await expect(card).toContainText('change_background');
-  await card.getByLabel('Result (JSON)').fill('{"applied": "#0b7285"}');
+  await expect(card).toContainText('render_a2ui');
+  await card.getByLabel('Result (JSON)').fill('{"rendered": true}');
   await card.getByRole('button', { name: 'Send result' }).click();
   await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
 });

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 
 use crate::api::answer_ask;
 use crate::components::code_diff::CodeDiff;
+use crate::console_tools::{ConsoleTool, failure};
 use crate::model::AnswerOutcome;
-use crate::protocol::ask::{Ask, AskKind, AskState, Component};
+use crate::protocol::ask::{Ask, AskKind, AskOrigin, AskState, Component};
 
 /// The receipt envelope for `ask`.
 fn receipt(ask: &Ask, action: &str, data: Value) -> String {
@@ -544,9 +545,105 @@ fn EditReview(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     }
 }
 
-/// A tool the agent asked the console to run: the operator gives its result.
+/// A tool the agent asked the console to run. One the console implements runs at once
+/// and its result goes back by itself; for any other the operator gives the result.
 #[component]
 fn FrontendTool(ask: Ask, id: String, sender: Sender) -> impl IntoView {
+    let console_tool = match &ask.origin {
+        AskOrigin::AgUiFrontendTool {
+            tool_name,
+            arguments,
+        } => ConsoleTool::from_call(tool_name, arguments),
+        _ => None,
+    };
+    match console_tool {
+        Some(call) => view! { <ConsoleToolRun ask id call sender /> }.into_any(),
+        None => view! { <OperatorToolResult ask id sender /> }.into_any(),
+    }
+}
+
+/// Runs a console tool once, in the browser, and sends what came of it.
+#[component]
+fn ConsoleToolRun(
+    ask: Ask,
+    id: String,
+    call: Result<ConsoleTool, String>,
+    sender: Sender,
+) -> impl IntoView {
+    let doing = match &call {
+        Ok(tool) => tool.describe(),
+        Err(problem) => problem.clone(),
+    };
+    let ran = StoredValue::new(false);
+    // Effects run only in the browser, after hydration: the server never runs the tool.
+    Effect::new(move |_| {
+        if ran.get_value() {
+            return;
+        }
+        ran.set_value(true);
+        let result = match &call {
+            Ok(tool) => run_in_browser(tool)
+                .map(|()| tool.result())
+                .unwrap_or_else(|problem| failure(&problem)),
+            Err(problem) => failure(problem),
+        };
+        sender.send("submit", json!({ "result": result }));
+    });
+    view! {
+        <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
+            <header class="ask-head">
+                <span class="ask-kind">{kind_label(ask.kind)}</span>
+                <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
+            </header>
+            {ask.command.clone().map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+            <p class="muted" role="status">"The console runs this itself: " {doing}</p>
+        </section>
+    }
+}
+
+/// Applies a console tool to this page.
+fn run_in_browser(tool: &ConsoleTool) -> Result<(), String> {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        match tool {
+            ConsoleTool::ChangeBackground { color } => {
+                let document = document();
+                // The browser is the judge of CSS: a colour it does not take reads back empty.
+                let probe = document
+                    .create_element("div")
+                    .ok()
+                    .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+                    .ok_or("the page cannot check a colour")?;
+                let _ = probe.style().set_property("color", color);
+                if probe
+                    .style()
+                    .get_property_value("color")
+                    .unwrap_or_default()
+                    .is_empty()
+                {
+                    return Err(format!("this browser does not take {color:?} as a colour"));
+                }
+                let root = document
+                    .document_element()
+                    .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+                    .ok_or("the page has no root element")?;
+                root.style()
+                    .set_property("--console-background", color)
+                    .map_err(|_| "the colour could not be set".to_owned())
+            }
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        let _ = tool;
+        Err("tools run in the browser only".into())
+    }
+}
+
+/// A tool the console does not implement: the operator gives its result.
+#[component]
+fn OperatorToolResult(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     let field: NodeRef<leptos::html::Textarea> = NodeRef::new();
     let field_id = format!("{id}-result");
     let error = RwSignal::new(None::<String>);

@@ -119,7 +119,12 @@ pub enum AskOrigin {
     /// `forwardedProps.command.resume`.
     AgUiCustomInterrupt,
     /// A frontend tool call left unanswered; answered by a tool message next run.
-    AgUiFrontendTool { tool_name: String },
+    AgUiFrontendTool {
+        tool_name: String,
+        /// The call's arguments as the agent streamed them (JSON text).
+        #[serde(default)]
+        arguments: String,
+    },
     /// A Hermes `*.request` event, answered by calling `method` (older form).
     HermesEvent {
         method: String,

@@ -437,19 +437,27 @@ fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Step> {
             steps.push(run.finished());
         }
         "frontend" => {
-            // A call to a tool the console itself must run; the run ends waiting for it.
-            if !offered(input, "change_background") {
+            // A call to a tool the client must run; the run ends waiting for it.
+            // `frontend` and `frontend <colour>` call change_background, which the console
+            // runs itself; `frontend operator` calls render_a2ui, whose result the operator
+            // gives.
+            let (tool, arguments) = match second.as_str() {
+                "operator" => ("render_a2ui", json!({"surfaceId": "demo"}).to_string()),
+                "" => ("change_background", json!({"color": "#0b7285"}).to_string()),
+                colour => ("change_background", json!({"color": colour}).to_string()),
+            };
+            if !offered(input, tool) {
                 steps.push(ev(
                     "RUN_ERROR",
-                    json!({"message": "this scenario needs the change_background tool, and the client offered no such tool", "code": "tool_not_offered"}),
+                    json!({"message": format!("this scenario needs the {tool} tool, and the client offered no such tool"), "code": "tool_not_offered"}),
                 ));
                 return steps;
             }
             call(
                 &mut steps,
                 &format!("bg-{}", run.run_id),
-                "change_background",
-                "{\"color\":\"#0b7285\"}",
+                tool,
+                &arguments,
                 None,
             );
             steps.push(ev(

@@ -256,6 +256,7 @@ pub fn ask_for_frontend_tool(tool_call_id: &str, tool_name: &str, arguments: &st
         expires_at_ms: None,
         origin: AskOrigin::AgUiFrontendTool {
             tool_name: tool_name.to_owned(),
+            arguments: arguments.to_owned(),
         },
         state: AskState::Pending,
     }
