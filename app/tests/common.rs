@@ -42,9 +42,12 @@ pub fn project_file(stream: &Path) -> RunView {
     RunView::from_events(ViewPolicy::default(), &events_of_file(stream))
 }
 
+pub fn events_of_bytes(bytes: &[u8], config: AgUiConfig) -> Vec<RunEvent> {
+    place_all(run_ref(), normalize_recorded(bytes, config), 0)
+}
+
 pub fn project_bytes(bytes: &[u8], config: AgUiConfig) -> RunView {
-    let events = place_all(run_ref(), normalize_recorded(bytes, config), 0);
-    RunView::from_events(ViewPolicy::default(), &events)
+    RunView::from_events(ViewPolicy::default(), &events_of_bytes(bytes, config))
 }
 
 pub fn error_lines(view: &RunView) -> Vec<String> {

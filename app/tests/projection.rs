@@ -23,8 +23,7 @@ const RUN: &str = concat!(
 );
 
 fn events() -> Vec<RunEvent> {
-    let drafts = app::protocol::recorded::normalize_recorded(RUN.as_bytes(), AgUiConfig::default());
-    app::protocol::recorded::place_all(run_ref(), drafts, 0)
+    events_of_bytes(RUN.as_bytes(), AgUiConfig::default())
 }
 
 #[test]
@@ -87,15 +86,12 @@ fn a_view_read_back_finds_its_messages_and_calls_by_id() {
         "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\", world\"}\n\n",
         "data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\" \"}\n\n",
     );
-    let drafts = app::protocol::recorded::normalize_recorded(
-        more.as_bytes(),
-        AgUiConfig {
-            verify: false,
-            ..AgUiConfig::default()
-        },
-    );
+    let unverified = AgUiConfig {
+        verify: false,
+        ..AgUiConfig::default()
+    };
     let next = events.last().unwrap().sequence;
-    for event in app::protocol::recorded::place_all(run_ref(), drafts, 0) {
+    for event in events_of_bytes(more.as_bytes(), unverified) {
         let event = RunEvent {
             sequence: event.sequence + next,
             ..event

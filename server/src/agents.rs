@@ -107,12 +107,15 @@ fn url_without_credentials(url: &str) -> String {
 
 /// The program a command line runs (its file name); its arguments may hold secrets.
 fn program_of(command: &str) -> String {
-    let first = match command.trim_start().strip_prefix('\'') {
-        Some(quoted) => quoted.split('\'').next().unwrap_or_default(),
-        None => command.split_whitespace().next().unwrap_or_default(),
+    let command = command.trim();
+    let (first, rest) = match command.strip_prefix('\'') {
+        Some(quoted) => quoted.split_once('\'').unwrap_or((quoted, "")),
+        None => command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, "")),
     };
     let program = first.rsplit('/').next().unwrap_or(first);
-    if command.trim() == first || command.trim() == format!("'{first}'") {
+    if rest.trim().is_empty() {
         program.to_owned()
     } else {
         format!("{program} …")

@@ -472,6 +472,18 @@ fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoView {
 
 /// A password or secret. The value is read from the field only when sent, never kept in
 /// a signal or storage, and the field is emptied right after.
+/// The head most ask cards share: kind, the title that labels the card, and the command.
+#[component]
+fn AskHead(ask: Ask, id: String) -> impl IntoView {
+    view! {
+        <header class="ask-head">
+            <span class="ask-kind">{kind_label(ask.kind)}</span>
+            <h3 id=format!("{id}-title")>{ask.title}</h3>
+        </header>
+        {ask.command.map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+    }
+}
+
 #[component]
 fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     let sudo = ask.component == Component::SudoPrompt;
@@ -505,11 +517,7 @@ fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     };
     view! {
         <section class="ask credential" role="form" aria-labelledby=format!("{id}-title")>
-            <header class="ask-head">
-                <span class="ask-kind">{kind_label(ask.kind)}</span>
-                <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
-            </header>
-            {ask.command.clone().map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+            <AskHead ask=ask.clone() id=id.clone() />
             {ask.description.clone().map(|text| view! { <p>{text}</p> })}
             <Metadata pairs=ask.metadata.clone() />
             <label for=field_id.clone() class="field-label">{label}</label>
@@ -591,11 +599,7 @@ fn ConsoleToolRun(
     });
     view! {
         <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
-            <header class="ask-head">
-                <span class="ask-kind">{kind_label(ask.kind)}</span>
-                <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
-            </header>
-            {ask.command.clone().map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+            <AskHead ask=ask.clone() id=id.clone() />
             <p class="muted" role="status">"The console runs this itself: " {doing}</p>
         </section>
     }
@@ -661,11 +665,7 @@ fn OperatorToolResult(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     };
     view! {
         <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
-            <header class="ask-head">
-                <span class="ask-kind">{kind_label(ask.kind)}</span>
-                <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
-            </header>
-            {ask.command.clone().map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+            <AskHead ask=ask.clone() id=id.clone() />
             <label for=field_id.clone() class="field-label">"Result (JSON)"</label>
             <textarea id=field_id node_ref=field rows="3">"{\"ok\": true}"</textarea>
             {move || error.get().map(|text| view! { <p class="ask-notice" role="alert">{text}</p> })}

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::protocol::ask::{Ask, AskState};
 use crate::protocol::channel::{
-    Channel, EVENT_KINDS, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_number,
+    Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_name, kind_number,
 };
 
 pub use self::items::{
@@ -76,7 +76,7 @@ pub struct Arrival {
     pub sequence: u64,
     /// The timeline item the event created or changed; `NO_ITEM` for none.
     item: u32,
-    /// Position of the event's kind in [`EVENT_KINDS`].
+    /// Position of the event's kind in [`crate::protocol::channel::EVENT_KINDS`].
     kind: u8,
     pub channel: Channel,
 }
@@ -97,10 +97,7 @@ impl Arrival {
 
     /// The event's `kind`.
     pub fn kind(&self) -> &'static str {
-        EVENT_KINDS
-            .get(usize::from(self.kind))
-            .copied()
-            .unwrap_or("unknown")
+        kind_name(self.kind)
     }
 
     /// The timeline item the event created or changed, if any.
@@ -122,12 +119,7 @@ struct KindName(u8);
 
 impl Serialize for KindName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(
-            EVENT_KINDS
-                .get(usize::from(self.0))
-                .copied()
-                .unwrap_or("unknown"),
-        )
+        serializer.serialize_str(kind_name(self.0))
     }
 }
 

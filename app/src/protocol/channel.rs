@@ -330,7 +330,7 @@ macro_rules! event_kinds {
         impl EventBody {
             /// The snake_case name written as `kind`.
             pub fn kind(&self) -> &'static str {
-                EVENT_KINDS[usize::from(self.kind_number())]
+                kind_name(self.kind_number())
             }
 
             /// The position of [`Self::kind`] in [`EVENT_KINDS`] (one byte to keep).
@@ -380,6 +380,14 @@ event_kinds! {
     AskClosed => "ask_closed",
     ProtocolViolation => "protocol_violation",
     Malformed => "malformed",
+}
+
+/// The kind a number stands for ([`EventBody::kind_number`]); `unknown` if none.
+pub fn kind_name(number: u8) -> &'static str {
+    EVENT_KINDS
+        .get(usize::from(number))
+        .copied()
+        .unwrap_or("unknown")
 }
 
 /// The number of a kind read back from text; anything unlisted reads as `unknown`.

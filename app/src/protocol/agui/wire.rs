@@ -9,75 +9,74 @@ use serde_json::Value;
 use crate::protocol::channel::Role;
 use crate::protocol::limits::{self, LimitError};
 
-/// Every field any AG-UI event may carry; filled in place in one pass (no intermediate
-/// tree, and the struct is never moved while it is filled).
-#[derive(Debug, Default)]
-struct WireEvent<'a> {
-    kind: Cow<'a, str>,
-    timestamp: Option<Value>,
-    protocol_version: Option<String>,
-    outcome: Option<Value>,
-    message: Option<String>,
-    code: Option<Value>,
-    step_name: Option<String>,
-    message_id: Option<String>,
-    role: Option<String>,
-    name: Option<String>,
-    delta: Option<Value>,
-    tool_call_id: Option<String>,
-    tool_call_name: Option<String>,
-    parent_message_id: Option<String>,
-    content: Option<Value>,
-    subtype: Option<String>,
-    entity_id: Option<String>,
-    encrypted_value: Option<String>,
-    snapshot: Option<Value>,
-    messages: Option<Value>,
-    activity_type: Option<String>,
-    replace: Option<bool>,
-    patch: Option<Value>,
-    event: Option<Value>,
-    source: Option<String>,
-    value: Option<Value>,
-    subagent_run_id: Option<String>,
-    description: Option<String>,
+/// Writes [`WireEvent`], its wire field names and the filling of each field from one
+/// table, so the three cannot disagree.
+macro_rules! wire_event {
+    ($($field:ident: $ty:ty => $variant:ident $name:literal,)*) => {
+        /// Every field any AG-UI event may carry; filled in place in one pass (no
+        /// intermediate tree, and the struct is never moved while it is filled).
+        #[derive(Debug, Default)]
+        struct WireEvent<'a> {
+            kind: Cow<'a, str>,
+            $($field: Option<$ty>,)*
+        }
+
+        /// The name of each [`WireEvent`] field on the wire.
+        #[derive(Deserialize)]
+        #[serde(field_identifier)]
+        enum Field {
+            #[serde(rename = "type")]
+            Type,
+            $(#[serde(rename = $name)] $variant,)*
+            #[serde(other)]
+            Other,
+        }
+
+        impl WireEvent<'_> {
+            /// Reads the value of `field` into its slot (`type` and unknown fields are
+            /// the caller's).
+            fn fill_field<'de, A: de::MapAccess<'de>>(
+                &mut self,
+                field: Field,
+                map: &mut A,
+            ) -> Result<(), A::Error> {
+                match field {
+                    $(Field::$variant => fill(&mut self.$field, $name, map),)*
+                    Field::Type | Field::Other => Ok(()),
+                }
+            }
+        }
+    };
 }
 
-/// The name of each [`WireEvent`] field on the wire.
-#[derive(Deserialize)]
-#[serde(field_identifier, rename_all = "camelCase")]
-enum Field {
-    #[serde(rename = "type")]
-    Type,
-    Timestamp,
-    ProtocolVersion,
-    Outcome,
-    Message,
-    Code,
-    StepName,
-    MessageId,
-    Role,
-    Name,
-    Delta,
-    ToolCallId,
-    ToolCallName,
-    ParentMessageId,
-    Content,
-    Subtype,
-    EntityId,
-    EncryptedValue,
-    Snapshot,
-    Messages,
-    ActivityType,
-    Replace,
-    Patch,
-    Event,
-    Source,
-    Value,
-    SubagentRunId,
-    Description,
-    #[serde(other)]
-    Other,
+wire_event! {
+    timestamp: Value => Timestamp "timestamp",
+    protocol_version: String => ProtocolVersion "protocolVersion",
+    outcome: Value => Outcome "outcome",
+    message: String => Message "message",
+    code: Value => Code "code",
+    step_name: String => StepName "stepName",
+    message_id: String => MessageId "messageId",
+    role: String => Role "role",
+    name: String => Name "name",
+    delta: Value => Delta "delta",
+    tool_call_id: String => ToolCallId "toolCallId",
+    tool_call_name: String => ToolCallName "toolCallName",
+    parent_message_id: String => ParentMessageId "parentMessageId",
+    content: Value => Content "content",
+    subtype: String => Subtype "subtype",
+    entity_id: String => EntityId "entityId",
+    encrypted_value: String => EncryptedValue "encryptedValue",
+    snapshot: Value => Snapshot "snapshot",
+    messages: Value => Messages "messages",
+    activity_type: String => ActivityType "activityType",
+    replace: bool => Replace "replace",
+    patch: Value => Patch "patch",
+    event: Value => Event "event",
+    source: String => Source "source",
+    value: Value => Value "value",
+    subagent_run_id: String => SubagentRunId "subagentRunId",
+    description: String => Description "description",
 }
 
 /// A string that stays borrowed from the input unless it had escapes.
@@ -140,42 +139,10 @@ impl<'de> de::Visitor<'de> for Fill<'_, 'de> {
                     }
                     kind = Some(map.next_value::<Text<'de>>()?.0);
                 }
-                Field::Timestamp => fill(&mut wire.timestamp, "timestamp", &mut map)?,
-                Field::ProtocolVersion => {
-                    fill(&mut wire.protocol_version, "protocolVersion", &mut map)?
-                }
-                Field::Outcome => fill(&mut wire.outcome, "outcome", &mut map)?,
-                Field::Message => fill(&mut wire.message, "message", &mut map)?,
-                Field::Code => fill(&mut wire.code, "code", &mut map)?,
-                Field::StepName => fill(&mut wire.step_name, "stepName", &mut map)?,
-                Field::MessageId => fill(&mut wire.message_id, "messageId", &mut map)?,
-                Field::Role => fill(&mut wire.role, "role", &mut map)?,
-                Field::Name => fill(&mut wire.name, "name", &mut map)?,
-                Field::Delta => fill(&mut wire.delta, "delta", &mut map)?,
-                Field::ToolCallId => fill(&mut wire.tool_call_id, "toolCallId", &mut map)?,
-                Field::ToolCallName => fill(&mut wire.tool_call_name, "toolCallName", &mut map)?,
-                Field::ParentMessageId => {
-                    fill(&mut wire.parent_message_id, "parentMessageId", &mut map)?
-                }
-                Field::Content => fill(&mut wire.content, "content", &mut map)?,
-                Field::Subtype => fill(&mut wire.subtype, "subtype", &mut map)?,
-                Field::EntityId => fill(&mut wire.entity_id, "entityId", &mut map)?,
-                Field::EncryptedValue => {
-                    fill(&mut wire.encrypted_value, "encryptedValue", &mut map)?
-                }
-                Field::Snapshot => fill(&mut wire.snapshot, "snapshot", &mut map)?,
-                Field::Messages => fill(&mut wire.messages, "messages", &mut map)?,
-                Field::ActivityType => fill(&mut wire.activity_type, "activityType", &mut map)?,
-                Field::Replace => fill(&mut wire.replace, "replace", &mut map)?,
-                Field::Patch => fill(&mut wire.patch, "patch", &mut map)?,
-                Field::Event => fill(&mut wire.event, "event", &mut map)?,
-                Field::Source => fill(&mut wire.source, "source", &mut map)?,
-                Field::Value => fill(&mut wire.value, "value", &mut map)?,
-                Field::SubagentRunId => fill(&mut wire.subagent_run_id, "subagentRunId", &mut map)?,
-                Field::Description => fill(&mut wire.description, "description", &mut map)?,
                 Field::Other => {
                     map.next_value::<de::IgnoredAny>()?;
                 }
+                field => wire.fill_field(field, &mut map)?,
             }
         }
         wire.kind = kind.ok_or_else(|| de::Error::missing_field("type"))?;
