@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::error::ApiError;
 use crate::model::{AnswerOutcome, RunSummary, Tenants, ThreadPage, ThreadSummary};
+use crate::projection::Arrival;
 
 /// The server-side half: the service trait the server implements and provides by context.
 #[cfg(feature = "ssr")]
@@ -15,6 +16,7 @@ pub mod service {
 
     use crate::error::ApiError;
     use crate::model::{AnswerOutcome, RunSummary, ThreadPage, ThreadSummary};
+    use crate::projection::Arrival;
 
     /// Everything the UI and the REST API may ask of the workspace.
     #[async_trait::async_trait]
@@ -36,7 +38,7 @@ pub mod service {
             thread_id: &str,
             title: &str,
         ) -> Result<ThreadSummary, ApiError>;
-        /// The thread with every run and its projection.
+        /// The thread with every run and its projection, arrival lists left out.
         async fn thread_page(
             &self,
             tenant_id: &str,
@@ -56,6 +58,12 @@ pub mod service {
             text: &str,
         ) -> Result<RunSummary, ApiError>;
         async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError>;
+        /// Every event of the run in arrival order (what a page's views leave out).
+        async fn run_arrivals(
+            &self,
+            tenant_id: &str,
+            run_id: &str,
+        ) -> Result<Vec<Arrival>, ApiError>;
         /// A receipt (the JSON envelope) for ask `ask_id` of run `run_id`.
         async fn answer_ask(
             &self,
@@ -176,10 +184,18 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
     )
 }
 
+/// The page leaves each run's arrival list out (one entry an event); the arrival-order
+/// view reads it with [`load_run_arrivals`] when first shown.
 #[server(prefix = "/fn", endpoint = "thread_page")]
 pub async fn load_thread_page(thread_id: String) -> Result<ThreadPage, ApiError> {
     use service::*;
     with_status(workspace()?.thread_page(&tenant(), &thread_id).await)
+}
+
+#[server(prefix = "/fn", endpoint = "run_arrivals")]
+pub async fn load_run_arrivals(run_id: String) -> Result<Vec<Arrival>, ApiError> {
+    use service::*;
+    with_status(workspace()?.run_arrivals(&tenant(), &run_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "bind_agent")]

@@ -171,3 +171,38 @@ fn a_malformed_patch_operation_is_reported_and_the_state_is_kept() {
         "every failed patch left the state as it was"
     );
 }
+
+#[test]
+fn omitted_arrivals_come_back_in_order_with_the_ones_applied_since() {
+    let events = events();
+    let (before, after) = events.split_at(4);
+    let full = RunView::from_events(Default::default(), &events);
+
+    // The page copy: projected up to the fourth event, arrivals left out, written, read.
+    let mut page = RunView::from_events(Default::default(), before);
+    page.omit_arrivals();
+    assert!(!page.arrivals_complete());
+    let json = serde_json::to_value(&page).unwrap();
+    assert_eq!(json["arrivals"], json!([]));
+    assert_eq!(json["arrivals_omitted_through"], 4);
+    let mut page: RunView = serde_json::from_value(json).unwrap();
+
+    // Live events keep recording theirs; the full list read later fills the rest.
+    for event in after {
+        page.apply(event);
+    }
+    assert_eq!(page.arrivals.len(), after.len());
+    page.restore_arrivals(&full.arrivals);
+    assert!(page.arrivals_complete());
+    assert_eq!(page, full);
+
+    // Restoring a complete list changes nothing, and a view never omitted says so.
+    page.restore_arrivals(&full.arrivals[..1]);
+    assert_eq!(page, full);
+    assert!(
+        serde_json::to_value(&full)
+            .unwrap()
+            .get("arrivals_omitted_through")
+            .is_none()
+    );
+}

@@ -100,6 +100,9 @@ test('the server killed mid-run: "Reconnecting…", then the run resumes from it
   await expect(log.getByText('working on it, this will take a while')).toHaveCount(1);
 
   await page.getByRole('button', { name: 'Arrival order' }).click();
+  // The page left the arrivals before the restart out; they are read on this first look
+  // and the ones streamed since follow them.
+  await expect(log.locator('.arrival').first()).toBeVisible();
   const sequences = (await log.locator('.arrival .seq').allTextContents()).map((text) => Number(text.slice(1)));
   expect(sequences.length).toBeGreaterThan(3);
   expect(sequences).toEqual(sequences.map((_, index) => index + 1));

@@ -66,6 +66,7 @@ test('a parallel-calls run reads right grouped and in arrival order', async ({ p
 
   await page.getByRole('button', { name: 'Arrival order' }).click();
   const arrivals = timeline(page).getByRole('list', { name: 'Events in arrival order' }).getByRole('listitem');
+  await expect(arrivals.first()).toBeVisible();
   const channels = await arrivals.evaluateAll((items) => items.map((item) => item.getAttribute('data-channel')));
   // The two calls interleave: both start before either result arrives.
   const firstResult = channels.indexOf('tool_result');
@@ -78,6 +79,13 @@ test('a parallel-calls run reads right grouped and in arrival order', async ({ p
 
   await page.getByRole('button', { name: 'Grouped' }).click();
   await expect(cards).toHaveCount(2);
+
+  // After a reload the page carries no arrival list; the first look reads the same one.
+  await page.reload();
+  await expect(cards).toHaveCount(2);
+  await page.getByRole('button', { name: 'Arrival order' }).click();
+  await expect(arrivals.first()).toBeVisible();
+  expect(await arrivals.locator('.seq').allTextContents()).toEqual(sequences);
 });
 
 test('reasoning is hidden until "Show reasoning" is switched on', async ({ page }) => {

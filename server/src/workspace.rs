@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
 use app::model::{AnswerOutcome, RunPage, RunSummary, ThreadPage, ThreadSummary};
-use app::projection::{RunView, ViewPolicy};
+use app::projection::{Arrival, RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
 
 use crate::agents::AgentKind;
@@ -115,9 +115,11 @@ impl WorkspaceService for WorkspaceServiceImpl {
         let mut runs = Vec::new();
         for run in self.store.list_runs(tenant_id, thread_id).await? {
             let events = self.store.events(tenant_id, &run.id, 0, None).await?;
+            let mut view = RunView::from_events(ViewPolicy::default(), &events);
+            view.omit_arrivals();
             runs.push(RunPage {
                 run: run_summary(&run),
-                view: RunView::from_events(ViewPolicy::default(), &events),
+                view,
             });
         }
         Ok(ThreadPage {
@@ -174,6 +176,15 @@ impl WorkspaceService for WorkspaceServiceImpl {
 
     async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError> {
         Ok(run_summary(&self.runs.cancel(tenant_id, run_id).await?))
+    }
+
+    async fn run_arrivals(&self, tenant_id: &str, run_id: &str) -> Result<Vec<Arrival>, ApiError> {
+        self.store
+            .get_run(tenant_id, run_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))?;
+        let events = self.store.events(tenant_id, run_id, 0, None).await?;
+        Ok(RunView::from_events(ViewPolicy::default(), &events).arrivals)
     }
 
     async fn answer_ask(

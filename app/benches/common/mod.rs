@@ -8,37 +8,51 @@ use std::fmt::Write;
 
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
-use app::protocol::channel::{RunRef, Sequencer};
-use app::protocol::sse::SseDecoder;
+use app::protocol::channel::{EventDraft, RunRef, Sequencer};
+use app::protocol::sse::{SseDecoder, SseError, SseFrame};
 
 /// The full path one event takes in the browser or the replay tool: SSE decoding,
 /// AG-UI adapter, verifier, sequencer, projection. The body arrives in 16 KiB reads, the
-/// way the network delivers it.
+/// way the network delivers it, and each read goes through the stages as a batch, as the
+/// server's run reader does (decode the read, normalize its frames, then place and apply).
 pub fn project(body: &str) -> RunView {
+    let mut stages = Stages {
+        normalizer: AgUiNormalizer::new(AgUiConfig::default()),
+        sequencer: Sequencer::new(RunRef::new("t", "t", "r")),
+        view: RunView::new(ViewPolicy::default()),
+        frames: Vec::new(),
+        drafts: Vec::new(),
+    };
     let mut decoder = SseDecoder::new();
-    let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
-    let mut sequencer = Sequencer::new(RunRef::new("t", "t", "r"));
-    let mut view = RunView::new(ViewPolicy::default());
-    let mut frames = Vec::new();
-    let mut drafts = Vec::new();
     for chunk in body.as_bytes().chunks(16 * 1024) {
-        decoder.feed(chunk, &mut frames);
-        for frame in frames.drain(..) {
-            normalizer.push_frame(frame, &mut drafts);
-            for draft in drafts.drain(..) {
-                view.apply(&sequencer.place(draft, 0));
-            }
+        decoder.feed(chunk, &mut stages.frames);
+        stages.run();
+    }
+    decoder.finish(&mut stages.frames);
+    stages.run();
+    stages.normalizer.finish(&mut stages.drafts);
+    stages.run();
+    stages.view
+}
+
+struct Stages {
+    normalizer: AgUiNormalizer,
+    sequencer: Sequencer,
+    view: RunView,
+    frames: Vec<Result<SseFrame, SseError>>,
+    drafts: Vec<EventDraft>,
+}
+
+impl Stages {
+    /// Normalizes every decoded frame, then places and applies every draft.
+    fn run(&mut self) {
+        for frame in self.frames.drain(..) {
+            self.normalizer.push_frame(frame, &mut self.drafts);
+        }
+        for draft in self.drafts.drain(..) {
+            self.view.apply(&self.sequencer.place(draft, 0));
         }
     }
-    decoder.finish(&mut frames);
-    for frame in frames.drain(..) {
-        normalizer.push_frame(frame, &mut drafts);
-    }
-    normalizer.finish(&mut drafts);
-    for draft in drafts.drain(..) {
-        view.apply(&sequencer.place(draft, 0));
-    }
-    view
 }
 
 /// The baseline: `serde_json` parsing each event's JSON text into a `Value`, nothing more.

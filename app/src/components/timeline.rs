@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::api::load_run_arrivals;
 use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
 use crate::components::window::Windowing;
@@ -53,6 +54,8 @@ fn duration(ms: u64) -> String {
 #[component]
 pub fn Timeline(
     run: usize,
+    /// The run's id, to read its arrival order, which the page leaves out.
+    run_id: String,
     view: RwSignal<RunView>,
     #[prop(into)] show_reasoning: Signal<bool>,
     #[prop(into)] arrival: Signal<bool>,
@@ -101,19 +104,55 @@ pub fn Timeline(
             </div>
         }
     };
+    let run_id = StoredValue::new(run_id);
+    let arrivals_problem = RwSignal::new(None::<String>);
     let in_arrival_order = move || {
+        // The page leaves the arrival list out (one entry an event); the first look at it
+        // reads it, and events applied meanwhile keep their place after it.
+        if !view.with_untracked(RunView::arrivals_complete) {
+            leptos::task::spawn_local(async move {
+                match load_run_arrivals(run_id.get_value()).await {
+                    Ok(full) => {
+                        view.try_update(|view| view.restore_arrivals(&full));
+                    }
+                    Err(error) => {
+                        arrivals_problem.try_set(Some(error.to_string()));
+                    }
+                }
+            });
+        }
         let window = Windowing::new(
-            Memo::new(move |_| view.with(|view| view.arrivals.len())),
+            // Only a complete list is shown: a partial one would look like a gap.
+            Memo::new(move |_| {
+                view.with(|view| {
+                    if view.arrivals_complete() {
+                        view.arrivals.len()
+                    } else {
+                        0
+                    }
+                })
+            }),
             26.0,
         );
         view! {
             <div class="items" node_ref=window.root>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_above()></div>
+                {move || match arrivals_problem.get() {
+                    Some(problem) => Some(view! { <p class="error-text" role="alert">{problem}</p> }.into_any()),
+                    None => (!view.with(RunView::arrivals_complete)).then(|| view! {
+                        <p class="muted" role="status">"Reading the arrival order…"</p>
+                    }.into_any()),
+                }}
                 <ol class="arrivals" aria-label="Events in arrival order">
                     {move || {
                         let slice = window.slice.get();
                         view.with(|view| {
-                            view.arrivals[slice.start..slice.end]
+                            let shown = if view.arrivals_complete() {
+                                &view.arrivals[slice.start..slice.end]
+                            } else {
+                                &[]
+                            };
+                            shown
                                 .iter()
                                 .map(|arrival| {
                                     let target = arrival.item().and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));

@@ -317,7 +317,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                                         <span class="activity muted" role="status">{activity}</span>
                                     })}
                                 </header>
-                                <Timeline run=index view=run.view show_reasoning arrival
+                                <Timeline run=index run_id=run.summary.with_untracked(|s| s.id.clone()) view=run.view show_reasoning arrival
                                     on_select=move |selected| selection.set(Some(selected)) on_retry=retry />
                             </section>
                         }

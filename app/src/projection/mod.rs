@@ -210,6 +210,10 @@ impl ItemIndex {
     }
 }
 
+fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
 /// Lookup tables rebuilt from the view's content; never serialized.
 #[derive(Clone, Debug, Default)]
 struct Index {
@@ -231,8 +235,13 @@ pub struct RunView {
     pub status: RunStatus,
     /// Timeline items in the order they first appeared (tool calls grouped by id).
     pub items: Vec<Item>,
-    /// Every applied event in sequence order, pointing at the item it touched.
+    /// Every applied event in sequence order, pointing at the item it touched, except
+    /// those up to `arrivals_omitted_through` (see [`RunView::omit_arrivals`]).
     pub arrivals: Vec<Arrival>,
+    /// The arrivals of events up to this sequence were left out of this copy; 0 when
+    /// none were.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub arrivals_omitted_through: u64,
     pub final_answer: Option<FinalAnswer>,
     /// Every ask of the run, in the order asked, with its current state.
     pub asks: Vec<Ask>,
@@ -261,6 +270,7 @@ impl PartialEq for RunView {
             && self.status == other.status
             && self.items == other.items
             && self.arrivals == other.arrivals
+            && self.arrivals_omitted_through == other.arrivals_omitted_through
             && self.final_answer == other.final_answer
             && self.asks == other.asks
             && self.state == other.state
@@ -294,6 +304,37 @@ impl RunView {
             view.apply(event);
         }
         view
+    }
+
+    /// Leaves the arrival list out of this copy (one entry an event: the bulk of a long
+    /// run's page, and only the arrival-order view reads it). Events applied afterwards
+    /// still record theirs; [`RunView::restore_arrivals`] puts the earlier ones back.
+    pub fn omit_arrivals(&mut self) {
+        if let Some(last) = self.arrivals.last() {
+            self.arrivals_omitted_through = last.sequence;
+            self.arrivals = Vec::new();
+        }
+    }
+
+    /// Whether `arrivals` holds every applied event.
+    pub fn arrivals_complete(&self) -> bool {
+        self.arrivals_omitted_through == 0
+    }
+
+    /// Puts back the omitted arrivals, taken from `full` (the arrivals of the same run,
+    /// read at any later time): those up to the omitted sequence come first, then the ones
+    /// recorded here since.
+    pub fn restore_arrivals(&mut self, full: &[Arrival]) {
+        if self.arrivals_complete() {
+            return;
+        }
+        let through = self.arrivals_omitted_through;
+        let earlier = full.partition_point(|arrival| arrival.sequence <= through);
+        let mut arrivals = Vec::with_capacity(earlier + self.arrivals.len());
+        arrivals.extend_from_slice(&full[..earlier]);
+        arrivals.append(&mut self.arrivals);
+        self.arrivals = arrivals;
+        self.arrivals_omitted_through = 0;
     }
 
     /// Asks still waiting for an answer, oldest first.
