@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::hooks::use_navigate;
 use leptos_router::path;
 
 use crate::api::{CreateThread, list_threads};
@@ -66,15 +66,6 @@ fn Workspace() -> impl IntoView {
         false,
     );
 
-    let location = use_location();
-    let selected = Memo::new(move |_| {
-        location
-            .pathname
-            .get()
-            .strip_prefix("/threads/")
-            .map(str::to_owned)
-    });
-
     let navigate = use_navigate();
     Effect::new(move |_| {
         if let Some(Ok(thread)) = create_thread.value().get() {
@@ -88,7 +79,7 @@ fn Workspace() -> impl IntoView {
         <div class="shell" style=move || layout.shell_style()
             data-sidebar=move || if layout.sidebar_open.get() { "open" } else { "collapsed" }
             data-context=move || if layout.context_open.get() { "open" } else { "collapsed" }>
-            <Sidebar threads create_thread selected />
+            <Sidebar threads create_thread />
             <PaneResizer pane=Pane::Sidebar />
             <Routes fallback=NotFoundPage>
                 <Route path=path!("/") view=HomePage />

@@ -16,7 +16,11 @@ test('every workspace section is a route with an honest empty state', async ({ p
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     // Server-rendered: the heading is in the HTML itself (a hydration marker may follow the text).
-    expect(await response.text()).toMatch(new RegExp(`<h1 id="section-heading">${title}(<!>)?</h1>`));
+    const html = await response.text();
+    expect(html).toMatch(new RegExp(`<h1 id="section-heading">${title}(<!>)?</h1>`));
+    // The current link is marked once (an attribute given twice is invalid HTML).
+    expect(html).toContain(`<a href="${path}" aria-current="page"`);
+    expect(html).not.toMatch(/aria-current="page"\s+aria-current=/);
   }
   await openHydrated(page, '/');
   const nav = page.getByRole('list', { name: 'Sections' });

@@ -15,12 +15,10 @@ use crate::pages::section::Section;
 pub fn Sidebar(
     threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>,
     create_thread: ServerAction<CreateThread>,
-    #[prop(into)] selected: Signal<Option<String>>,
 ) -> impl IntoView {
     let creating = create_thread.pending();
     let create_error = move || create_thread.value().get().and_then(Result::err);
 
-    let location = leptos_router::hooks::use_location();
     view! {
         <nav class="sidebar" id="sidebar" aria-label="Workspace">
             <header class="sidebar-head">
@@ -46,7 +44,7 @@ pub fn Sidebar(
                 <Transition fallback=|| view! { <p class="muted">"Loading threads…"</p> }>
                     {move || Suspend::new(async move {
                         match threads.await {
-                            Ok(list) => view! { <ThreadList threads=list selected /> }.into_any(),
+                            Ok(list) => view! { <ThreadList threads=list /> }.into_any(),
                             Err(error) => {
                                 view! {
                                     <p class="error-text" role="alert">
@@ -65,10 +63,9 @@ pub fn Sidebar(
                     {Section::ALL
                         .into_iter()
                         .map(|section| {
-                            let current = move || (location.pathname.get() == section.path()).then_some("page");
                             view! {
                                 <li>
-                                    <A href=section.path() attr:class="thread-link" attr:aria-current=current>
+                                    <A href=section.path() attr:class="thread-link">
                                         {section.title()}
                                     </A>
                                 </li>
@@ -157,7 +154,7 @@ fn TenantSwitcher() -> impl IntoView {
 }
 
 #[component]
-fn ThreadList(threads: Vec<ThreadSummary>, selected: Signal<Option<String>>) -> impl IntoView {
+fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
     if threads.is_empty() {
         return view! { <p class="muted empty">"No threads yet. Start one with New thread."</p> }
             .into_any();
@@ -168,13 +165,9 @@ fn ThreadList(threads: Vec<ThreadSummary>, selected: Signal<Option<String>>) -> 
                 .into_iter()
                 .map(|thread| {
                     let href = format!("/threads/{}", thread.id);
-                    let id = thread.id.clone();
-                    let current = move || {
-                        (selected.get().as_deref() == Some(id.as_str())).then_some("page")
-                    };
                     view! {
                         <li>
-                            <A href=href attr:class="thread-link" attr:aria-current=current>
+                            <A href=href attr:class="thread-link">
                                 {thread.title}
                             </A>
                         </li>
