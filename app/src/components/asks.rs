@@ -470,8 +470,6 @@ fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     }
 }
 
-/// A password or secret. The value is read from the field only when sent, never kept in
-/// a signal or storage, and the field is emptied right after.
 /// The head most ask cards share: kind, the title that labels the card, and the command.
 #[component]
 fn AskHead(ask: Ask, id: String) -> impl IntoView {
@@ -484,6 +482,8 @@ fn AskHead(ask: Ask, id: String) -> impl IntoView {
     }
 }
 
+/// A password or secret. The value is read from the field only when sent, never kept in
+/// a signal or storage, and the field is emptied right after.
 #[component]
 fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl IntoView {
     let sudo = ask.component == Component::SudoPrompt;

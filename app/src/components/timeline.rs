@@ -110,6 +110,7 @@ pub fn Timeline(
         // The page leaves the arrival list out (one entry an event); the first look at it
         // reads it, and events applied meanwhile keep their place after it.
         if !view.with_untracked(RunView::arrivals_complete) {
+            arrivals_problem.set(None);
             leptos::task::spawn_local(async move {
                 match load_run_arrivals(run_id.get_value()).await {
                     Ok(full) => {
@@ -147,12 +148,7 @@ pub fn Timeline(
                     {move || {
                         let slice = window.slice.get();
                         view.with(|view| {
-                            let shown = if view.arrivals_complete() {
-                                &view.arrivals[slice.start..slice.end]
-                            } else {
-                                &[]
-                            };
-                            shown
+                            view.arrivals[slice.start..slice.end]
                                 .iter()
                                 .map(|arrival| {
                                     let target = arrival.item().and_then(|index| view.items.get(index)).map(|item| item.summary_line(&view.asks));
