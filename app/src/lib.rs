@@ -20,5 +20,6 @@ pub mod model;
 pub mod pages;
 pub mod projection;
 pub mod protocol;
+pub mod tagged;
 
 pub use app::{App, shell};

@@ -1,7 +1,12 @@
 //! The item types a run view holds, and their one-line text form.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+
+use crate::tagged::{SharedFields, internally_tagged, read_tagged_object};
 
 use crate::protocol::ask::{Ask, AskState};
 use crate::protocol::channel::{Channel, Level, Role};
@@ -59,7 +64,7 @@ pub enum ErrorKind {
 
 /// One entry of the timeline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum ItemBody {
     Message {
         message_id: String,
@@ -137,8 +142,11 @@ pub enum ItemBody {
     },
 }
 
-/// A timeline entry with where it sits in the run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+internally_tagged!(ItemBody, "type");
+
+/// A timeline entry with where it sits in the run. Written as one object: these fields,
+/// then the body's `type` and fields.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Item {
     /// Sequence of the event that created the item.
     pub sequence: u64,
@@ -148,6 +156,57 @@ pub struct Item {
     pub channel: Channel,
     #[serde(flatten)]
     pub body: ItemBody,
+}
+
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ItemVisitor)
+    }
+}
+
+/// The fields an item's object shares with its body.
+#[derive(Default)]
+struct ItemPlace {
+    sequence: Option<u64>,
+    updated: Option<u64>,
+    ts: Option<i64>,
+    channel: Option<Channel>,
+}
+
+impl SharedFields for ItemPlace {
+    fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "sequence" => self.sequence = Some(map.next_value()?),
+            "updated" => self.updated = Some(map.next_value()?),
+            "ts" => self.ts = Some(map.next_value()?),
+            "channel" => self.channel = Some(map.next_value()?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+struct ItemVisitor;
+
+impl<'de> Visitor<'de> for ItemVisitor {
+    type Value = Item;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a timeline item object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item, A::Error> {
+        use serde::de::Error;
+        let mut place = ItemPlace::default();
+        let body = read_tagged_object(map, "type", &mut place)?;
+        Ok(Item {
+            sequence: place.sequence.ok_or_else(|| A::Error::missing_field("sequence"))?,
+            updated: place.updated.ok_or_else(|| A::Error::missing_field("updated"))?,
+            ts: place.ts.ok_or_else(|| A::Error::missing_field("ts"))?,
+            channel: place.channel.ok_or_else(|| A::Error::missing_field("channel"))?,
+            body,
+        })
+    }
 }
 
 /// An artifact the run produced (table, chart, image, terminal, code, A2UI surface…).

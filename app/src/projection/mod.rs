@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::protocol::ask::{Ask, AskState};
+use crate::tagged::internally_tagged;
 use crate::protocol::channel::{
     Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_name, kind_number,
 };
@@ -21,7 +22,7 @@ pub use self::items::{
 
 /// Where the run stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum RunStatus {
     /// No event yet.
     #[default]
@@ -35,6 +36,8 @@ pub enum RunStatus {
         message: String,
     },
 }
+
+internally_tagged!(RunStatus, "status");
 
 impl RunStatus {
     pub fn is_terminal(&self) -> bool {

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::channel::Channel;
+use crate::tagged::internally_tagged;
 
 /// What the agent is asking for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -105,7 +106,7 @@ pub struct DiffPreview {
 
 /// Where an ask came from, which decides how its answer travels back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum AskOrigin {
     /// An AG-UI `RUN_FINISHED` interrupt; answered by a resume run covering every
     /// open interrupt. `approval_schema` is true when the agent expects
@@ -140,6 +141,8 @@ pub enum AskOrigin {
     },
 }
 
+internally_tagged!(AskOrigin, "type");
+
 /// The answer as recorded: secrets are replaced by `redacted`, never stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedAnswer {
@@ -156,7 +159,7 @@ pub struct RecordedAnswer {
 
 /// Where an ask stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "state", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum AskState {
     #[default]
     Pending,
@@ -168,6 +171,8 @@ pub enum AskState {
         reason: String,
     },
 }
+
+internally_tagged!(AskState, "state");
 
 impl AskState {
     pub fn is_pending(&self) -> bool {

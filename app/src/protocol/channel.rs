@@ -2,8 +2,11 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+
+use crate::tagged::{self, TagAndContent, adjacently_tagged, internally_tagged};
 
 use super::ask::{Ask, AskKind, AskState};
 
@@ -71,7 +74,7 @@ impl Role {
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum RunOutcome {
     Success,
     /// Paused on blocking asks; a later run answers them.
@@ -80,6 +83,8 @@ pub enum RunOutcome {
     },
     Cancelled,
 }
+
+internally_tagged!(RunOutcome, "type");
 
 /// Severity of a system notice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -133,7 +138,7 @@ pub fn plan_items(todos: Option<&Value>) -> Vec<PlanItem> {
 
 /// What happened, typed. Serialized as `"kind": <snake_case name>, "payload": {...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "payload", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum EventBody {
     RunStarted {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -314,6 +319,8 @@ pub enum EventBody {
         excerpt: String,
     },
 }
+
+adjacently_tagged!(EventBody, "kind", "payload", kind);
 
 /// Writes `EventBody::kind`, its number and the list of every kind from one table, so
 /// they cannot disagree.
@@ -517,7 +524,7 @@ impl RunRef {
 /// One durable event of a run, as stored, streamed and projected. Its JSON form also
 /// carries `tool_call_id` and `request_id`, taken from the body when written (see
 /// [`RunEvent::tool_call_id`]) so every reader can route without knowing each kind.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunEvent {
     pub tenant_id: Arc<str>,
     pub thread_id: Arc<str>,
@@ -525,12 +532,11 @@ pub struct RunEvent {
     /// Dense and monotonic per run, starting at 1.
     pub sequence: u64,
     pub channel: Channel,
-    #[serde(flatten)]
+    /// Written as `kind` and `payload` beside the other fields.
     pub body: EventBody,
     /// Unix milliseconds.
     pub ts: i64,
     /// Position of the raw upstream event this one was normalized from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream: Option<u64>,
 }
 
@@ -542,8 +548,8 @@ struct RunEventOut<'a> {
     run_id: &'a str,
     sequence: u64,
     channel: Channel,
-    #[serde(flatten)]
-    body: &'a EventBody,
+    kind: &'static str,
+    payload: tagged::Content<'a, EventBody>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_call_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -561,13 +567,63 @@ impl Serialize for RunEvent {
             run_id: &self.run_id,
             sequence: self.sequence,
             channel: self.channel,
-            body: &self.body,
+            kind: self.body.kind(),
+            payload: tagged::Content(&self.body),
             tool_call_id: self.tool_call_id(),
             request_id: self.request_id(),
             ts: self.ts,
             upstream: self.upstream,
         }
         .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunEvent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RunEventVisitor)
+    }
+}
+
+struct RunEventVisitor;
+
+impl<'de> Visitor<'de> for RunEventVisitor {
+    type Value = RunEvent;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a run event object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RunEvent, A::Error> {
+        use serde::de::Error;
+        let (mut tenant_id, mut thread_id, mut run_id) = (None, None, None);
+        let (mut sequence, mut channel, mut ts, mut upstream) = (None, None, None, None);
+        let mut body = TagAndContent::<EventBody>::new("kind", "payload");
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "tenant_id" => tenant_id = Some(map.next_value::<Arc<str>>()?),
+                "thread_id" => thread_id = Some(map.next_value::<Arc<str>>()?),
+                "run_id" => run_id = Some(map.next_value::<Arc<str>>()?),
+                "sequence" => sequence = Some(map.next_value::<u64>()?),
+                "channel" => channel = Some(map.next_value::<Channel>()?),
+                "ts" => ts = Some(map.next_value::<i64>()?),
+                "upstream" => upstream = map.next_value::<Option<u64>>()?,
+                // Written from the body; read back from it.
+                _ if body.read(&key, &mut map)? => {}
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(RunEvent {
+            tenant_id: tenant_id.ok_or_else(|| A::Error::missing_field("tenant_id"))?,
+            thread_id: thread_id.ok_or_else(|| A::Error::missing_field("thread_id"))?,
+            run_id: run_id.ok_or_else(|| A::Error::missing_field("run_id"))?,
+            sequence: sequence.ok_or_else(|| A::Error::missing_field("sequence"))?,
+            channel: channel.ok_or_else(|| A::Error::missing_field("channel"))?,
+            body: body.finish()?,
+            ts: ts.ok_or_else(|| A::Error::missing_field("ts"))?,
+            upstream,
+        })
     }
 }
 
