@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::tagged::internally_tagged;
+
 /// Every request is scoped to a tenant; this one when nothing names another.
 pub const DEFAULT_TENANT: &str = "default";
 
@@ -111,7 +113,7 @@ pub struct ThreadPage {
 
 /// What became of an answer the user gave.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum AnswerOutcome {
     Accepted,
     /// Someone (another tab, another person) answered first, or the ask expired.
@@ -120,6 +122,8 @@ pub enum AnswerOutcome {
         answered_by: Option<String>,
     },
 }
+
+internally_tagged!(AnswerOutcome, "outcome");
 
 #[cfg(test)]
 mod tests {

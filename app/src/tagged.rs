@@ -12,18 +12,19 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::{MapAccessDeserializer, StrDeserializer, UnitDeserializer};
 use serde::Deserialize as _;
+use serde::de::value::{MapAccessDeserializer, StrDeserializer, UnitDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, IntoDeserializer, MapAccess,
     VariantAccess, Visitor,
 };
-use serde::ser::{self, Impossible, Serialize, SerializeStruct, SerializeStructVariant, Serializer};
+use serde::ser::{
+    self, Impossible, Serialize, SerializeStruct, SerializeStructVariant, Serializer,
+};
 
 /// An enum whose externally tagged derive reads one variant from its name and fields.
 pub trait Variants: Sized {
-    fn deserialize_external<'de, D: Deserializer<'de>>(deserializer: D)
-    -> Result<Self, D::Error>;
+    fn deserialize_external<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
 
     fn serialize_external<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
 }
@@ -444,10 +445,7 @@ impl<'a, 'de, D: Deserializer<'de>> EnumAccess<'de> for Named<'a, D> {
     type Error = D::Error;
     type Variant = Self;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, Self), D::Error> {
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), D::Error> {
         let name: StrDeserializer<'a, D::Error> = self.variant.into_deserializer();
         Ok((seed.deserialize(name)?, self))
     }
@@ -536,7 +534,9 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<S::Ok, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -544,7 +544,9 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
         _: &'static str,
         _: &T,
     ) -> Result<S::Ok, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_unit_variant(
@@ -553,7 +555,9 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
         _: u32,
         variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        let mut object = self.inner.serialize_struct(name, usize::from(self.tag.is_some()))?;
+        let mut object = self
+            .inner
+            .serialize_struct(name, usize::from(self.tag.is_some()))?;
         if let Some(tag) = self.tag {
             object.serialize_field(tag, variant)?;
         }
@@ -576,11 +580,15 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
     }
 
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_tuple_struct(
@@ -588,7 +596,9 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_tuple_variant(
@@ -598,11 +608,15 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        Err(ser::Error::custom("a tuple variant cannot be written in a tagged form"))
+        Err(ser::Error::custom(
+            "a tuple variant cannot be written in a tagged form",
+        ))
     }
 
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_struct(
@@ -610,7 +624,9 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        Err(ser::Error::custom(
+            "only an enum variant can be written in a tagged form",
+        ))
     }
 
     fn serialize_struct_variant(
@@ -714,14 +730,26 @@ mod tests {
     #[test]
     fn a_missing_or_unknown_tag_is_named_in_the_error() {
         let missing = serde_json::from_str::<RunStatus>(r#"{"message":"x"}"#).unwrap_err();
-        assert!(missing.to_string().contains("missing field `status`"), "{missing}");
+        assert!(
+            missing.to_string().contains("missing field `status`"),
+            "{missing}"
+        );
         let unknown = serde_json::from_str::<RunStatus>(r#"{"status":"exploded"}"#).unwrap_err();
-        assert!(unknown.to_string().contains("unknown variant `exploded`"), "{unknown}");
+        assert!(
+            unknown.to_string().contains("unknown variant `exploded`"),
+            "{unknown}"
+        );
         let event = r#"{"tenant_id":"t","thread_id":"h","run_id":"r","sequence":2,"channel":"system","ts":5}"#;
         let error = serde_json::from_str::<RunEvent>(event).unwrap_err();
-        assert!(error.to_string().contains("missing field `kind`"), "{error}");
+        assert!(
+            error.to_string().contains("missing field `kind`"),
+            "{error}"
+        );
         let event = r#"{"tenant_id":"t","thread_id":"h","run_id":"r","sequence":2,"channel":"system","kind":"text_delta","payload":{"message_id":"m"},"ts":5}"#;
         let error = serde_json::from_str::<RunEvent>(event).unwrap_err();
-        assert!(error.to_string().contains("missing field `delta`"), "{error}");
+        assert!(
+            error.to_string().contains("missing field `delta`"),
+            "{error}"
+        );
     }
 }

@@ -200,10 +200,16 @@ impl<'de> Visitor<'de> for ItemVisitor {
         let mut place = ItemPlace::default();
         let body = read_tagged_object(map, "type", &mut place)?;
         Ok(Item {
-            sequence: place.sequence.ok_or_else(|| A::Error::missing_field("sequence"))?,
-            updated: place.updated.ok_or_else(|| A::Error::missing_field("updated"))?,
+            sequence: place
+                .sequence
+                .ok_or_else(|| A::Error::missing_field("sequence"))?,
+            updated: place
+                .updated
+                .ok_or_else(|| A::Error::missing_field("updated"))?,
             ts: place.ts.ok_or_else(|| A::Error::missing_field("ts"))?,
-            channel: place.channel.ok_or_else(|| A::Error::missing_field("channel"))?,
+            channel: place
+                .channel
+                .ok_or_else(|| A::Error::missing_field("channel"))?,
             body,
         })
     }

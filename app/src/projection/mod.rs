@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::protocol::ask::{Ask, AskState};
-use crate::tagged::internally_tagged;
 use crate::protocol::channel::{
     Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_name, kind_number,
 };
+use crate::tagged::internally_tagged;
 
 pub use self::items::{
     ArtifactView, EditView, ErrorKind, Item, ItemBody, ToolResultView, ToolStatus,
