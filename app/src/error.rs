@@ -25,21 +25,9 @@ pub enum ApiError {
     Transport(String),
 }
 
-adjacently_tagged!(ApiError, "kind", "message", kind);
+adjacently_tagged!(ApiError, "kind", "message");
 
 impl ApiError {
-    /// The name its wire form gives the error (`kind`).
-    pub fn kind(&self) -> &'static str {
-        match self {
-            ApiError::BadRequest(_) => "bad_request",
-            ApiError::NotFound(_) => "not_found",
-            ApiError::Conflict(_) => "conflict",
-            ApiError::Storage(_) => "storage",
-            ApiError::Internal(_) => "internal",
-            ApiError::Transport(_) => "transport",
-        }
-    }
-
     /// The HTTP status this error is reported with.
     pub fn status_code(&self) -> u16 {
         match self {
@@ -81,19 +69,6 @@ mod tests {
             r#"{"kind":"not_found","message":"thread \"t-9\" does not exist"}"#
         );
         assert_eq!(serde_json::from_str::<ApiError>(&wire).unwrap(), error);
-        // Each kind's name is the one its wire form carries.
-        for error in [
-            ApiError::BadRequest(String::new()),
-            ApiError::NotFound(String::new()),
-            ApiError::Conflict(String::new()),
-            ApiError::Storage(String::new()),
-            ApiError::Internal(String::new()),
-            ApiError::Transport(String::new()),
-        ] {
-            let wire = serde_json::to_value(&error).unwrap();
-            assert_eq!(wire["kind"], error.kind());
-            assert_eq!(serde_json::from_value::<ApiError>(wire).unwrap(), error);
-        }
     }
 
     #[test]

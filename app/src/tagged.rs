@@ -50,15 +50,14 @@ macro_rules! internally_tagged {
 }
 
 /// Gives an enum with `#[serde(remote = "Self")]` the adjacently tagged form
-/// `{"<tag>": "<variant>", "<content>": fields}`; `$name` is the method that names a value's
-/// variant as its derive writes it.
+/// `{"<tag>": "<variant>", "<content>": fields}`.
 macro_rules! adjacently_tagged {
-    ($enum:ident, $tag:literal, $content:literal, $name:ident) => {
+    ($enum:ident, $tag:literal, $content:literal) => {
         $crate::tagged::variants!($enum);
 
         impl serde::Serialize for $enum {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                $crate::tagged::serialize_adjacently(self, self.$name(), $tag, $content, serializer)
+                $crate::tagged::serialize_adjacently(self, $tag, $content, serializer)
             }
         }
 
@@ -105,15 +104,20 @@ pub fn serialize_internally<T: Variants, S: Serializer>(
 
 pub fn serialize_adjacently<T: Variants, S: Serializer>(
     value: &T,
-    variant: &'static str,
     tag: &'static str,
     content: &'static str,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
+    let variant = variant_name(value).map_err(ser::Error::custom)?;
     let mut object = serializer.serialize_struct("", 2)?;
     object.serialize_field(tag, variant)?;
     object.serialize_field(content, &Content(value))?;
     object.end()
+}
+
+/// The name a value's variant is written with, as its derive spells it.
+pub fn variant_name<T: Variants>(value: &T) -> Result<&'static str, NotAVariant> {
+    value.serialize_external(VariantName)
 }
 
 /// The fields of a variant, written as a plain object: the content of an adjacently
@@ -506,11 +510,41 @@ impl<S: SerializeStruct> SerializeStructVariant for StructFields<S> {
 }
 
 /// Refuses every value that is not an enum variant.
-macro_rules! only_variants {
-    ($($method:ident($($arg:ty),*);)*) => {
-        $(fn $method(self, $(_: $arg),*) -> Result<Self::Ok, Self::Error> {
+macro_rules! refuse_plain_values {
+    () => {
+        refuse_plain_values! {
+            serialize_bool(bool) -> Self::Ok; serialize_i8(i8) -> Self::Ok;
+            serialize_i16(i16) -> Self::Ok; serialize_i32(i32) -> Self::Ok;
+            serialize_i64(i64) -> Self::Ok; serialize_u8(u8) -> Self::Ok;
+            serialize_u16(u16) -> Self::Ok; serialize_u32(u32) -> Self::Ok;
+            serialize_u64(u64) -> Self::Ok; serialize_f32(f32) -> Self::Ok;
+            serialize_f64(f64) -> Self::Ok; serialize_char(char) -> Self::Ok;
+            serialize_str(&str) -> Self::Ok; serialize_bytes(&[u8]) -> Self::Ok;
+            serialize_none() -> Self::Ok; serialize_unit() -> Self::Ok;
+            serialize_unit_struct(&'static str) -> Self::Ok;
+            serialize_seq(Option<usize>) -> Self::SerializeSeq;
+            serialize_tuple(usize) -> Self::SerializeTuple;
+            serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+            serialize_map(Option<usize>) -> Self::SerializeMap;
+            serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        }
+    };
+    ($($method:ident($($arg:ty),*) -> $out:ty;)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<$out, Self::Error> {
             Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
         })*
+
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Self::Ok, Self::Error> {
+            Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        }
+
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok, Self::Error> {
+            Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        }
     };
 }
 
@@ -525,29 +559,7 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
     type SerializeStruct = Impossible<S::Ok, S::Error>;
     type SerializeStructVariant = StructFields<S::SerializeStruct>;
 
-    only_variants! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<S::Ok, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
-        ))
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: &T,
-    ) -> Result<S::Ok, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
-        ))
-    }
+    refuse_plain_values!();
 
     fn serialize_unit_variant(
         self,
@@ -579,28 +591,6 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
         }
     }
 
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
-        ))
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
-        ))
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
-        ))
-    }
-
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -610,22 +600,6 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
     ) -> Result<Self::SerializeTupleVariant, S::Error> {
         Err(ser::Error::custom(
             "a tuple variant cannot be written in a tagged form",
-        ))
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
-        ))
-    }
-
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, S::Error> {
-        Err(ser::Error::custom(
-            "only an enum variant can be written in a tagged form",
         ))
     }
 
@@ -643,6 +617,113 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
             object.serialize_field(tag, variant)?;
         }
         Ok(StructFields(object))
+    }
+}
+
+/// Catches the name a derive writes a variant with, and nothing else.
+struct VariantName;
+
+/// The value given to [`variant_name`] was not an enum variant.
+#[derive(Debug)]
+pub struct NotAVariant(String);
+
+impl fmt::Display for NotAVariant {
+    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotAVariant {}
+
+impl ser::Error for NotAVariant {
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        NotAVariant(message.to_string())
+    }
+}
+
+/// A struct or tuple variant's fields, passed over: only its name is kept.
+struct SkipFields(&'static str);
+
+impl SerializeStructVariant for SkipFields {
+    type Ok = &'static str;
+    type Error = NotAVariant;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), NotAVariant> {
+        Ok(())
+    }
+
+    fn end(self) -> Result<&'static str, NotAVariant> {
+        Ok(self.0)
+    }
+}
+
+impl ser::SerializeTupleVariant for SkipFields {
+    type Ok = &'static str;
+    type Error = NotAVariant;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &T) -> Result<(), NotAVariant> {
+        Ok(())
+    }
+
+    fn end(self) -> Result<&'static str, NotAVariant> {
+        Ok(self.0)
+    }
+}
+
+impl Serializer for VariantName {
+    type Ok = &'static str;
+    type Error = NotAVariant;
+    type SerializeSeq = Impossible<&'static str, NotAVariant>;
+    type SerializeTuple = Impossible<&'static str, NotAVariant>;
+    type SerializeTupleStruct = Impossible<&'static str, NotAVariant>;
+    type SerializeTupleVariant = SkipFields;
+    type SerializeMap = Impossible<&'static str, NotAVariant>;
+    type SerializeStruct = Impossible<&'static str, NotAVariant>;
+    type SerializeStructVariant = SkipFields;
+
+    refuse_plain_values!();
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<&'static str, NotAVariant> {
+        Ok(variant)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: &T,
+    ) -> Result<&'static str, NotAVariant> {
+        Ok(variant)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<SkipFields, NotAVariant> {
+        Ok(SkipFields(variant))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<SkipFields, NotAVariant> {
+        Ok(SkipFields(variant))
     }
 }
 
@@ -725,6 +806,23 @@ mod tests {
                 delta: "hi".into()
             }
         );
+    }
+
+    #[test]
+    fn every_event_kind_in_the_table_is_a_name_the_derive_reads() {
+        use crate::protocol::channel::EVENT_KINDS;
+        for kind in EVENT_KINDS {
+            let text = format!(r#"{{"kind":"{kind}","payload":{{}}}}"#);
+            // A known name reads, or fails on its missing fields, never on the name.
+            if let Err(error) = serde_json::from_str::<EventBody>(&text) {
+                assert!(!error.to_string().contains("unknown variant"), "{kind}: {error}");
+            }
+        }
+        let delta = EventBody::TextDelta {
+            message_id: "m".into(),
+            delta: "d".into(),
+        };
+        assert_eq!(super::variant_name(&delta).unwrap(), delta.kind());
     }
 
     #[test]

@@ -320,7 +320,7 @@ pub enum EventBody {
     },
 }
 
-adjacently_tagged!(EventBody, "kind", "payload", kind);
+adjacently_tagged!(EventBody, "kind", "payload");
 
 /// Writes `EventBody::kind`, its number and the list of every kind from one table, so
 /// they cannot disagree.
