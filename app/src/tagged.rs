@@ -815,7 +815,10 @@ mod tests {
             let text = format!(r#"{{"kind":"{kind}","payload":{{}}}}"#);
             // A known name reads, or fails on its missing fields, never on the name.
             if let Err(error) = serde_json::from_str::<EventBody>(&text) {
-                assert!(!error.to_string().contains("unknown variant"), "{kind}: {error}");
+                assert!(
+                    !error.to_string().contains("unknown variant"),
+                    "{kind}: {error}"
+                );
             }
         }
         let delta = EventBody::TextDelta {
