@@ -641,7 +641,7 @@ impl ser::Error for NotAVariant {
     }
 }
 
-/// A struct or tuple variant's fields, passed over: only its name is kept.
+/// A struct variant's fields, passed over: only its name is kept.
 struct SkipFields(&'static str);
 
 impl SerializeStructVariant for SkipFields {
@@ -661,26 +661,13 @@ impl SerializeStructVariant for SkipFields {
     }
 }
 
-impl ser::SerializeTupleVariant for SkipFields {
-    type Ok = &'static str;
-    type Error = NotAVariant;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &T) -> Result<(), NotAVariant> {
-        Ok(())
-    }
-
-    fn end(self) -> Result<&'static str, NotAVariant> {
-        Ok(self.0)
-    }
-}
-
 impl Serializer for VariantName {
     type Ok = &'static str;
     type Error = NotAVariant;
     type SerializeSeq = Impossible<&'static str, NotAVariant>;
     type SerializeTuple = Impossible<&'static str, NotAVariant>;
     type SerializeTupleStruct = Impossible<&'static str, NotAVariant>;
-    type SerializeTupleVariant = SkipFields;
+    type SerializeTupleVariant = Impossible<&'static str, NotAVariant>;
     type SerializeMap = Impossible<&'static str, NotAVariant>;
     type SerializeStruct = Impossible<&'static str, NotAVariant>;
     type SerializeStructVariant = SkipFields;
@@ -710,10 +697,12 @@ impl Serializer for VariantName {
         self,
         _: &'static str,
         _: u32,
-        variant: &'static str,
+        _: &'static str,
         _: usize,
-    ) -> Result<SkipFields, NotAVariant> {
-        Ok(SkipFields(variant))
+    ) -> Result<Self::SerializeTupleVariant, NotAVariant> {
+        Err(ser::Error::custom(
+            "a tuple variant cannot be written in a tagged form",
+        ))
     }
 
     fn serialize_struct_variant(

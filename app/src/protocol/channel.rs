@@ -567,7 +567,8 @@ impl Serialize for RunEvent {
             run_id: &self.run_id,
             sequence: self.sequence,
             channel: self.channel,
-            kind: self.body.kind(),
+            // The derive's name, which is what the reader matches.
+            kind: tagged::variant_name(&self.body).map_err(serde::ser::Error::custom)?,
             payload: tagged::Content(&self.body),
             tool_call_id: self.tool_call_id(),
             request_id: self.request_id(),
