@@ -8,7 +8,7 @@ cd "$ROOT"
 OUTPUT_NAME=agent_os
 SITE_ROOT="$ROOT/target/site"
 
-say() { printf '==> %s\n' "$*" >&2; }
+say() { printf "==> [%s] %s\n" "$(date +%T)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Runs a command as root, through sudo when we are not root already.

@@ -9,6 +9,7 @@
 //! the browser bundle, which reads only what the server wrote, leaves that second path
 //! out and refuses such an object with an error that says so.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -21,6 +22,32 @@ use serde::de::{
 use serde::ser::{
     self, Impossible, Serialize, SerializeStruct, SerializeStructVariant, Serializer,
 };
+
+/// A JSON string (an object key or a tag) that stays borrowed from the input unless it
+/// had escapes: reading an object's keys allocates nothing.
+pub struct Text<'a>(pub Cow<'a, str>);
+
+impl<'de> de::Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(text)))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text)))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
 
 /// An enum whose externally tagged derive reads one variant from its name and fields.
 pub trait Variants: Sized {
@@ -176,9 +203,9 @@ pub fn read_tagged_object<'de, T: Variants, A: MapAccess<'de>, F: SharedFields>(
     shared: &mut F,
 ) -> Result<T, A::Error> {
     let mut early = Early::default();
-    while let Some(key) = map.next_key::<String>()? {
+    while let Some(Text(key)) = map.next_key()? {
         if key == tag {
-            let variant: String = map.next_value()?;
+            let Text(variant) = map.next_value()?;
             let mut fields = SharedFieldFilter { map, shared };
             if !early.is_empty() {
                 return early.read_with_rest(&variant, &mut fields);
@@ -189,7 +216,7 @@ pub fn read_tagged_object<'de, T: Variants, A: MapAccess<'de>, F: SharedFields>(
             });
         }
         if !shared.read(&key, &mut map)? {
-            early.keep(key, tag, &mut map)?;
+            early.keep(key.into_owned(), tag, &mut map)?;
         }
     }
     Err(de::Error::missing_field(tag))
@@ -266,16 +293,16 @@ impl Early {
 
 /// A tag and its content met among other keys of one object, as an adjacently tagged
 /// enum or a struct that holds one (the content is read once its tag is known).
-pub struct TagAndContent<T> {
+pub struct TagAndContent<'de, T> {
     tag: &'static str,
     content: &'static str,
-    variant: Option<String>,
+    variant: Option<Cow<'de, str>>,
     value: Option<T>,
     #[cfg(not(target_arch = "wasm32"))]
     early_content: Option<serde_json::Value>,
 }
 
-impl<T: Variants> TagAndContent<T> {
+impl<'de, T: Variants> TagAndContent<'de, T> {
     pub fn new(tag: &'static str, content: &'static str) -> Self {
         Self {
             tag,
@@ -288,13 +315,9 @@ impl<T: Variants> TagAndContent<T> {
     }
 
     /// Reads the value of `key` when it is the tag or the content.
-    pub fn read<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
+    pub fn read<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
         if key == self.tag {
-            self.variant = Some(map.next_value()?);
+            self.variant = Some(map.next_value::<Text<'de>>()?.0);
         } else if key == self.content {
             let Some(variant) = &self.variant else {
                 #[cfg(not(target_arch = "wasm32"))]
@@ -372,7 +395,7 @@ impl<'de, T: Variants> Visitor<'de> for AdjacentlyTaggedVisitor<T> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         let mut pair = TagAndContent::new(self.tag, self.content);
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(Text(key)) = map.next_key()? {
             if !pair.read(&key, &mut map)? {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -411,9 +434,9 @@ impl<'de, A: MapAccess<'de>, F: SharedFields> MapAccess<'de> for SharedFieldFilt
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        while let Some(key) = self.map.next_key::<String>()? {
+        while let Some(Text(key)) = self.map.next_key()? {
             if !self.shared.read(&key, &mut self.map)? {
-                return seed.deserialize(key.into_deserializer()).map(Some);
+                return seed.deserialize(StrDeserializer::new(&key)).map(Some);
             }
         }
         Ok(None)

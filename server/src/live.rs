@@ -42,7 +42,7 @@ impl Live {
             .runs
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let run_id = first.run_id.to_string();
+        let run_id = first.run_id().to_string();
         if let Some(sender) = runs.get(&run_id) {
             for event in events {
                 // No receiver is not an error: nobody is watching this run right now.

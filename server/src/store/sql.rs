@@ -219,8 +219,8 @@ macro_rules! impl_store {
                         );
                     }
                     insert.push_values(chunk.iter().zip(texts), |mut row, (event, text)| {
-                        row.push_bind(event.tenant_id.to_string())
-                            .push_bind(event.run_id.to_string())
+                        row.push_bind(event.tenant_id().to_string())
+                            .push_bind(event.run_id().to_string())
                             .push_bind(to_i64(event.sequence))
                             .push_bind(event.channel.as_str())
                             .push_bind(event.kind())
@@ -243,10 +243,10 @@ macro_rules! impl_store {
                                  resolution = NULL, answered_by = NULL, closed_at_ms = NULL, \
                                  opened_sequence = excluded.opened_sequence",
                             )
-                            .bind(ask_key(&event.run_id, &ask.id))
-                            .bind(event.tenant_id.to_string())
-                            .bind(event.thread_id.to_string())
-                            .bind(event.run_id.to_string())
+                            .bind(ask_key(&event.run_id(), &ask.id))
+                            .bind(event.tenant_id().to_string())
+                            .bind(event.thread_id().to_string())
+                            .bind(event.run_id().to_string())
                             .bind(&ask.id)
                             .bind(ask.kind.as_str())
                             .bind(text)
@@ -265,8 +265,8 @@ macro_rules! impl_store {
                             .bind(state.label())
                             .bind(resolution)
                             .bind(now_ms)
-                            .bind(ask_key(&event.run_id, ask_id))
-                            .bind(event.tenant_id.to_string())
+                            .bind(ask_key(&event.run_id(), ask_id))
+                            .bind(event.tenant_id().to_string())
                             .execute(&mut **tx)
                             .await?;
                         }
@@ -279,8 +279,8 @@ macro_rules! impl_store {
                         )
                         .bind(status)
                         .bind(finished)
-                        .bind(event.run_id.to_string())
-                        .bind(event.tenant_id.to_string())
+                        .bind(event.run_id().to_string())
+                        .bind(event.tenant_id().to_string())
                         .execute(&mut **tx)
                         .await?;
                     }
@@ -335,7 +335,7 @@ macro_rules! impl_store {
                     });
                     insert.build().execute(&mut **tx).await?;
                 }
-                let run = RunRef::new(tenant_id, &thread_id, run_id);
+                let run = std::sync::Arc::new(RunRef::new(tenant_id, &thread_id, run_id));
                 let events: Vec<RunEvent> = drafts
                     .into_iter()
                     .enumerate()
@@ -638,7 +638,7 @@ macro_rules! impl_store {
                         let Some((_, thread_id, sequence)) = next.iter_mut().find(|(run, _, _)| *run == request.run_id) else {
                             return Err(StoreError::UnknownRun(request.run_id));
                         };
-                        let run = RunRef::new(&request.tenant_id, thread_id, &request.run_id);
+                        let run = std::sync::Arc::new(RunRef::new(&request.tenant_id, thread_id, &request.run_id));
                         lengths.push(request.drafts.len());
                         for draft in request.drafts {
                             all.push(RunEvent::from_draft(&run, *sequence, draft, now_ms));
@@ -793,7 +793,7 @@ macro_rules! impl_store {
                         .map_err(|error| StoreError::Corrupt(format!("ask kind: {error}")))?;
                     let (sequence, thread_id) = take_sequences(&mut tx, tenant_id, &run_id, 1, 0).await?;
                     let event = RunEvent::from_draft(
-                        &RunRef::new(tenant_id, &thread_id, &run_id),
+                        &std::sync::Arc::new(RunRef::new(tenant_id, &thread_id, &run_id)),
                         sequence,
                         EventDraft::new(
                             EventBody::AskClosed {

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::protocol::channel::Role;
 use crate::protocol::limits::{self, LimitError};
+use crate::tagged::Text;
 
 /// Writes [`WireEvent`], its wire field names and the filling of each field from one
 /// table, so the three cannot disagree.
@@ -79,31 +80,6 @@ wire_event! {
     description: String => Description "description",
 }
 
-/// A string that stays borrowed from the input unless it had escapes.
-struct Text<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> de::Visitor<'de> for Visitor {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Borrowed(text)))
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(text.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(text)))
-            }
-        }
-        deserializer.deserialize_str(Visitor)
-    }
-}
-
 /// Reads one field's value into its slot; a field given twice is an error, as JSON
 /// objects with duplicate keys are ambiguous.
 fn fill<'de, T: Deserialize<'de>, A: de::MapAccess<'de>>(
@@ -151,12 +127,12 @@ impl<'de> de::Visitor<'de> for Fill<'_, 'de> {
 }
 
 impl<'a> WireEvent<'a> {
-    fn parse(text: &'a str) -> Result<Self, serde_json::Error> {
-        let mut wire = WireEvent::default();
+    /// Fills `self` (a default event the caller owns, so the large struct is never
+    /// moved) from `text`.
+    fn parse_into(&mut self, text: &'a str) -> Result<(), serde_json::Error> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        de::Deserializer::deserialize_map(&mut deserializer, Fill(&mut wire))?;
-        deserializer.end()?;
-        Ok(wire)
+        de::Deserializer::deserialize_map(&mut deserializer, Fill(self))?;
+        deserializer.end()
     }
 }
 
@@ -420,10 +396,10 @@ fn timestamp_ms(value: Option<&Value>) -> Option<i64> {
 /// never a panic or a blown stack.
 pub fn parse_event(text: &str) -> Result<Upstream, WireError> {
     limits::check(text)?;
-    let mut wire = match WireEvent::parse(text) {
-        Ok(wire) => wire,
-        Err(error) => return Err(describe_parse_failure(text, error)),
-    };
+    let mut wire = WireEvent::default();
+    if let Err(error) = wire.parse_into(text) {
+        return Err(describe_parse_failure(text, error));
+    }
     let ts = timestamp_ms(wire.timestamp.as_ref());
     let subagent = wire.subagent_run_id.clone();
     let event = typed(&mut wire, text)?;
