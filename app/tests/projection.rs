@@ -78,6 +78,29 @@ fn arrivals_are_written_as_tuples_and_read_back_with_their_kinds() {
 }
 
 #[test]
+fn false_item_flags_are_left_out_of_the_json_and_read_back_as_false() {
+    let mut view = RunView::from_events(Default::default(), &events());
+    let message = view
+        .items
+        .iter()
+        .position(|item| matches!(item.body, ItemBody::Message { .. }))
+        .unwrap();
+    let json = serde_json::to_value(&view).unwrap();
+    let written = &json["items"][message];
+    assert_eq!(written["type"], "message");
+    assert!(written.get("streaming").is_none(), "{written}");
+    assert!(written.get("is_final").is_none(), "{written}");
+    assert_eq!(serde_json::from_value::<RunView>(json).unwrap(), view);
+
+    if let ItemBody::Message { streaming, .. } = &mut view.items[message].body {
+        *streaming = true;
+    }
+    let json = serde_json::to_value(&view).unwrap();
+    assert_eq!(json["items"][message]["streaming"], true);
+    assert_eq!(serde_json::from_value::<RunView>(json).unwrap(), view);
+}
+
+#[test]
 fn a_view_read_back_finds_its_messages_and_calls_by_id() {
     let events = events();
     let view = RunView::from_events(Default::default(), &events);

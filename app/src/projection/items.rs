@@ -62,6 +62,12 @@ pub enum ErrorKind {
     Gateway,
 }
 
+/// Flags that are false most of the time are left out of an item's JSON (a tenth of a
+/// long run's page), and read back as false.
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
 /// One entry of the timeline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self", rename_all = "snake_case")]
@@ -72,13 +78,16 @@ pub enum ItemBody {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         text: String,
+        #[serde(default, skip_serializing_if = "is_false")]
         streaming: bool,
         /// The run's pinned answer.
+        #[serde(default, skip_serializing_if = "is_false")]
         is_final: bool,
     },
     Reasoning {
         message_id: String,
         text: String,
+        #[serde(default, skip_serializing_if = "is_false")]
         streaming: bool,
     },
     EncryptedReasoning {
