@@ -146,6 +146,11 @@ impl SseDecoder {
                 return;
             }
         };
+        // Nearly every line of a stream is a data line: it skips the general split.
+        if let Some(value) = text.strip_prefix("data:") {
+            self.push_data(value.strip_prefix(' ').unwrap_or(value));
+            return;
+        }
         if text.starts_with(':') {
             return;
         }
@@ -157,17 +162,19 @@ impl SseDecoder {
             None => (text, ""),
         };
         match field {
-            "data" => {
-                if self.has_data {
-                    self.data.push('\n');
-                }
-                self.data.push_str(value);
-                self.has_data = true;
-            }
+            "data" => self.push_data(value),
             "event" => self.event = Some(value.to_owned()),
             "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
             _ => {}
         }
+    }
+
+    fn push_data(&mut self, value: &str) {
+        if self.has_data {
+            self.data.push('\n');
+        }
+        self.data.push_str(value);
+        self.has_data = true;
     }
 
     fn dispatch(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
@@ -225,6 +232,12 @@ mod tests {
         }
         decoder.finish(&mut out);
         assert_eq!(data_of(out), whole);
+    }
+
+    #[test]
+    fn only_the_data_field_feeds_data_and_one_leading_space_is_dropped() {
+        let frames = decode_all(b"database: no\ndata\ndata:  two spaces\n\n");
+        assert_eq!(data_of(frames), ["\n two spaces"]);
     }
 
     #[test]
