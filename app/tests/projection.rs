@@ -52,6 +52,37 @@ fn a_stored_event_names_its_tool_call_at_the_top_level_and_reads_back_equal() {
 }
 
 #[test]
+fn keys_and_tags_written_with_escapes_read_like_plain_ones() {
+    let events = events();
+    let text = serde_json::to_string(&events[2]).unwrap();
+    // The key `kind`, the first letter of its value and the key `sequence` as escapes.
+    let kind = events[2].kind();
+    let escaped = text
+        .replace(
+            &format!("\"kind\":\"{kind}\""),
+            &format!(
+                "\"\\u006bind\":\"\\u{:04x}{}\"",
+                kind.as_bytes()[0],
+                &kind[1..]
+            ),
+        )
+        .replace("\"sequence\"", "\"seq\\u0075ence\"");
+    assert_ne!(escaped, text);
+    assert!(escaped.contains("\\u006bind"), "{escaped}");
+    let back: RunEvent = serde_json::from_str(&escaped).unwrap();
+    assert_eq!(back, events[2]);
+
+    let view = RunView::from_events(Default::default(), &events);
+    let text = serde_json::to_string(&view.items[0]).unwrap();
+    let escaped = text.replace("\"type\"", "\"\\u0074ype\"");
+    assert_ne!(escaped, text);
+    assert_eq!(
+        serde_json::from_str::<app::projection::Item>(&escaped).unwrap(),
+        view.items[0]
+    );
+}
+
+#[test]
 fn arrivals_are_written_as_tuples_and_read_back_with_their_kinds() {
     let view = RunView::from_events(Default::default(), &events());
     let json = serde_json::to_value(&view).unwrap();
