@@ -1,8 +1,9 @@
 //! Projects the synthetic run and prints, for 10,000 and 100,000 events: the pipeline's
 //! speed next to parsing alone, measured in alternation (so a noisy machine slows both
 //! alike) and reported as medians, with warm and with cold caches; the 100k ÷ 10k time;
-//! and the peak memory one projection adds. The pipeline's time ends when the view is built: the console keeps
-//! the view, so freeing it is timed apart (it is not part of projecting).
+//! and the peak memory one projection adds. The pipeline's time ends when the view is
+//! built: the console keeps the view, so freeing it is timed apart (it is not part of
+//! projecting).
 //! `cargo run --release -p app --example project_synthetic [rounds]`.
 
 #[path = "../benches/common/mod.rs"]

@@ -532,7 +532,8 @@ impl<S: SerializeStruct> SerializeStructVariant for StructFields<S> {
     }
 }
 
-/// Refuses every value that is not an enum variant.
+/// Refuses every value no tagged form can write: anything but an enum variant, and
+/// tuple variants.
 macro_rules! refuse_plain_values {
     () => {
         refuse_plain_values! {
@@ -567,6 +568,16 @@ macro_rules! refuse_plain_values {
             _: &T,
         ) -> Result<Self::Ok, Self::Error> {
             Err(ser::Error::custom("only an enum variant can be written in a tagged form"))
+        }
+
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, Self::Error> {
+            Err(ser::Error::custom("a tuple variant cannot be written in a tagged form"))
         }
     };
 }
@@ -612,18 +623,6 @@ impl<S: Serializer> Serializer for VariantAsStruct<S> {
                 "a newtype variant cannot be written internally tagged",
             )),
         }
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        Err(ser::Error::custom(
-            "a tuple variant cannot be written in a tagged form",
-        ))
     }
 
     fn serialize_struct_variant(
@@ -714,18 +713,6 @@ impl Serializer for VariantName {
         _: &T,
     ) -> Result<&'static str, NotAVariant> {
         Ok(variant)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotAVariant> {
-        Err(ser::Error::custom(
-            "a tuple variant cannot be written in a tagged form",
-        ))
     }
 
     fn serialize_struct_variant(

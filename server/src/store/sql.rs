@@ -243,7 +243,7 @@ macro_rules! impl_store {
                                  resolution = NULL, answered_by = NULL, closed_at_ms = NULL, \
                                  opened_sequence = excluded.opened_sequence",
                             )
-                            .bind(ask_key(&event.run_id(), &ask.id))
+                            .bind(ask_key(event.run_id(), &ask.id))
                             .bind(event.tenant_id().to_string())
                             .bind(event.thread_id().to_string())
                             .bind(event.run_id().to_string())
@@ -265,7 +265,7 @@ macro_rules! impl_store {
                             .bind(state.label())
                             .bind(resolution)
                             .bind(now_ms)
-                            .bind(ask_key(&event.run_id(), ask_id))
+                            .bind(ask_key(event.run_id(), ask_id))
                             .bind(event.tenant_id().to_string())
                             .execute(&mut **tx)
                             .await?;
