@@ -8,7 +8,7 @@ use app::projection::{ErrorKind, ItemBody, RunStatus, ToolStatus};
 use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
 use app::protocol::ask::{AskKind, AskOrigin, Component};
 use app::protocol::channel::{Channel, EventBody};
-use app::protocol::sse::SseDecoder;
+use app::protocol::sse::{SseDecoder, SseFrames};
 use common::*;
 use serde_json::{Value, json};
 
@@ -51,10 +51,10 @@ fn a_body_split_at_every_byte_decodes_like_the_whole_body() {
     let mut whole = Vec::new();
     let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
     let mut decoder = SseDecoder::new();
-    let mut frames = Vec::new();
+    let mut frames = SseFrames::new();
     decoder.feed(&bytes, &mut frames);
     decoder.finish(&mut frames);
-    for frame in frames {
+    for frame in frames.iter() {
         normalizer.push_frame(frame, &mut whole);
     }
     normalizer.finish(&mut whole);
@@ -62,16 +62,16 @@ fn a_body_split_at_every_byte_decodes_like_the_whole_body() {
     let mut piecewise = Vec::new();
     let mut normalizer = AgUiNormalizer::new(AgUiConfig::default());
     let mut decoder = SseDecoder::new();
+    let mut frames = SseFrames::new();
     for byte in &bytes {
-        let mut frames = Vec::new();
         decoder.feed(std::slice::from_ref(byte), &mut frames);
-        for frame in frames {
+        for frame in frames.iter() {
             normalizer.push_frame(frame, &mut piecewise);
         }
+        frames.clear();
     }
-    let mut frames = Vec::new();
     decoder.finish(&mut frames);
-    for frame in frames {
+    for frame in frames.iter() {
         normalizer.push_frame(frame, &mut piecewise);
     }
     normalizer.finish(&mut piecewise);

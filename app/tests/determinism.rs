@@ -9,7 +9,7 @@ use app::projection::RunView;
 use app::protocol::agui::AgUiConfig;
 use app::protocol::agui::AgUiNormalizer;
 use app::protocol::recorded::place_all;
-use app::protocol::sse::SseDecoder;
+use app::protocol::sse::{SseDecoder, SseFrames};
 use common::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -186,20 +186,20 @@ fn project_sse_in_pieces(body: &[u8], config: AgUiConfig, dice: &mut Dice) -> Ru
     let mut normalizer = AgUiNormalizer::new(config);
     let mut decoder = SseDecoder::new();
     let mut drafts = Vec::new();
+    let mut frames = SseFrames::new();
     let mut rest = body;
     while !rest.is_empty() {
         let take = 1 + dice.below(64.min(rest.len()));
         let (piece, tail) = rest.split_at(take.min(rest.len()));
-        let mut frames = Vec::new();
         decoder.feed(piece, &mut frames);
-        for frame in frames {
+        for frame in frames.iter() {
             normalizer.push_frame(frame, &mut drafts);
         }
+        frames.clear();
         rest = tail;
     }
-    let mut frames = Vec::new();
     decoder.finish(&mut frames);
-    for frame in frames {
+    for frame in frames.iter() {
         normalizer.push_frame(frame, &mut drafts);
     }
     normalizer.finish(&mut drafts);

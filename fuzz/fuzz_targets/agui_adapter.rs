@@ -6,7 +6,7 @@
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
 use app::protocol::channel::{RunRef, Sequencer};
-use app::protocol::sse::SseDecoder;
+use app::protocol::sse::{SseDecoder, SseFrames};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,12 +22,12 @@ fuzz_target!(|data: &[u8]| {
         });
         let mut sequencer = Sequencer::new(RunRef::new("t", "t", "r"));
         let mut view = RunView::new(ViewPolicy::default());
-        let mut frames = Vec::new();
+        let mut frames = SseFrames::new();
         let mut drafts = Vec::new();
         decoder.feed(&body[..cut], &mut frames);
         decoder.feed(&body[cut..], &mut frames);
         decoder.finish(&mut frames);
-        for frame in frames {
+        for frame in frames.iter() {
             normalizer.push_frame(frame, &mut drafts);
         }
         normalizer.finish(&mut drafts);

@@ -125,10 +125,10 @@ fn raw_events(bytes: &[u8]) -> Vec<UpstreamEvent> {
     let text = String::from_utf8_lossy(bytes);
     let bodies: Vec<String> = match detect_format(bytes) {
         RecordedFormat::AgUiSse => app::protocol::sse::decode_all(bytes)
-            .into_iter()
+            .iter()
             .map(|frame| {
                 frame
-                    .map(|frame| frame.data)
+                    .map(|frame| frame.data.to_owned())
                     .unwrap_or_else(|error| error.to_string())
             })
             .collect(),

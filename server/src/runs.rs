@@ -16,7 +16,7 @@ use app::protocol::receipts::{
     ReceiptEnvelope, ValidatedAnswer, agui_resume, custom_interrupt_resume, hermes_answer,
     resolved_state, validate,
 };
-use app::protocol::sse::SseDecoder;
+use app::protocol::sse::{SseDecoder, SseFrames};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
@@ -34,20 +34,21 @@ type Pending<'a> =
 /// Normalizes decoded SSE frames, keeping each raw frame at its upstream position.
 fn normalize_frames(
     normalizer: &mut AgUiNormalizer,
-    frames: &mut Vec<Result<app::protocol::sse::SseFrame, app::protocol::sse::SseError>>,
+    frames: &mut SseFrames,
     upstream: &mut Vec<UpstreamEvent>,
     drafts: &mut Vec<EventDraft>,
 ) {
-    for frame in frames.drain(..) {
+    for frame in frames.iter() {
         upstream.push(UpstreamEvent {
             position: normalizer.upstream_count(),
             body: match &frame {
-                Ok(frame) => frame.data.clone(),
+                Ok(frame) => frame.data.to_owned(),
                 Err(error) => format!("(undecodable SSE frame: {error})"),
             },
         });
         normalizer.push_frame(frame, drafts);
     }
+    frames.clear();
 }
 
 /// What became of a receipt.
@@ -472,7 +473,7 @@ impl Runs {
         let mut normalizer = AgUiNormalizer::new(config);
         let mut decoder = SseDecoder::new();
         let mut body = response.bytes_stream();
-        let mut frames = Vec::new();
+        let mut frames = SseFrames::new();
         let mut broken = None;
         // Reading never waits for the store: while one append is in flight, whatever
         // arrives meanwhile is normalized and goes into the next one (batching under load).

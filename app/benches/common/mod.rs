@@ -9,7 +9,7 @@ use std::fmt::Write;
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
 use app::protocol::channel::{EventDraft, RunRef, Sequencer};
-use app::protocol::sse::{SseDecoder, SseError, SseFrame};
+use app::protocol::sse::{SseDecoder, SseFrames};
 
 /// The full path one event takes in the browser or the replay tool: SSE decoding,
 /// AG-UI adapter, verifier, sequencer, projection. The body arrives in 16 KiB reads, the
@@ -20,7 +20,7 @@ pub fn project(body: &str) -> RunView {
         normalizer: AgUiNormalizer::new(AgUiConfig::default()),
         sequencer: Sequencer::new(RunRef::new("t", "t", "r")),
         view: RunView::new(ViewPolicy::default()),
-        frames: Vec::new(),
+        frames: SseFrames::new(),
         drafts: Vec::new(),
     };
     let mut decoder = SseDecoder::new();
@@ -39,16 +39,17 @@ struct Stages {
     normalizer: AgUiNormalizer,
     sequencer: Sequencer,
     view: RunView,
-    frames: Vec<Result<SseFrame, SseError>>,
+    frames: SseFrames,
     drafts: Vec<EventDraft>,
 }
 
 impl Stages {
     /// Normalizes every decoded frame, then places and applies every draft.
     fn run(&mut self) {
-        for frame in self.frames.drain(..) {
+        for frame in self.frames.iter() {
             self.normalizer.push_frame(frame, &mut self.drafts);
         }
+        self.frames.clear();
         for draft in self.drafts.drain(..) {
             self.view.apply(&self.sequencer.place(draft, 0));
         }

@@ -4,7 +4,7 @@
 use super::agui::{AgUiConfig, AgUiNormalizer};
 use super::channel::{EventDraft, RunEvent, RunRef, Sequencer};
 use super::hermes::{HermesNormalizer, parse_transcript_line};
-use super::sse::SseDecoder;
+use super::sse::{SseDecoder, SseFrames};
 
 /// What a recorded file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,10 +42,10 @@ pub fn normalize_recorded(bytes: &[u8], config: AgUiConfig) -> Vec<EventDraft> {
         RecordedFormat::AgUiSse => {
             let mut normalizer = AgUiNormalizer::new(config);
             let mut decoder = SseDecoder::new();
-            let mut frames = Vec::new();
+            let mut frames = SseFrames::new();
             decoder.feed(bytes, &mut frames);
             decoder.finish(&mut frames);
-            for frame in frames {
+            for frame in frames.iter() {
                 normalizer.push_frame(frame, &mut out);
             }
             normalizer.finish(&mut out);

@@ -1,17 +1,19 @@
 //! Incremental Server-Sent Events decoder: bytes in any split, frames out.
 
+use std::ops::Range;
+
 /// The largest frame accepted; a bigger one is reported and skipped, never buffered.
 pub const MAX_FRAME_BYTES: usize = 8 * 1024 * 1024;
 
-/// One dispatched SSE event.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SseFrame {
+/// One dispatched SSE event, borrowed from the batch that holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SseFrame<'a> {
     /// The `event:` field, when present.
-    pub event: Option<String>,
+    pub event: Option<&'a str>,
     /// The `id:` field, when present.
-    pub id: Option<String>,
+    pub id: Option<&'a str>,
     /// All `data:` lines joined with `\n`.
-    pub data: String,
+    pub data: &'a str,
 }
 
 /// A frame that could not be decoded; later frames are unaffected.
@@ -23,6 +25,76 @@ pub enum SseError {
     TooLarge { limit: usize },
 }
 
+/// Where one frame's fields lie in its batch's text.
+#[derive(Clone, Debug)]
+struct FrameSpan {
+    event: Option<Range<usize>>,
+    id: Option<Range<usize>>,
+    data: Range<usize>,
+}
+
+/// The frames decoded so far, in order: their text is kept in one buffer, which keeps
+/// its capacity across [`SseFrames::clear`], so a long stream decodes without an
+/// allocation per frame.
+#[derive(Debug, Default)]
+pub struct SseFrames {
+    text: String,
+    frames: Vec<Result<FrameSpan, SseError>>,
+}
+
+impl SseFrames {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The frames (or the decoder's error for each), oldest first.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Result<SseFrame<'_>, SseError>> + '_ {
+        self.frames.iter().map(|frame| {
+            frame
+                .as_ref()
+                .map(|span| SseFrame {
+                    event: span.event.clone().map(|range| &self.text[range]),
+                    id: span.id.clone().map(|range| &self.text[range]),
+                    data: &self.text[span.data.clone()],
+                })
+                .map_err(Clone::clone)
+        })
+    }
+
+    /// Forgets every frame, keeping the buffers for the next ones.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.frames.clear();
+    }
+
+    fn keep(&mut self, field: &str) -> Range<usize> {
+        let start = self.text.len();
+        self.text.push_str(field);
+        start..self.text.len()
+    }
+
+    fn push(&mut self, event: Option<&str>, id: Option<&str>, data: &str) {
+        let span = FrameSpan {
+            event: event.map(|event| self.keep(event)),
+            id: id.map(|id| self.keep(id)),
+            data: self.keep(data),
+        };
+        self.frames.push(Ok(span));
+    }
+
+    fn push_error(&mut self, error: SseError) {
+        self.frames.push(Err(error));
+    }
+}
+
 /// Feeds bytes as they arrive; yields complete frames. Handles CR, LF and CRLF line ends
 /// (also a CRLF split across reads), UTF-8 split across reads, a leading BOM, comments,
 /// multi-line data and the optional space after the colon.
@@ -31,7 +103,8 @@ pub struct SseDecoder {
     line: Vec<u8>,
     data: String,
     has_data: bool,
-    event: Option<String>,
+    event: String,
+    has_event: bool,
     id: Option<String>,
     frame_bytes: usize,
     oversized: bool,
@@ -46,7 +119,7 @@ impl SseDecoder {
     }
 
     /// Decodes `bytes`, appending finished frames (or per-frame errors) to `out`.
-    pub fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Result<SseFrame, SseError>>) {
+    pub fn feed(&mut self, mut bytes: &[u8], out: &mut SseFrames) {
         if !self.started {
             if bytes.is_empty() {
                 return;
@@ -115,14 +188,14 @@ impl SseDecoder {
     }
 
     /// End of input: a final frame without its blank line is still delivered.
-    pub fn finish(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
+    pub fn finish(&mut self, out: &mut SseFrames) {
         if !self.line.is_empty() {
             self.end_line(out);
         }
         self.dispatch(out);
     }
 
-    fn end_line(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
+    fn end_line(&mut self, out: &mut SseFrames) {
         let line = std::mem::take(&mut self.line);
         self.decode_line(&line, out);
         // Keep the buffer's capacity for the next line.
@@ -130,7 +203,7 @@ impl SseDecoder {
         self.line.clear();
     }
 
-    fn decode_line(&mut self, line: &[u8], out: &mut Vec<Result<SseFrame, SseError>>) {
+    fn decode_line(&mut self, line: &[u8], out: &mut SseFrames) {
         if line.is_empty() {
             self.dispatch(out);
             return;
@@ -163,7 +236,11 @@ impl SseDecoder {
         };
         match field {
             "data" => self.push_data(value),
-            "event" => self.event = Some(value.to_owned()),
+            "event" => {
+                self.event.clear();
+                self.event.push_str(value);
+                self.has_event = true;
+            }
             "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
             _ => {}
         }
@@ -177,24 +254,18 @@ impl SseDecoder {
         self.has_data = true;
     }
 
-    fn dispatch(&mut self, out: &mut Vec<Result<SseFrame, SseError>>) {
-        let had_anything = self.has_data || self.oversized || self.frame_error.is_some();
+    fn dispatch(&mut self, out: &mut SseFrames) {
         if self.oversized {
-            out.push(Err(SseError::TooLarge {
+            out.push_error(SseError::TooLarge {
                 limit: MAX_FRAME_BYTES,
-            }));
+            });
         } else if let Some(error) = self.frame_error.take() {
-            out.push(Err(error));
+            out.push_error(error);
         } else if self.has_data {
-            out.push(Ok(SseFrame {
-                event: self.event.take(),
-                id: self.id.clone(),
-                data: std::mem::take(&mut self.data),
-            }));
+            let event = self.has_event.then_some(self.event.as_str());
+            out.push(event, self.id.as_deref(), &self.data);
         }
-        if had_anything || self.event.is_some() {
-            self.event = None;
-        }
+        self.has_event = false;
         self.data.clear();
         self.has_data = false;
         self.oversized = false;
@@ -204,9 +275,9 @@ impl SseDecoder {
 }
 
 /// Decodes a whole body at once.
-pub fn decode_all(body: &[u8]) -> Vec<Result<SseFrame, SseError>> {
+pub fn decode_all(body: &[u8]) -> SseFrames {
     let mut decoder = SseDecoder::new();
-    let mut out = Vec::new();
+    let mut out = SseFrames::new();
     decoder.feed(body, &mut out);
     decoder.finish(&mut out);
     out
@@ -216,53 +287,80 @@ pub fn decode_all(body: &[u8]) -> Vec<Result<SseFrame, SseError>> {
 mod tests {
     use super::*;
 
-    fn data_of(frames: Vec<Result<SseFrame, SseError>>) -> Vec<String> {
-        frames.into_iter().map(|f| f.unwrap().data).collect()
+    fn data_of(frames: &SseFrames) -> Vec<String> {
+        frames.iter().map(|f| f.unwrap().data.to_owned()).collect()
     }
 
     #[test]
     fn frames_split_at_every_byte_decode_like_the_whole_body() {
         let body = "data: {\"a\":\"é👩‍💻\"}\r\n\r\n: heartbeat\n\ndata: x\ndata: y\r\rdata:z\n\n";
-        let whole = data_of(decode_all(body.as_bytes()));
+        let whole = data_of(&decode_all(body.as_bytes()));
         assert_eq!(whole, ["{\"a\":\"é👩‍💻\"}", "x\ny", "z"]);
         let mut decoder = SseDecoder::new();
-        let mut out = Vec::new();
+        let mut out = SseFrames::new();
         for byte in body.as_bytes() {
             decoder.feed(std::slice::from_ref(byte), &mut out);
         }
         decoder.finish(&mut out);
-        assert_eq!(data_of(out), whole);
+        assert_eq!(data_of(&out), whole);
     }
 
     #[test]
     fn only_the_data_field_feeds_data_and_one_leading_space_is_dropped() {
         let frames = decode_all(b"database: no\ndata\ndata:  two spaces\n\n");
-        assert_eq!(data_of(frames), ["\n two spaces"]);
+        assert_eq!(data_of(&frames), ["\n two spaces"]);
     }
 
     #[test]
     fn a_leading_bom_and_ids_are_handled() {
         let frames = decode_all(b"\xEF\xBB\xBFid: 7\nevent: tick\ndata: a\n\n");
         assert_eq!(
-            frames,
+            frames.iter().collect::<Vec<_>>(),
             vec![Ok(SseFrame {
-                event: Some("tick".into()),
-                id: Some("7".into()),
-                data: "a".into()
+                event: Some("tick"),
+                id: Some("7"),
+                data: "a"
             })]
+        );
+    }
+
+    #[test]
+    fn a_cleared_batch_holds_only_later_frames_and_the_last_id_carries_over() {
+        let mut decoder = SseDecoder::new();
+        let mut frames = SseFrames::new();
+        decoder.feed(b"id: 1\nevent: a\ndata: first\n\ndata: sec", &mut frames);
+        assert_eq!(frames.len(), 1);
+        frames.clear();
+        assert!(frames.is_empty());
+        decoder.feed(b"ond\n\nevent: b\ndata: third\n\n", &mut frames);
+        assert_eq!(
+            frames.iter().collect::<Vec<_>>(),
+            vec![
+                Ok(SseFrame {
+                    event: None,
+                    id: Some("1"),
+                    data: "second"
+                }),
+                Ok(SseFrame {
+                    event: Some("b"),
+                    id: Some("1"),
+                    data: "third"
+                }),
+            ]
         );
     }
 
     #[test]
     fn invalid_utf8_fails_only_its_own_frame() {
         let frames = decode_all(b"data: \xff\xfe\n\ndata: fine\n\n");
+        let frames: Vec<_> = frames.iter().collect();
         assert!(matches!(frames[0], Err(SseError::InvalidUtf8(_))));
         assert_eq!(frames[1].as_ref().unwrap().data, "fine");
     }
 
     #[test]
     fn a_last_frame_without_a_blank_line_is_still_delivered() {
-        assert_eq!(data_of(decode_all(b"data: tail")), ["tail"]);
+        assert_eq!(data_of(&decode_all(b"data: tail")), ["tail"]);
     }
 
     #[test]
@@ -271,6 +369,7 @@ mod tests {
         body.extend(std::iter::repeat_n(b'a', MAX_FRAME_BYTES + 10));
         body.extend(b"\n\ndata: next\n\n");
         let frames = decode_all(&body);
+        let frames: Vec<_> = frames.iter().collect();
         assert_eq!(frames.len(), 2);
         assert!(matches!(frames[0], Err(SseError::TooLarge { .. })));
         assert_eq!(frames[1].as_ref().unwrap().data, "next");

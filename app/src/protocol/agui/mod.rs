@@ -148,9 +148,9 @@ impl AgUiNormalizer {
     }
 
     /// One decoded SSE frame (or the decoder's error for it).
-    pub fn push_frame(&mut self, frame: Result<SseFrame, SseError>, out: &mut Vec<EventDraft>) {
+    pub fn push_frame(&mut self, frame: Result<SseFrame<'_>, SseError>, out: &mut Vec<EventDraft>) {
         match frame {
-            Ok(frame) => self.push_json(&frame.data, out),
+            Ok(frame) => self.push_json(frame.data, out),
             Err(error) => {
                 let index = self.take_index();
                 out.push(EventDraft::new(
