@@ -98,7 +98,6 @@ struct CallInfo {
     offered: bool,
     arguments: String,
     ended: bool,
-    has_result: bool,
 }
 
 /// Ids for the deprecated THINKING_* events, which carry none.
@@ -116,7 +115,13 @@ pub struct AgUiNormalizer {
     verifier: Verifier,
     next_upstream: u64,
     thinking: ThinkingIds,
+    /// The calls of this stream still waiting for their result (what a frontend tool ask
+    /// at the run's end is made from). A call's record goes as soon as its result
+    /// arrives, while it is still in the cache, instead of all at once when a long run
+    /// ends.
     calls: IdMap<CallInfo>,
+    /// How many calls have started, for their order.
+    started_calls: usize,
     final_candidate: Option<(String, bool)>,
     artifacts: IdSet,
     custom_asks: Vec<String>,
@@ -134,6 +139,7 @@ impl AgUiNormalizer {
             next_upstream: 0,
             thinking: ThinkingIds::default(),
             calls: IdMap::default(),
+            started_calls: 0,
             final_candidate: None,
             artifacts: IdSet::default(),
             custom_asks: Vec::new(),
@@ -310,13 +316,13 @@ impl AgUiNormalizer {
             AgUiEvent::ToolStart { id, name, parent } => {
                 self.final_candidate = None;
                 let call = CallInfo {
-                    order: self.calls.len(),
+                    order: self.started_calls,
                     offered: self.config.offered_tools.contains(&name),
                     name: name.clone(),
                     arguments: String::new(),
                     ended: false,
-                    has_result: false,
                 };
+                self.started_calls += 1;
                 match self.calls.get_mut(&id) {
                     // A call started again keeps its place in the order.
                     Some(known) => {
@@ -358,14 +364,12 @@ impl AgUiNormalizer {
                 tool_call_id,
                 content,
             } => {
-                if let Some(call) = self.calls.get_mut(&tool_call_id) {
-                    call.has_result = true;
-                }
+                let of_this_stream = self.calls.remove(&tool_call_id).is_some();
                 let surface = a2ui_operations(&content);
                 let artifact_id = surface
                     .is_some()
                     .then(|| format!("a2ui-surface-{tool_call_id}"));
-                let tool_name = if self.calls.contains_key(&tool_call_id) {
+                let tool_name = if of_this_stream {
                     None
                 } else {
                     self.config.prior_calls.get(&tool_call_id).cloned()
@@ -555,11 +559,7 @@ impl AgUiNormalizer {
                         let mut waiting: Vec<(usize, &String)> = self
                             .calls
                             .iter()
-                            .filter(|(_, call)| {
-                                call.ended
-                                    && !call.has_result
-                                    && self.config.offered_tools.contains(&call.name)
-                            })
+                            .filter(|(_, call)| call.ended && call.offered)
                             .map(|(id, call)| (call.order, id))
                             .collect();
                         waiting.sort_unstable();
