@@ -1,7 +1,7 @@
 //! AG-UI ordering rules. A violation is described precisely; the caller decides whether
 //! the offending event is applied.
 
-use crate::protocol::idmap::{IdMap, IdSet};
+use crate::protocol::idmap::{IdSet, PackedIdMap};
 
 use serde_json::Value;
 
@@ -24,9 +24,9 @@ enum Life {
 pub struct Verifier {
     started: bool,
     terminal: Option<Terminal>,
-    messages: IdMap<Life>,
-    calls: IdMap<Life>,
-    reasoning: IdMap<Life>,
+    messages: PackedIdMap<Life>,
+    calls: PackedIdMap<Life>,
+    reasoning: PackedIdMap<Life>,
     reasoning_phases: IdSet,
     steps: Vec<String>,
     subagents: IdSet,
@@ -42,21 +42,11 @@ pub struct OpenAtEnd {
     pub reasoning: Vec<String>,
 }
 
-/// Records where `id` stands, copying the id only the first time it is seen.
-fn set_life(map: &mut IdMap<Life>, id: &str, life: Life) {
-    match map.get_mut(id) {
-        Some(slot) => *slot = life,
-        None => {
-            map.insert(id.to_owned(), life);
-        }
-    }
-}
-
-fn open_ids(map: &IdMap<Life>) -> Vec<String> {
+fn open_ids(map: &PackedIdMap<Life>) -> Vec<String> {
     let mut ids: Vec<String> = map
         .iter()
-        .filter(|(_, life)| **life == Life::Open)
-        .map(|(id, _)| id.clone())
+        .filter(|(_, life)| *life == Life::Open)
+        .map(|(id, _)| id.to_owned())
         .collect();
     ids.sort();
     ids
@@ -98,18 +88,18 @@ impl Verifier {
                     self.steps.remove(index);
                 }
             }
-            TextStart { id, .. } => set_life(&mut self.messages, id, Life::Open),
-            TextEnd { id } => set_life(&mut self.messages, id, Life::Ended),
-            ToolStart { id, .. } => set_life(&mut self.calls, id, Life::Open),
-            ToolEnd { id } => set_life(&mut self.calls, id, Life::Ended),
+            TextStart { id, .. } => self.messages.set(id, Life::Open),
+            TextEnd { id } => self.messages.set(id, Life::Ended),
+            ToolStart { id, .. } => self.calls.set(id, Life::Open),
+            ToolEnd { id } => self.calls.set(id, Life::Ended),
             ReasoningStart { id } => {
                 self.reasoning_phases.insert(id.clone());
             }
             ReasoningEnd { id } => {
                 self.reasoning_phases.remove(id);
             }
-            ReasoningMessageStart { id } => set_life(&mut self.reasoning, id, Life::Open),
-            ReasoningMessageEnd { id } => set_life(&mut self.reasoning, id, Life::Ended),
+            ReasoningMessageStart { id } => self.reasoning.set(id, Life::Open),
+            ReasoningMessageEnd { id } => self.reasoning.set(id, Life::Ended),
             SubagentStarted { id, .. } => {
                 self.subagents.insert(id.clone());
             }
@@ -134,18 +124,20 @@ impl Verifier {
                 _ => Err(format!("{kind} arrived before RUN_STARTED")),
             };
         }
-        let entity =
-            |map: &IdMap<Life>, id: &str, what: &str, opening: bool| match (map.get(id), opening) {
-                (Some(Life::Open), true) => {
-                    Err(format!("{kind} for {what} {id:?}, which is already open"))
-                }
-                (_, true) => Ok(()),
-                (Some(Life::Open), false) => Ok(()),
-                (Some(Life::Ended), false) => {
-                    Err(format!("{kind} for {what} {id:?}, which has already ended"))
-                }
-                (None, false) => Err(format!("{kind} for {what} {id:?}, which was never opened")),
-            };
+        let entity = |map: &PackedIdMap<Life>, id: &str, what: &str, opening: bool| match (
+            map.get(id),
+            opening,
+        ) {
+            (Some(Life::Open), true) => {
+                Err(format!("{kind} for {what} {id:?}, which is already open"))
+            }
+            (_, true) => Ok(()),
+            (Some(Life::Open), false) => Ok(()),
+            (Some(Life::Ended), false) => {
+                Err(format!("{kind} for {what} {id:?}, which has already ended"))
+            }
+            (None, false) => Err(format!("{kind} for {what} {id:?}, which was never opened")),
+        };
         match event {
             RunStarted { .. } => Err("RUN_STARTED arrived twice in one stream".into()),
             RunFinished { outcome } => {
