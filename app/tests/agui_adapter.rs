@@ -448,6 +448,36 @@ fn a_frontend_tool_call_left_unanswered_becomes_a_pending_ask() {
 }
 
 #[test]
+fn only_the_offered_calls_still_without_a_result_become_asks_in_the_order_they_started() {
+    let frames = [
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"first","toolCallName":"change_background"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"first"}"#,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"answered","toolCallName":"change_background"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"answered"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"m1","toolCallId":"answered","content":"done"}"#,
+        // A second result for a finished call is allowed and changes nothing.
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"m2","toolCallId":"answered","content":"again"}"#,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"last","toolCallName":"change_background"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"last"}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+    ];
+    let body: String = frames
+        .iter()
+        .map(|frame| format!("data: {frame}\n\n"))
+        .collect();
+    let config = AgUiConfig {
+        offered_tools: vec!["change_background".into()],
+        ..AgUiConfig::default()
+    };
+    let view = project_bytes(body.as_bytes(), config);
+    assert!(error_lines(&view).is_empty(), "{:?}", error_lines(&view));
+    let asked: Vec<&str> = view.pending_asks().map(|ask| ask.id.as_str()).collect();
+    assert_eq!(asked, ["first", "last"]);
+    assert_eq!(view.status, RunStatus::Interrupted);
+}
+
+#[test]
 fn a_call_to_a_tool_that_was_not_offered_is_not_an_ask() {
     let bytes = std::fs::read(repo_path(
         "fixtures/agui/frontend_tool_left_for_the_client.sse",
