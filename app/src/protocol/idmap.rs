@@ -32,7 +32,7 @@ impl<V: Copy> PackedIdMap<V> {
     pub fn get(&self, id: &str) -> Option<V> {
         let hash = self.hasher.hash_one(id);
         self.table
-            .find(hash, |(range, _)| self.id(range) == id)
+            .find(hash, |(range, _)| packed(&self.ids, range) == id)
             .map(|(_, value)| *value)
     }
 
@@ -42,14 +42,14 @@ impl<V: Copy> PackedIdMap<V> {
         let (ids, hasher) = (&self.ids, &self.hasher);
         let entry = self.table.entry(
             hash,
-            |(range, _)| &ids[range.start as usize..range.end as usize] == id,
-            |(range, _)| hasher.hash_one(&ids[range.start as usize..range.end as usize]),
+            |(range, _)| packed(ids, range) == id,
+            |(range, _)| hasher.hash_one(packed(ids, range)),
         );
         match entry {
             hashbrown::hash_table::Entry::Occupied(mut slot) => slot.get_mut().1 = value,
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                // Ids past 4 GiB of text in one stream cannot be told apart any more; the
-                // stream limits keep a run far below that.
+                // Past 4 GiB of ids in one stream, later ids read back empty (never a
+                // panic); a run's memory runs out long before.
                 let start = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
                 self.ids.push_str(id);
                 let end = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
@@ -62,12 +62,14 @@ impl<V: Copy> PackedIdMap<V> {
     pub fn iter(&self) -> impl Iterator<Item = (&str, V)> + '_ {
         self.table
             .iter()
-            .map(|(range, value)| (self.id(range), *value))
+            .map(|(range, value)| (packed(&self.ids, range), *value))
     }
+}
 
-    fn id(&self, range: &Range<u32>) -> &str {
-        &self.ids[range.start as usize..range.end as usize]
-    }
+/// The id `range` points at in the packed text.
+fn packed<'a>(ids: &'a str, range: &Range<u32>) -> &'a str {
+    ids.get(range.start as usize..range.end as usize)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
