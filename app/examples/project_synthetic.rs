@@ -33,7 +33,7 @@ fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .and_then(|arg| arg.parse().ok())
-        .unwrap_or(21);
+        .unwrap_or(31);
     // Memory first, on a fresh heap: what one projection of 100,000 events keeps.
     let body = common::synthetic_run(100_000);
     let before = peak_rss_kib().unwrap_or(0);
@@ -48,7 +48,7 @@ fn main() {
     drop(view);
 
     // Warm rounds start with the previous round's freed view still in the core's caches
-    // (a 10,000-event view fits in this machine's 2 MiB L2, a 100,000-event one does not);
+    // (a 10,000-event view fits in a 2–4 MiB L2, a 100,000-event one does not);
     // cold rounds first walk a buffer larger than the caches, as a run projected after
     // other work would find them.
     let mut evictor = vec![0u8; 64 << 20];

@@ -143,6 +143,8 @@ pub const ASK_COLUMNS: &str = "key, tenant_id, thread_id, run_id, state, ask, re
 macro_rules! impl_store {
     ($store:ident, $db:ty) => {
         mod store_impl {
+            use std::sync::Arc;
+
             use app::model::ThreadSummary;
             use app::protocol::ask::AskState;
             use app::protocol::channel::{EventBody, EventDraft, RunEvent, RunRef};
@@ -335,7 +337,7 @@ macro_rules! impl_store {
                     });
                     insert.build().execute(&mut **tx).await?;
                 }
-                let run = std::sync::Arc::new(RunRef::new(tenant_id, &thread_id, run_id));
+                let run = Arc::new(RunRef::new(tenant_id, &thread_id, run_id));
                 let events: Vec<RunEvent> = drafts
                     .into_iter()
                     .enumerate()
@@ -638,7 +640,7 @@ macro_rules! impl_store {
                         let Some((_, thread_id, sequence)) = next.iter_mut().find(|(run, _, _)| *run == request.run_id) else {
                             return Err(StoreError::UnknownRun(request.run_id));
                         };
-                        let run = std::sync::Arc::new(RunRef::new(&request.tenant_id, thread_id, &request.run_id));
+                        let run = Arc::new(RunRef::new(&request.tenant_id, thread_id, &request.run_id));
                         lengths.push(request.drafts.len());
                         for draft in request.drafts {
                             all.push(RunEvent::from_draft(&run, *sequence, draft, now_ms));
@@ -793,7 +795,7 @@ macro_rules! impl_store {
                         .map_err(|error| StoreError::Corrupt(format!("ask kind: {error}")))?;
                     let (sequence, thread_id) = take_sequences(&mut tx, tenant_id, &run_id, 1, 0).await?;
                     let event = RunEvent::from_draft(
-                        &std::sync::Arc::new(RunRef::new(tenant_id, &thread_id, &run_id)),
+                        &Arc::new(RunRef::new(tenant_id, &thread_id, &run_id)),
                         sequence,
                         EventDraft::new(
                             EventBody::AskClosed {
