@@ -15,6 +15,6 @@ setup:
 build:
 	@scripts/build.sh release
 
-# The long-run browser benchmark (figures in the README).
+# The long-run browser benchmark (figures in docs/figures.md).
 bench-ui:
 	@scripts/bench-ui.sh
