@@ -1,5 +1,5 @@
-//! Server functions: each one resolves the tenant, calls the workspace service and maps
-//! its error to an HTTP status. No business logic lives here.
+//! Server functions: each one takes the request's context (tenant and actor), calls the
+//! workspace service and maps its error to an HTTP status. No business logic lives here.
 
 use leptos::prelude::*;
 
@@ -101,38 +101,35 @@ pub mod service {
         }
     }
 
-    /// The tenant of the current request: its header, else the switcher's cookie.
-    pub fn tenant() -> String {
-        let parts = use_context::<http::request::Parts>();
-        let header = |name: &str| {
-            parts
-                .as_ref()
-                .and_then(|parts| parts.headers.get(name))
-                .and_then(|value| value.to_str().ok())
-                .map(str::to_owned)
-        };
-        crate::model::tenant_of(
-            header(crate::model::TENANT_HEADER).as_deref(),
-            header(http::header::COOKIE.as_str()).as_deref(),
-        )
+    /// Who acts in the current request, and for which tenant, as the server's request
+    /// context worked it out.
+    pub fn context() -> Result<crate::model::RequestContext, ApiError> {
+        use_context::<http::request::Parts>()
+            .and_then(|parts| {
+                parts
+                    .extensions
+                    .get::<crate::model::RequestContext>()
+                    .cloned()
+            })
+            .ok_or_else(|| ApiError::Internal("the request has no request context".into()))
     }
 
-    /// Who is acting in the current request.
-    pub fn actor() -> &'static str {
-        "operator"
+    /// The tenant of the current request.
+    pub fn tenant() -> Result<String, ApiError> {
+        context().map(|context| context.tenant)
     }
 }
 
 #[server(prefix = "/fn", endpoint = "list_threads")]
 pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     use service::*;
-    with_status(workspace()?.list_threads(&tenant()).await)
+    with_status(workspace()?.list_threads(&tenant()?).await)
 }
 
 #[server(prefix = "/fn", endpoint = "tenants")]
 pub async fn list_tenants() -> Result<Tenants, ApiError> {
     use service::*;
-    let current = tenant();
+    let current = tenant()?;
     let mut known = with_status(workspace()?.list_tenants().await)?;
     for name in [crate::model::DEFAULT_TENANT, current.as_str()] {
         if !known.iter().any(|known| known == name) {
@@ -165,13 +162,13 @@ pub async fn switch_tenant(name: String) -> Result<(), ApiError> {
 #[server(prefix = "/fn", endpoint = "create_thread")]
 pub async fn create_thread() -> Result<ThreadSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.create_thread(&tenant()).await)
+    with_status(workspace()?.create_thread(&tenant()?).await)
 }
 
 #[server(prefix = "/fn", endpoint = "get_thread")]
 pub async fn get_thread(thread_id: String) -> Result<ThreadSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.get_thread(&tenant(), &thread_id).await)
+    with_status(workspace()?.get_thread(&tenant()?, &thread_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "rename_thread")]
@@ -179,7 +176,7 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
     use service::*;
     with_status(
         workspace()?
-            .rename_thread(&tenant(), &thread_id, &title)
+            .rename_thread(&tenant()?, &thread_id, &title)
             .await,
     )
 }
@@ -189,19 +186,23 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
 #[server(prefix = "/fn", endpoint = "thread_page")]
 pub async fn load_thread_page(thread_id: String) -> Result<ThreadPage, ApiError> {
     use service::*;
-    with_status(workspace()?.thread_page(&tenant(), &thread_id).await)
+    with_status(workspace()?.thread_page(&tenant()?, &thread_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "run_arrivals")]
 pub async fn load_run_arrivals(run_id: String) -> Result<Vec<Arrival>, ApiError> {
     use service::*;
-    with_status(workspace()?.run_arrivals(&tenant(), &run_id).await)
+    with_status(workspace()?.run_arrivals(&tenant()?, &run_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "bind_agent")]
 pub async fn bind_agent(thread_id: String, agent: String) -> Result<(), ApiError> {
     use service::*;
-    with_status(workspace()?.bind_agent(&tenant(), &thread_id, &agent).await)
+    with_status(
+        workspace()?
+            .bind_agent(&tenant()?, &thread_id, &agent)
+            .await,
+    )
 }
 
 #[server(prefix = "/fn", endpoint = "send_message")]
@@ -209,7 +210,7 @@ pub async fn send_message(thread_id: String, text: String) -> Result<RunSummary,
     use service::*;
     with_status(
         workspace()?
-            .send_message(&tenant(), &thread_id, &text)
+            .send_message(&tenant()?, &thread_id, &text)
             .await,
     )
 }
@@ -217,7 +218,7 @@ pub async fn send_message(thread_id: String, text: String) -> Result<RunSummary,
 #[server(prefix = "/fn", endpoint = "cancel_run")]
 pub async fn cancel_run(run_id: String) -> Result<RunSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.cancel_run(&tenant(), &run_id).await)
+    with_status(workspace()?.cancel_run(&tenant()?, &run_id).await)
 }
 
 /// Sends a receipt to the exact pending ask. The answer is never chat text.
@@ -228,9 +229,10 @@ pub async fn answer_ask(
     receipt: String,
 ) -> Result<AnswerOutcome, ApiError> {
     use service::*;
+    let context = context()?;
     with_status(
         workspace()?
-            .answer_ask(&tenant(), actor(), &run_id, &ask_id, &receipt)
+            .answer_ask(&context.tenant, &context.actor, &run_id, &ask_id, &receipt)
             .await,
     )
 }

@@ -2,8 +2,6 @@
 //! pasted values all go through `serde_json`'s byte reader, the reader server functions
 //! use, so each type's deserializer is compiled into the browser bundle once, not twice.
 
-use leptos::server::codee::{Decoder, Encoder};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// Reads JSON text.
@@ -12,9 +10,11 @@ pub fn from_json<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
 }
 
 /// The resource codec: JSON written by the server, read back with [`from_json`].
+#[cfg(feature = "ui")]
 pub struct Json;
 
-impl<T: Serialize> Encoder<T> for Json {
+#[cfg(feature = "ui")]
+impl<T: serde::Serialize> leptos::server::codee::Encoder<T> for Json {
     type Error = serde_json::Error;
     type Encoded = String;
 
@@ -23,7 +23,8 @@ impl<T: Serialize> Encoder<T> for Json {
     }
 }
 
-impl<T: DeserializeOwned> Decoder<T> for Json {
+#[cfg(feature = "ui")]
+impl<T: DeserializeOwned> leptos::server::codee::Decoder<T> for Json {
     type Error = serde_json::Error;
     type Encoded = str;
 

@@ -1,7 +1,5 @@
 //! The error type every server function and REST handler returns.
 
-use leptos::server_fn::codec::JsonEncoding;
-use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 
 use crate::tagged::adjacently_tagged;
@@ -39,10 +37,12 @@ impl ApiError {
     }
 }
 
-impl FromServerFnError for ApiError {
-    type Encoder = JsonEncoding;
+#[cfg(feature = "ui")]
+impl leptos::server_fn::error::FromServerFnError for ApiError {
+    type Encoder = leptos::server_fn::codec::JsonEncoding;
 
-    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+    fn from_server_fn_error(value: leptos::server_fn::error::ServerFnErrorErr) -> Self {
+        use leptos::server_fn::error::ServerFnErrorErr;
         let error = match value {
             ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => {
                 ApiError::BadRequest(value.to_string())

@@ -1,25 +1,39 @@
 //! Agent OS shared core, compiled for the server (`ssr`), the browser (`hydrate`, `csr`)
-//! and plain native tests alike.
+//! and, with no features, as a pure library (no Leptos, no async runtime) for the replay
+//! tool, benches and fuzz targets.
 //!
-//! - [`model`]: workspace types both sides exchange (threads, …).
+//! The pure core:
+//! - [`protocol`]: the channel contract, the AG-UI and Hermes adapters, asks, receipts.
+//! - [`projection`]: a run's events folded into the view the console renders.
+//! - [`model`]: workspace types both sides exchange (threads, runs, request context).
 //! - [`error`]: the one error type that crosses the server-function boundary.
-//! - [`codec`]: how the browser reads the server's JSON.
+//! - [`console_tools`]: the tools the console runs itself when an agent calls them.
+//! - [`tagged`]: the tagged JSON forms of the contract's enums.
+//! - [`codec`]: the one way JSON is read (and, with `ui`, the resources' codec).
+//!
+//! With the `ui` feature (implied by `ssr`, `hydrate` and `csr`):
 //! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
 //!   the server provides by context.
-//! - [`console_tools`]: the tools the console runs itself when an agent calls them.
+//! - [`live`]: the browser's side of a run's live stream.
 //! - [`components`] and [`pages`]: the Leptos UI; [`app`] holds the router and the shell.
 
+#[cfg(feature = "ui")]
 pub mod api;
+#[cfg(feature = "ui")]
 pub mod app;
 pub mod codec;
+#[cfg(feature = "ui")]
 pub mod components;
 pub mod console_tools;
 pub mod error;
+#[cfg(feature = "ui")]
 pub mod live;
 pub mod model;
+#[cfg(feature = "ui")]
 pub mod pages;
 pub mod projection;
 pub mod protocol;
 pub mod tagged;
 
+#[cfg(feature = "ui")]
 pub use app::{App, shell};

@@ -13,19 +13,13 @@ pub const TENANT_HEADER: &str = "x-agent-os-tenant";
 /// The cookie the console's tenant switcher sets.
 pub const TENANT_COOKIE: &str = "agent_os_tenant";
 
-/// The tenant a request acts for: the header, else the console's cookie, else the default.
-pub fn tenant_of(header: Option<&str>, cookie_header: Option<&str>) -> String {
-    let from_cookie = || {
-        cookie_header?.split(';').find_map(|pair| {
-            let (name, value) = pair.trim().split_once('=')?;
-            (name == TENANT_COOKIE && check_tenant_name(value).is_ok()).then_some(value)
-        })
-    };
-    header
-        .filter(|value| !value.is_empty())
-        .or_else(from_cookie)
-        .unwrap_or(DEFAULT_TENANT)
-        .to_owned()
+/// Who is acting in a request and for which tenant: worked out once per request by the
+/// server (REST, server functions, live streams and page renders alike) and handed to
+/// every handler in the request's extensions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestContext {
+    pub tenant: String,
+    pub actor: String,
 }
 
 /// Tenant names: 1 to 64 characters of ASCII letters, digits, `-` and `_`, so that they
@@ -70,8 +64,7 @@ pub struct ThreadSummary {
 pub struct RunSummary {
     pub id: String,
     pub agent: String,
-    /// running, succeeded, interrupted, resumed, cancelled or failed.
-    pub status: String,
+    pub status: crate::protocol::status::RunStatus,
     pub created_at_ms: i64,
 }
 
@@ -128,29 +121,6 @@ internally_tagged!(AnswerOutcome, "outcome");
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_header_wins_over_the_cookie_and_the_cookie_over_the_default() {
-        assert_eq!(
-            tenant_of(Some("acme"), Some("agent_os_tenant=other")),
-            "acme"
-        );
-        assert_eq!(
-            tenant_of(None, Some("a=1; agent_os_tenant=other; b=2")),
-            "other"
-        );
-        assert_eq!(tenant_of(Some(""), None), DEFAULT_TENANT);
-        assert_eq!(
-            tenant_of(None, Some("agent_os_tenantx=nope")),
-            DEFAULT_TENANT
-        );
-    }
-
-    #[test]
-    fn a_cookie_with_a_malformed_tenant_name_is_ignored() {
-        assert_eq!(tenant_of(None, Some("agent_os_tenant=a b")), DEFAULT_TENANT);
-        assert_eq!(tenant_of(None, Some("agent_os_tenant=")), DEFAULT_TENANT);
-    }
 
     #[test]
     fn tenant_names_are_checked_with_a_reason() {

@@ -728,7 +728,8 @@ impl Serializer for VariantName {
 
 #[cfg(test)]
 mod tests {
-    use crate::projection::{Item, ItemBody, RunStatus};
+    use crate::model::AnswerOutcome;
+    use crate::projection::{Item, ItemBody};
     use crate::protocol::ask::AskState;
     use crate::protocol::channel::{Channel, EventBody, RunEvent, RunOutcome};
     use serde_json::json;
@@ -829,12 +830,13 @@ mod tests {
 
     #[test]
     fn a_missing_or_unknown_tag_is_named_in_the_error() {
-        let missing = serde_json::from_str::<RunStatus>(r#"{"message":"x"}"#).unwrap_err();
+        let missing = serde_json::from_str::<AnswerOutcome>(r#"{"state":"x"}"#).unwrap_err();
         assert!(
-            missing.to_string().contains("missing field `status`"),
+            missing.to_string().contains("missing field `outcome`"),
             "{missing}"
         );
-        let unknown = serde_json::from_str::<RunStatus>(r#"{"status":"exploded"}"#).unwrap_err();
+        let unknown =
+            serde_json::from_str::<AnswerOutcome>(r#"{"outcome":"exploded"}"#).unwrap_err();
         assert!(
             unknown.to_string().contains("unknown variant `exploded`"),
             "{unknown}"

@@ -20,6 +20,7 @@ fn fixtures_dir() -> PathBuf {
 fn digest(view: &RunView) -> Value {
     json!({
         "status": view.status,
+        "failure": view.failure,
         "timeline": view.timeline_lines(),
         "final": view.final_answer.as_ref().map(|f| &f.text),
         "pending_asks": view.pending_asks().map(|a| &a.id).collect::<Vec<_>>(),

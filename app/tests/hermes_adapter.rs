@@ -10,7 +10,7 @@ use app::protocol::ask::{AskKind, AskState, Component};
 use app::protocol::hermes::{
     HermesNormalizer, is_supported_request, parse_transcript_line, strip_ansi,
 };
-use app::protocol::receipts::{GatewayAnswer, Receipt, hermes_answer, validate};
+use app::protocol::receipts::{GatewayAnswer, Receipt, ReceiptTime, hermes_answer, validate};
 use common::*;
 use serde_json::{Value, json};
 
@@ -115,7 +115,7 @@ fn answers_match_the_recorded_client(file: &str, receipts: &[(&str, Value)]) {
             component: ask.component.as_str().into(),
             action: (*action).into(),
             data: data.clone(),
-            ts: "2026-12-02T14:41:16Z".into(),
+            ts: ReceiptTime::parse_rfc3339("2026-12-02T14:41:16Z"),
         };
         let answer = validate(ask, &receipt).unwrap();
         let Some(GatewayAnswer::HermesCall { method, params }) = hermes_answer(ask, &answer) else {
@@ -250,7 +250,7 @@ fn newer_form_asks_are_answered_by_json_rpc_results() {
             component: ask.component.as_str().into(),
             action: action.into(),
             data,
-            ts: "2026-12-02T00:00:00Z".into(),
+            ts: ReceiptTime::parse_rfc3339("2026-12-02T00:00:00Z"),
         };
         let validated = validate(&ask, &receipt).unwrap();
         match hermes_answer(&ask, &validated) {
@@ -368,10 +368,11 @@ fn a_gateway_that_dies_mid_turn_fails_the_run_and_keeps_the_partial_text() {
         event("message.delta", json!({"text":"half"})),
     ]);
     assert_eq!(
-        view.status,
-        RunStatus::Failed {
-            message: "the gateway's output ended in the middle of a turn".into()
-        }
+        (view.status, view.failure.as_deref()),
+        (
+            RunStatus::Failed,
+            Some("the gateway's output ended in the middle of a turn")
+        )
     );
     assert_eq!(message_texts(&view), ["half"]);
 }

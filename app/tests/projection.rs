@@ -260,3 +260,75 @@ fn omitted_arrivals_come_back_in_order_with_the_ones_applied_since() {
             .is_none()
     );
 }
+
+fn ask_events(closes: &[&str]) -> Vec<RunEvent> {
+    let body = String::from(concat!(
+        "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+        "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\",",
+        "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"clarify\",\"message\":\"Name?\"}]}}\n\n",
+    ));
+    let mut events = events_of_bytes(body.as_bytes(), AgUiConfig::default());
+    let opened = events
+        .iter()
+        .find(|event| matches!(event.body, EventBody::AskOpened { .. }))
+        .unwrap()
+        .clone();
+    for close in closes {
+        let mut next = opened.clone();
+        next.sequence = events.len() as u64 + 1;
+        next.body = match *close {
+            "reopen" => {
+                let EventBody::AskOpened { ask } = &opened.body else {
+                    unreachable!()
+                };
+                let mut changed = ask.clone();
+                changed.title = "Something else entirely".into();
+                EventBody::AskOpened { ask: changed }
+            }
+            label => {
+                let state = match label {
+                    "answer" => app::protocol::ask::AskState::Resolved {
+                        answer: app::protocol::ask::RecordedAnswer {
+                            action: "answer".into(),
+                            data: json!({"answers": {"answer": "Ada"}}),
+                            summary: "Answered — Ada".into(),
+                            actor: None,
+                            at: None,
+                        },
+                    },
+                    _ => app::protocol::ask::AskState::Expired,
+                };
+                EventBody::AskClosed {
+                    ask_id: "i1".into(),
+                    ask_kind: app::protocol::ask::AskKind::Clarify,
+                    state: Box::new(state),
+                }
+            }
+        };
+        events.push(next);
+    }
+    events
+}
+
+#[test]
+fn a_repeated_ask_opened_for_an_answered_ask_does_not_reopen_it_or_change_it() {
+    let view = RunView::from_events(Default::default(), &ask_events(&["answer", "reopen"]));
+    assert_eq!(view.asks.len(), 1);
+    assert_eq!(view.asks[0].state.label(), "resolved");
+    assert_eq!(view.asks[0].title, "Name?");
+    let ask_items = view
+        .items
+        .iter()
+        .filter(|item| matches!(item.body, ItemBody::Ask { .. }))
+        .count();
+    assert_eq!(ask_items, 1);
+}
+
+#[test]
+fn an_expiry_arriving_after_the_answer_does_not_relabel_it_expired() {
+    let view = RunView::from_events(Default::default(), &ask_events(&["answer", "expire"]));
+    assert_eq!(view.asks[0].state.label(), "resolved");
+    let expired_first =
+        RunView::from_events(Default::default(), &ask_events(&["expire", "answer"]));
+    assert_eq!(expired_first.asks[0].state.label(), "expired");
+}

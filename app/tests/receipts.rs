@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use app::protocol::agui::asks::{InterruptSource, ask_for_frontend_tool, ask_from_interrupt};
 use app::protocol::ask::{Ask, AskState};
 use app::protocol::receipts::{
-    GatewayAnswer, Receipt, ReceiptEnvelope, ReceiptError, ResumeEntry, agui_resume,
+    GatewayAnswer, Receipt, ReceiptEnvelope, ReceiptError, ReceiptTime, ResumeEntry, agui_resume,
     custom_interrupt_resume, hermes_answer, resolved_state, validate,
 };
 use common::*;
@@ -22,7 +22,7 @@ fn receipt(ask: &Ask, action: &str, data: Value) -> Receipt {
         component: ask.component.as_str().into(),
         action: action.into(),
         data,
-        ts: "2026-12-02T10:00:00Z".into(),
+        ts: ReceiptTime::parse_rfc3339("2026-12-02T10:00:00Z"),
     }
 }
 
@@ -55,30 +55,30 @@ fn the_envelope_is_parsed_exactly_as_specified() {
 
 #[test]
 fn a_malformed_receipt_names_the_field_that_is_wrong() {
-    let missing = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":"a","component":"c","data":{},"ts":"t"}}"#)
+    let missing = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":"a","component":"c","data":{},"ts":1782487573184}}"#)
         .unwrap_err();
     assert!(
         missing.to_string().contains("missing field `action`"),
         "{missing}"
     );
-    let wrong_type = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":5,"component":"c","action":"a","ts":"t"}}"#)
+    let wrong_type = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":5,"component":"c","action":"a","ts":1782487573184}}"#)
         .unwrap_err();
     assert!(
         wrong_type.to_string().contains("invalid type: integer `5`"),
         "{wrong_type}"
     );
     let channel = ReceiptEnvelope::parse(
-        br#"{"channel":"chat","receipt":{"toolCallId":"a","component":"c","action":"a","ts":"t"}}"#,
+        br#"{"channel":"chat","receipt":{"toolCallId":"a","component":"c","action":"a","ts":1782487573184}}"#,
     )
     .unwrap_err();
     assert_eq!(
         channel.to_string(),
         "channel `chat` is not allowed; expected `tool-result`"
     );
-    let empty = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":"","component":"c","action":"a","ts":"t"}}"#)
+    let empty = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":"","component":"c","action":"a","ts":1782487573184}}"#)
         .unwrap_err();
     assert_eq!(empty.to_string(), "receipt.toolCallId must not be empty");
-    let extra = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":"a","component":"c","action":"a","ts":"t","text":"hi"}}"#)
+    let extra = ReceiptEnvelope::parse(br#"{"channel":"tool-result","receipt":{"toolCallId":"a","component":"c","action":"a","ts":1782487573184,"text":"hi"}}"#)
         .unwrap_err();
     assert!(
         extra.to_string().contains("unknown field `text`"),
@@ -394,4 +394,176 @@ fn a_langgraph_interrupt_is_answered_through_forwarded_props() {
         resume["approved"],
         request["forwardedProps"]["command"]["resume"]["approved"]
     );
+}
+
+fn agui_approval(id: &str) -> Ask {
+    ask_from_interrupt(
+        &json!({"id": id, "reason": "tool_approval", "message": "Delete /tmp/x?",
+                "toolCallId": id, "metadata": {"choices": ["once", "session", "deny"]}}),
+        InterruptSource::Outcome,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_contract_example_receipt_is_accepted_exactly_as_written() {
+    let body = br#"{"channel":"tool-result","receipt":{"toolCallId":"call_abc","component":"approval_card","action":"approve","data":{"approved":true},"ts":1782487573184}}"#;
+    let envelope = ReceiptEnvelope::parse(body).unwrap();
+    assert_eq!(envelope.receipt.ts, Some(ReceiptTime(1_782_487_573_184)));
+    let answer = validate(&agui_approval("call_abc"), &envelope.receipt).unwrap();
+    assert_eq!(answer.action, "once");
+    assert_eq!(answer.recorded.action, "once");
+    assert_eq!(answer.recorded.summary, "Approved once");
+    assert_eq!(
+        answer.recorded.at.as_deref(),
+        Some("2026-06-26T15:26:13.184Z")
+    );
+    // Written back, the time is the contract's integer again.
+    let written = serde_json::to_value(&envelope).unwrap();
+    assert_eq!(written["receipt"]["ts"], json!(1_782_487_573_184_i64));
+}
+
+#[test]
+fn a_receipt_time_is_epoch_milliseconds_or_rfc3339_and_nothing_else() {
+    let parse = |ts: &str| {
+        ReceiptEnvelope::parse(
+            format!(r#"{{"channel":"tool-result","receipt":{{"toolCallId":"a","component":"approval_card","action":"once","ts":{ts}}}}}"#)
+                .as_bytes(),
+        )
+    };
+    for same in [
+        "1782487573184",
+        r#""2026-06-26T15:26:13.184Z""#,
+        r#""2026-06-26T17:26:13.184+02:00""#,
+    ] {
+        assert_eq!(
+            parse(same).unwrap().receipt.ts,
+            Some(ReceiptTime(1_782_487_573_184)),
+            "{same}"
+        );
+    }
+    for wrong in [
+        r#""t""#,
+        "-5",
+        "1.5",
+        r#""2026-13-01T00:00:00Z""#,
+        r#""""#,
+        "null",
+    ] {
+        let error = parse(wrong).unwrap_err().to_string();
+        assert!(
+            error.contains("epoch milliseconds") || error.contains("receipt.ts"),
+            "{wrong}: {error}"
+        );
+    }
+}
+
+#[test]
+fn approve_and_reject_mean_once_and_deny_on_an_approval_card() {
+    let ask = agui_approval("call_abc");
+    let meant = |action: &str, data: Value| validate(&ask, &receipt(&ask, action, data));
+    assert_eq!(meant("approve", Value::Null).unwrap().action, "once");
+    assert_eq!(
+        meant("approve", json!({"approved": true, "choice": "session"}))
+            .unwrap()
+            .recorded
+            .summary,
+        "Approved for session"
+    );
+    let denied = meant("reject", json!({"approved": false, "reason": "no"})).unwrap();
+    assert_eq!(
+        (denied.action.as_str(), denied.recorded.summary.as_str()),
+        ("deny", "Denied")
+    );
+    assert_eq!(denied.data["reason"], "no");
+    let contradiction = meant("approve", json!({"approved": false})).unwrap_err();
+    assert_eq!(
+        contradiction.to_string(),
+        "receipt.data.approved: is false, but the action is `approve`"
+    );
+    let not_offered = meant("approve", json!({"choice": "always"})).unwrap_err();
+    assert!(
+        not_offered
+            .to_string()
+            .contains("`always` is not an approving action"),
+        "{not_offered}"
+    );
+    assert!(matches!(
+        meant("approve", json!({"choice": "deny"})).unwrap_err(),
+        ReceiptError::BadData { .. }
+    ));
+    // Only approval cards know the aliases.
+    let question = ask_from_interrupt(
+        &json!({"id": "q", "reason": "clarify", "message": "Which?",
+                "metadata": {"choices": ["a", "b"]}}),
+        InterruptSource::Outcome,
+    )
+    .unwrap();
+    assert!(matches!(
+        validate(&question, &receipt(&question, "approve", Value::Null)).unwrap_err(),
+        ReceiptError::ActionNotAllowed { .. }
+    ));
+}
+
+/// A LangGraph run as ag-ui-langgraph writes it with `emit_interrupt_outcome=True`: the
+/// interrupt as CUSTOM `on_interrupt` (its id in `rawEvent.id`), then again in the outcome.
+fn interrupt_announced_twice(outcome_id: &str) -> Vec<u8> {
+    let value = json!({"reason": "tool_approval", "message": "Approve delete_file?",
+        "toolCallId": "call_delete_1", "action": {"name": "delete_file", "args": {"path": "/tmp/x"}},
+        "responseSchema": {"type": "object", "properties": {"approved": {"type": "boolean"}}}});
+    let events = [
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+        json!({"type": "CUSTOM", "name": "on_interrupt", "value": value.to_string(),
+               "rawEvent": {"id": "d63c27aa", "value": value, "ns": ["agent:1"]}}),
+        json!({"type": "RAW", "event": {"kind": "on_chain_end"}}),
+        json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
+               "outcome": {"type": "interrupt", "interrupts": [
+                   {"id": outcome_id, "reason": "tool_approval", "toolCallId": "call_delete_1"}]}}),
+    ];
+    events
+        .iter()
+        .map(|event| format!("data: {event}\n\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+#[test]
+fn one_interrupt_announced_by_a_custom_event_and_the_outcome_is_one_ask_resumed_in_the_1_0_form() {
+    let view = project_bytes(
+        &interrupt_announced_twice("d63c27aa"),
+        app::protocol::agui::AgUiConfig::default(),
+    );
+    assert!(error_lines(&view).is_empty(), "{:?}", error_lines(&view));
+    assert_eq!(view.asks.len(), 1, "{:?}", view.asks);
+    let ask = view.pending_asks().next().unwrap().clone();
+    assert_eq!(ask.id, "d63c27aa");
+    assert!(matches!(
+        ask.origin,
+        app::protocol::ask::AskOrigin::AgUiInterrupt { .. }
+    ));
+    // What the CUSTOM event said and the outcome left out is kept.
+    assert_eq!(ask.title, "Approve delete_file?");
+    assert_eq!(ask.kind, app::protocol::ask::AskKind::Approval);
+    let answer = validate(&ask, &receipt(&ask, "once", Value::Null)).unwrap();
+    let answers = BTreeMap::from([(ask.id.clone(), answer)]);
+    let resume = serde_json::to_value(agui_resume(&[&ask], &answers).unwrap()).unwrap();
+    assert_eq!(resume.as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            &resume[0]["interruptId"],
+            &resume[0]["status"],
+            &resume[0]["payload"]["approved"]
+        ),
+        (&json!("d63c27aa"), &json!("resolved"), &json!(true))
+    );
+}
+
+#[test]
+fn a_custom_interrupt_the_outcome_does_not_repeat_stays_its_own_ask() {
+    let view = project_bytes(
+        &interrupt_announced_twice("another"),
+        app::protocol::agui::AgUiConfig::default(),
+    );
+    let ids: Vec<&str> = view.asks.iter().map(|ask| ask.id.as_str()).collect();
+    assert_eq!(ids, ["call_delete_1", "another"]);
 }

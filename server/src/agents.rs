@@ -3,6 +3,28 @@
 use app::model::AgentEnvironment;
 use serde_json::Value;
 
+/// How long the console waits on an agent over HTTP before it gives up on the run, so a
+/// silent agent never holds its thread forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentTimeouts {
+    /// To open the connection.
+    pub connect: std::time::Duration,
+    /// From the request to the response's status line.
+    pub first_byte: std::time::Duration,
+    /// Between two reads of the response body.
+    pub idle: std::time::Duration,
+}
+
+impl Default for AgentTimeouts {
+    fn default() -> Self {
+        Self {
+            connect: std::time::Duration::from_secs(10),
+            first_byte: std::time::Duration::from_secs(60),
+            idle: std::time::Duration::from_secs(300),
+        }
+    }
+}
+
 /// How to reach one agent.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentKind {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::agents::{AgentKind, AgentSpec, Agents, parse_tools, read_tools};
+use crate::agents::{AgentKind, AgentSpec, AgentTimeouts, Agents, parse_tools, read_tools};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -138,6 +138,15 @@ pub struct ServeArgs {
     /// Do not mount the demo agent under /demo nor offer the demo gateway.
     #[arg(long)]
     pub no_demo: bool,
+    /// Seconds to wait for an agent to accept a connection [default: 10].
+    #[arg(long, env = "AGENT_OS_AGENT_CONNECT_TIMEOUT", value_name = "SECS")]
+    pub agent_connect_timeout: Option<f64>,
+    /// Seconds to wait for an agent's response to begin [default: 60].
+    #[arg(long, env = "AGENT_OS_AGENT_FIRST_BYTE_TIMEOUT", value_name = "SECS")]
+    pub agent_first_byte_timeout: Option<f64>,
+    /// Seconds an agent's stream may stay silent before its run fails [default: 300].
+    #[arg(long, env = "AGENT_OS_AGENT_IDLE_TIMEOUT", value_name = "SECS")]
+    pub agent_idle_timeout: Option<f64>,
 }
 
 /// The `--config` TOML file.
@@ -150,6 +159,9 @@ struct ConfigFile {
     site_root: Option<PathBuf>,
     demo: Option<bool>,
     default_agent: Option<String>,
+    agent_connect_timeout: Option<f64>,
+    agent_first_byte_timeout: Option<f64>,
+    agent_idle_timeout: Option<f64>,
     #[serde(default)]
     agent: Vec<AgentEntry>,
     #[serde(default)]
@@ -198,6 +210,7 @@ pub struct ServeConfig {
     pub hermes: Vec<String>,
     pub default_agent: Option<String>,
     pub demo: bool,
+    pub timeouts: AgentTimeouts,
 }
 
 impl ServeConfig {
@@ -344,7 +357,39 @@ impl ServeArgs {
             }
         }
         hermes.extend(self.hermes);
+        let defaults = AgentTimeouts::default();
+        let seconds =
+            |flag: Option<f64>, file: Option<f64>, name: &str, default| match flag.or(file) {
+                None => Ok(default),
+                Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
+                    Ok(std::time::Duration::from_secs_f64(secs))
+                }
+                Some(secs) => Err(format!(
+                    "--{name} {secs}: give a number of seconds above 0 and at most 86400"
+                )),
+            };
+        let timeouts = AgentTimeouts {
+            connect: seconds(
+                self.agent_connect_timeout,
+                file.agent_connect_timeout,
+                "agent-connect-timeout",
+                defaults.connect,
+            )?,
+            first_byte: seconds(
+                self.agent_first_byte_timeout,
+                file.agent_first_byte_timeout,
+                "agent-first-byte-timeout",
+                defaults.first_byte,
+            )?,
+            idle: seconds(
+                self.agent_idle_timeout,
+                file.agent_idle_timeout,
+                "agent-idle-timeout",
+                defaults.idle,
+            )?,
+        };
         Ok(ServeConfig {
+            timeouts,
             addr: self
                 .addr
                 .or(file.addr)

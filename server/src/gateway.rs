@@ -10,9 +10,10 @@ use std::time::Duration;
 
 use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_request_reply};
+use app::protocol::limits::MAX_EVENT_BYTES;
 use app::protocol::receipts::GatewayAnswer;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -27,10 +28,14 @@ struct Route {
     done: Option<oneshot::Sender<()>>,
 }
 
+/// Frames queued in either direction before the sender waits: a gateway that floods the
+/// console, or stops reading, holds a bounded amount of memory here.
+const QUEUE: usize = 256;
+
 pub struct HermesGateway {
     name: String,
     /// Frames to send; a writer task owns the transport.
-    out: mpsc::UnboundedSender<String>,
+    out: mpsc::Sender<String>,
     child: Mutex<Option<Child>>,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
@@ -66,7 +71,7 @@ impl HermesGateway {
             })?;
         let mut stdin = child.stdin.take().ok_or("the gateway has no stdin")?;
         let stdout = child.stdout.take().ok_or("the gateway has no stdout")?;
-        let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+        let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);
         tokio::spawn(async move {
             while let Some(frame) = outgoing.recv().await {
                 if stdin
@@ -79,12 +84,24 @@ impl HermesGateway {
                 }
             }
         });
-        let (lines, incoming) = mpsc::unbounded_channel::<String>();
+        let (lines, incoming) = mpsc::channel::<String>(QUEUE);
+        let gateway = name.to_owned();
         tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout).lines();
-            while let Ok(Some(line)) = reader.next_line().await {
-                if lines.send(line).is_err() {
-                    break;
+            let mut reader = BufReader::new(stdout);
+            loop {
+                match read_line_within(&mut reader, MAX_EVENT_BYTES).await {
+                    Ok(Line::Text(line)) => {
+                        if lines.send(line).await.is_err() {
+                            break;
+                        }
+                    }
+                    Ok(Line::TooLong(bytes)) => tracing::warn!(
+                        %gateway,
+                        bytes,
+                        limit = MAX_EVENT_BYTES,
+                        "a line from the gateway is over the size limit and was skipped"
+                    ),
+                    Ok(Line::End) | Err(_) => break,
                 }
             }
         });
@@ -107,13 +124,16 @@ impl HermesGateway {
     ) -> Result<Arc<Self>, String> {
         use futures_util::{SinkExt, StreamExt};
         use tokio_tungstenite::tungstenite::Message;
-        let (socket, _) = tokio_tungstenite::connect_async(url)
+        let limits = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .max_message_size(Some(MAX_EVENT_BYTES))
+            .max_frame_size(Some(MAX_EVENT_BYTES));
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(limits), false)
             .await
             .map_err(|error| {
                 format!("cannot connect to the Hermes gateway {name:?} at {url}: {error}")
             })?;
         let (mut sink, mut stream) = socket.split();
-        let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+        let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);
         tokio::spawn(async move {
             while let Some(frame) = outgoing.recv().await {
                 if sink.send(Message::Text(frame.into())).await.is_err() {
@@ -121,7 +141,7 @@ impl HermesGateway {
                 }
             }
         });
-        let (lines, incoming) = mpsc::unbounded_channel::<String>();
+        let (lines, incoming) = mpsc::channel::<String>(QUEUE);
         tokio::spawn(async move {
             while let Some(Ok(message)) = stream.next().await {
                 let text = match message {
@@ -131,7 +151,7 @@ impl HermesGateway {
                     _ => continue,
                 };
                 for line in text.lines() {
-                    if lines.send(line.to_owned()).is_err() {
+                    if lines.send(line.to_owned()).await.is_err() {
                         return;
                     }
                 }
@@ -142,8 +162,8 @@ impl HermesGateway {
 
     fn start(
         name: &str,
-        out: mpsc::UnboundedSender<String>,
-        incoming: mpsc::UnboundedReceiver<String>,
+        out: mpsc::Sender<String>,
+        incoming: mpsc::Receiver<String>,
         child: Option<Child>,
         recorder: Recorder,
         store: Arc<dyn Store>,
@@ -172,6 +192,7 @@ impl HermesGateway {
     async fn write(&self, frame: &Value) -> Result<(), String> {
         self.out
             .send(frame.to_string())
+            .await
             .map_err(|_| format!("the gateway {:?} is gone", self.name))
     }
 
@@ -195,7 +216,7 @@ impl HermesGateway {
         }
     }
 
-    async fn read(self: Arc<Self>, mut incoming: mpsc::UnboundedReceiver<String>) {
+    async fn read(self: Arc<Self>, mut incoming: mpsc::Receiver<String>) {
         while let Some(line) = incoming.recv().await {
             if line.trim().is_empty() {
                 continue;
@@ -440,6 +461,60 @@ impl HermesGateway {
     }
 }
 
+/// One line read from a gateway.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    Text(String),
+    /// A line over the limit, skipped to its end unread; its length in bytes.
+    TooLong(usize),
+    End,
+}
+
+/// Reads one newline-terminated line of at most `limit` bytes. A longer line is read past
+/// without being kept, so a gateway cannot make the console hold an endless line.
+pub async fn read_line_within<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    let mut skipped = 0usize;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(match (line.is_empty(), skipped) {
+                (true, 0) => Line::End,
+                (_, 0) => Line::Text(String::from_utf8_lossy(&line).into_owned()),
+                _ => Line::TooLong(skipped),
+            });
+        }
+        let (chunk, ends) = match memchr_newline(available) {
+            Some(at) => (&available[..at], Some(at + 1)),
+            None => (available, None),
+        };
+        if skipped == 0 && line.len() + chunk.len() <= limit {
+            line.extend_from_slice(chunk);
+        } else {
+            skipped = skipped.max(line.len()) + chunk.len();
+            line = Vec::new();
+        }
+        let consumed = ends.unwrap_or(chunk.len());
+        reader.consume(consumed);
+        if ends.is_some() {
+            let text = String::from_utf8_lossy(&line);
+            let text = text.strip_suffix('\r').unwrap_or(&text).to_owned();
+            return Ok(if skipped > 0 {
+                Line::TooLong(skipped)
+            } else {
+                Line::Text(text)
+            });
+        }
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|byte| *byte == b'\n')
+}
+
 /// The note recorded when a receipt was accepted but could not reach the gateway.
 pub fn undelivered(error: &str) -> EventDraft {
     EventDraft::new(
@@ -451,4 +526,41 @@ pub fn undelivered(error: &str) -> EventDraft {
         Some(crate::workspace::now_ms()),
         None,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], limit: usize) -> Vec<Line> {
+        // A tiny buffer, so lines arrive split across many reads.
+        let mut reader = BufReader::with_capacity(3, input);
+        let mut out = Vec::new();
+        loop {
+            match read_line_within(&mut reader, limit).await {
+                Ok(Line::End) | Err(_) => return out,
+                Ok(line) => out.push(line),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_skipped_whole_and_the_next_one_is_read() {
+        let input = b"{\"a\":1}\r\n0123456789abcdef\n{\"b\":2}\nlast";
+        assert_eq!(
+            lines(input, 10).await,
+            [
+                Line::Text("{\"a\":1}".into()),
+                Line::TooLong(16),
+                Line::Text("{\"b\":2}".into()),
+                Line::Text("last".into()),
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn an_endless_line_is_counted_not_kept() {
+        let input = vec![b'x'; 100_000];
+        assert_eq!(lines(&input, 1000).await, [Line::TooLong(100_000)]);
+    }
 }

@@ -33,6 +33,29 @@ impl Live {
             .subscribe()
     }
 
+    /// Forgets a run's channel once nobody listens to it (a subscriber calls this as it
+    /// goes), so finished runs hold no memory here.
+    pub fn release(&self, run_id: &str) {
+        let mut runs = self
+            .runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if runs
+            .get(run_id)
+            .is_some_and(|sender| sender.receiver_count() == 0)
+        {
+            runs.remove(run_id);
+        }
+    }
+
+    /// How many runs have a channel open (for tests and diagnostics).
+    pub fn channel_count(&self) -> usize {
+        self.runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .len()
+    }
+
     /// Hands committed events to every subscriber of their run.
     pub fn publish(&self, events: &[RunEvent]) {
         let Some(first) = events.first() else {
@@ -110,7 +133,11 @@ pub fn event_stream(
     use axum::response::IntoResponse;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
-        if let Err(error) = pump(&*store, &live, &tenant_id, &run_id, after, &tx).await {
+        let mut receiver = live.subscribe(&run_id);
+        let pumped = pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx).await;
+        drop(receiver);
+        live.release(&run_id);
+        if let Err(error) = pumped {
             tracing::warn!(%run_id, %error, "live stream stopped");
             let _ = tx
                 .send(Bytes::from(format!(
@@ -140,34 +167,60 @@ async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes>) -> bool 
     tx.send(Bytes::from(std::mem::take(out))).await.is_ok()
 }
 
+/// Events a stream reads from the store at a time: a long run is streamed page by page,
+/// never read whole into memory.
+const PAGE: u64 = 1000;
+
+/// The next page of a run's stored events after `after` (and before `before`).
+async fn next_page(
+    store: &dyn Store,
+    tenant_id: &str,
+    run_id: &str,
+    after: u64,
+    before: Option<u64>,
+) -> Result<Vec<RunEvent>, StoreError> {
+    let end = after.saturating_add(PAGE + 1);
+    let end = before.map_or(end, |before| before.min(end));
+    if end <= after.saturating_add(1) {
+        return Ok(Vec::new());
+    }
+    store.events(tenant_id, run_id, after, Some(end)).await
+}
+
 async fn pump(
     store: &dyn Store,
-    live: &Live,
+    receiver: &mut broadcast::Receiver<Arc<RunEvent>>,
     tenant_id: &str,
     run_id: &str,
     after: u64,
     tx: &tokio::sync::mpsc::Sender<Bytes>,
 ) -> Result<(), StoreError> {
-    // Subscribe before reading the backlog, so nothing committed in between is missed;
-    // sequences filter out what the backlog already delivered.
-    let mut receiver = live.subscribe(run_id);
+    // The receiver subscribed before the backlog is read, so nothing committed in between
+    // is missed; sequences filter out what the backlog already delivered.
     let mut progress = Progress::default();
-    let mut last = after;
     let mut out = String::new();
     // The run's state so far decides whether the stream may end, even when resuming late.
-    for event in store.events(tenant_id, run_id, 0, Some(after + 1)).await? {
-        progress.see(&event);
+    let mut seen = 0;
+    loop {
+        let page = next_page(store, tenant_id, run_id, seen, Some(after + 1)).await?;
+        let Some(last) = page.last() else { break };
+        seen = last.sequence;
+        page.iter().for_each(|event| progress.see(event));
     }
-    for event in store.events(tenant_id, run_id, after, None).await? {
-        progress.see(&event);
-        last = event.sequence;
-        push_frame(&mut out, &event);
-        if out.len() > 64 * 1024 && !flush(&mut out, tx).await {
+    let mut last = after;
+    loop {
+        let page = next_page(store, tenant_id, run_id, last, None).await?;
+        let Some(final_event) = page.last() else {
+            break;
+        };
+        last = final_event.sequence;
+        for event in &page {
+            progress.see(event);
+            push_frame(&mut out, event);
+        }
+        if !flush(&mut out, tx).await {
             return Ok(());
         }
-    }
-    if !flush(&mut out, tx).await {
-        return Ok(());
     }
     while !progress.done() {
         let first = match tokio::time::timeout(HEARTBEAT, receiver.recv()).await {
@@ -201,13 +254,20 @@ async fn pump(
                 }
                 // A gap (another writer's events reached us out of order) or a lagging
                 // receiver: the store has everything, in order.
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    for event in store.events(tenant_id, run_id, last, None).await? {
-                        progress.see(&event);
-                        last = event.sequence;
-                        push_frame(&mut out, &event);
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => loop {
+                    let page = next_page(store, tenant_id, run_id, last, None).await?;
+                    let Some(final_event) = page.last() else {
+                        break;
+                    };
+                    last = final_event.sequence;
+                    for event in &page {
+                        progress.see(event);
+                        push_frame(&mut out, event);
                     }
-                }
+                    if !flush(&mut out, tx).await {
+                        return Ok(());
+                    }
+                },
                 Err(broadcast::error::RecvError::Closed) => {
                     flush(&mut out, tx).await;
                     return Ok(());
@@ -219,4 +279,26 @@ async fn pump(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_channel_is_freed_once_its_last_subscriber_goes() {
+        let live = Live::default();
+        let first = live.subscribe("run-1");
+        let second = live.subscribe("run-1");
+        assert_eq!(live.channel_count(), 1);
+        drop(first);
+        live.release("run-1");
+        assert_eq!(live.channel_count(), 1, "one subscriber still listens");
+        drop(second);
+        live.release("run-1");
+        assert_eq!(live.channel_count(), 0);
+        // Publishing to a run nobody follows opens nothing.
+        live.publish(&[]);
+        assert_eq!(live.channel_count(), 0);
+    }
 }

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use app::error::ApiError;
+use app::projection::history::{latest_state, messages_from_views};
 use app::projection::{RunView, ViewPolicy};
-use app::protocol::agui::history::{latest_state, messages_from_views};
 use app::protocol::agui::{AgUiConfig, AgUiNormalizer};
 use app::protocol::ask::{AskOrigin, AskState, Component};
 use app::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
@@ -17,10 +17,11 @@ use app::protocol::receipts::{
     resolved_state, validate,
 };
 use app::protocol::sse::{SseDecoder, SseFrames};
+use app::protocol::status::RunStatus;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
-use crate::agents::{AgentKind, AgentSpec, Agents};
+use crate::agents::{AgentKind, AgentSpec, AgentTimeouts, Agents};
 use crate::gateway::{HermesGateway, undelivered};
 use crate::live::Live;
 use crate::recorder::Recorder;
@@ -31,24 +32,40 @@ use crate::workspace::now_ms;
 type Pending<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), StoreError>> + Send + 'a>>;
 
-/// Normalizes decoded SSE frames, keeping each raw frame at its upstream position.
+/// Normalizes decoded SSE frames, keeping each raw frame at its upstream position;
+/// returns the bytes of raw frames kept.
 fn normalize_frames(
     normalizer: &mut AgUiNormalizer,
     frames: &mut SseFrames,
     upstream: &mut Vec<UpstreamEvent>,
     drafts: &mut Vec<EventDraft>,
-) {
+) -> usize {
+    let mut kept = 0;
     for frame in frames.iter() {
+        let body = match &frame {
+            Ok(frame) => frame.data.to_owned(),
+            Err(error) => format!("(undecodable SSE frame: {error})"),
+        };
+        kept += body.len();
         upstream.push(UpstreamEvent {
             position: normalizer.upstream_count(),
-            body: match &frame {
-                Ok(frame) => frame.data.to_owned(),
-                Err(error) => format!("(undecodable SSE frame: {error})"),
-            },
+            body,
         });
         normalizer.push_frame(frame, drafts);
     }
     frames.clear();
+    kept
+}
+
+/// The most raw upstream bytes read and held while the previous batch is being stored;
+/// past it the agent's stream is not read until the store catches up.
+const MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;
+/// The most normalized events held the same way.
+const MAX_BUFFERED_EVENTS: usize = 16 * 1024;
+
+/// Whether the reader may take more from the agent while a store write is in flight.
+fn has_room(held_bytes: usize, held_events: usize) -> bool {
+    held_events < MAX_BUFFERED_EVENTS && held_bytes < MAX_BUFFERED_BYTES
 }
 
 /// What became of a receipt.
@@ -74,26 +91,35 @@ pub struct Runs {
     agents: Agents,
     gateways: tokio::sync::Mutex<HashMap<String, Arc<HermesGateway>>>,
     http: reqwest::Client,
+    timeouts: AgentTimeouts,
     active: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     /// Answers waiting for the rest of their run's interrupts. Passwords and secrets
     /// exist only here (and in the request to the agent), never in the store.
     held: Mutex<HashMap<String, ValidatedAnswer>>,
 }
 
-fn internal(error: StoreError) -> ApiError {
-    tracing::error!(%error, "store operation failed");
-    ApiError::Storage(error.to_string())
-}
-
 impl Runs {
-    pub fn new(store: Arc<dyn Store>, live: Live, agents: Agents) -> Arc<Self> {
+    pub fn new(
+        store: Arc<dyn Store>,
+        live: Live,
+        agents: Agents,
+        timeouts: AgentTimeouts,
+    ) -> Arc<Self> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(timeouts.connect)
+            .build()
+            .unwrap_or_else(|error| {
+                tracing::error!(%error, "cannot configure the HTTP client; using the defaults");
+                reqwest::Client::new()
+            });
         Arc::new(Self {
+            timeouts,
             recorder: Recorder::new(store.clone(), live.clone()),
             store,
             live,
             agents,
             gateways: tokio::sync::Mutex::new(HashMap::new()),
-            http: reqwest::Client::new(),
+            http,
             active: Mutex::new(HashMap::new()),
             held: Mutex::new(HashMap::new()),
         })
@@ -151,22 +177,12 @@ impl Runs {
 
     /// The agent a thread talks to, binding the default one on first use.
     async fn thread_agent(&self, tenant_id: &str, thread_id: &str) -> Result<AgentSpec, ApiError> {
-        if self
-            .store
-            .get_thread(tenant_id, thread_id)
-            .await
-            .map_err(internal)?
-            .is_none()
-        {
+        if self.store.get_thread(tenant_id, thread_id).await?.is_none() {
             return Err(ApiError::NotFound(format!(
                 "thread {thread_id:?} does not exist"
             )));
         }
-        let bound = self
-            .store
-            .thread_agent(tenant_id, thread_id)
-            .await
-            .map_err(internal)?;
+        let bound = self.store.thread_agent(tenant_id, thread_id).await?;
         match bound {
             Some(name) => self.agents.get(&name).cloned().ok_or_else(|| {
                 ApiError::Conflict(format!(
@@ -181,8 +197,7 @@ impl Runs {
                 })?;
                 self.store
                     .bind_thread_agent(tenant_id, thread_id, &agent.name)
-                    .await
-                    .map_err(internal)?;
+                    .await?;
                 Ok(agent)
             }
         }
@@ -195,17 +210,8 @@ impl Runs {
         thread_id: &str,
     ) -> Result<Vec<RunView>, ApiError> {
         let mut views = Vec::new();
-        for run in self
-            .store
-            .list_runs(tenant_id, thread_id)
-            .await
-            .map_err(internal)?
-        {
-            let events = self
-                .store
-                .events(tenant_id, &run.id, 0, None)
-                .await
-                .map_err(internal)?;
+        for run in self.store.list_runs(tenant_id, thread_id).await? {
+            let events = self.store.events(tenant_id, &run.id, 0, None).await?;
             views.push(RunView::from_events(ViewPolicy::default(), &events));
         }
         Ok(views)
@@ -280,11 +286,8 @@ impl Runs {
                 input: json!({ "prompt": text }),
                 created_at_ms: now_ms(),
             })
-            .await
-            .map_err(internal)?;
-        self.record(tenant_id, run_id, &[], first)
-            .await
-            .map_err(internal)?;
+            .await?;
+        self.record(tenant_id, run_id, &[], first).await?;
         if let Err(message) = gateway.start_turn(tenant_id, thread_id, run_id, text).await {
             let failed = EventDraft::new(
                 EventBody::RunFailed {
@@ -294,20 +297,14 @@ impl Runs {
                 Some(now_ms()),
                 None,
             );
-            self.record(tenant_id, run_id, &[], vec![failed])
-                .await
-                .map_err(internal)?;
+            self.record(tenant_id, run_id, &[], vec![failed]).await?;
         }
         Ok(run)
     }
 
     async fn has_active_run(&self, tenant_id: &str, thread_id: &str) -> Result<bool, ApiError> {
-        let runs = self
-            .store
-            .list_runs(tenant_id, thread_id)
-            .await
-            .map_err(internal)?;
-        Ok(runs.iter().any(|run| run.status == "running"))
+        let runs = self.store.list_runs(tenant_id, thread_id).await?;
+        Ok(runs.iter().any(|run| run.status == RunStatus::Running))
     }
 
     fn run_input(
@@ -386,11 +383,8 @@ impl Runs {
                 input: recorded_input.unwrap_or_else(|| input.clone()),
                 created_at_ms: now_ms(),
             })
-            .await
-            .map_err(internal)?;
-        self.record(tenant_id, run_id, &[], first)
-            .await
-            .map_err(internal)?;
+            .await?;
+        self.record(tenant_id, run_id, &[], first).await?;
         let runs = Arc::clone(self);
         let (tenant, run_key, url) = (tenant_id.to_owned(), run_id.to_owned(), url.clone());
         let task = tokio::spawn(async move {
@@ -454,13 +448,20 @@ impl Runs {
         input: &Value,
         config: AgUiConfig,
     ) -> Result<(), String> {
-        let response = self
+        let request = self
             .http
             .post(url)
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .json(input)
-            .send()
+            .send();
+        let response = tokio::time::timeout(self.timeouts.first_byte, request)
             .await
+            .map_err(|_| {
+                format!(
+                    "the agent at {url} did not answer within {} s",
+                    self.timeouts.first_byte.as_secs_f64()
+                )
+            })?
             .map_err(|error| format!("the agent at {url} is unreachable: {error}"))?;
         let status = response.status();
         if !status.is_success() {
@@ -481,21 +482,29 @@ impl Runs {
         let mut drafts: Vec<EventDraft> = Vec::new();
         let mut in_flight: Option<Pending<'_>> = None;
         let mut reading = true;
+        let mut held_bytes = 0;
         loop {
             tokio::select! {
-                chunk = body.next(), if reading => {
+                chunk = tokio::time::timeout(self.timeouts.idle, body.next()), if reading && has_room(held_bytes, drafts.len()) => {
                     match chunk {
-                        Some(Ok(bytes)) => decoder.feed(&bytes, &mut frames),
-                        Some(Err(error)) => {
+                        Ok(Some(Ok(bytes))) => decoder.feed(&bytes, &mut frames),
+                        Ok(Some(Err(error))) => {
                             broken = Some(format!("the agent's connection broke: {error}"));
                             reading = false;
                         }
-                        None => reading = false,
+                        Ok(None) => reading = false,
+                        Err(_) => {
+                            broken = Some(format!(
+                                "the agent sent nothing for {} s; the console stopped waiting",
+                                self.timeouts.idle.as_secs_f64()
+                            ));
+                            reading = false;
+                        }
                     }
                     if !reading {
                         decoder.finish(&mut frames);
                     }
-                    normalize_frames(&mut normalizer, &mut frames, &mut upstream, &mut drafts);
+                    held_bytes += normalize_frames(&mut normalizer, &mut frames, &mut upstream, &mut drafts);
                     if !reading {
                         if let Some(message) = broken.take() {
                             drafts.push(EventDraft::new(
@@ -514,6 +523,7 @@ impl Runs {
             }
             if in_flight.is_none() && !(upstream.is_empty() && drafts.is_empty()) {
                 let batch_upstream = std::mem::take(&mut upstream);
+                held_bytes = 0;
                 let batch_drafts = std::mem::take(&mut drafts);
                 in_flight = Some(Box::pin(async move {
                     self.record(tenant_id, run_id, &batch_upstream, batch_drafts)
@@ -532,10 +542,9 @@ impl Runs {
         let run = self
             .store
             .get_run(tenant_id, run_id)
-            .await
-            .map_err(internal)?
+            .await?
             .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))?;
-        if run.status != "running" {
+        if run.status != RunStatus::Running {
             return Err(ApiError::Conflict(format!(
                 "run {run_id:?} is not running (it is {})",
                 run.status
@@ -551,8 +560,7 @@ impl Runs {
                 return self
                     .store
                     .get_run(tenant_id, run_id)
-                    .await
-                    .map_err(internal)?
+                    .await?
                     .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")));
             }
         }
@@ -587,12 +595,10 @@ impl Runs {
                 ),
             ],
         )
-        .await
-        .map_err(internal)?;
+        .await?;
         self.store
             .get_run(tenant_id, run_id)
-            .await
-            .map_err(internal)?
+            .await?
             .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))
     }
 
@@ -608,8 +614,7 @@ impl Runs {
         let record = self
             .store
             .get_ask(tenant_id, key)
-            .await
-            .map_err(internal)?
+            .await?
             .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
         let redacted_envelope = |data: &Value| {
             let mut receipt = serde_json::to_value(&envelope.receipt).unwrap_or(Value::Null);
@@ -626,8 +631,7 @@ impl Runs {
                     &redacted_envelope(&json!("not kept")),
                     now_ms(),
                 )
-                .await
-                .map_err(internal)?;
+                .await?;
             return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
         }
         let answer = match validate(&record.ask, &envelope.receipt) {
@@ -642,8 +646,7 @@ impl Runs {
                         &redacted_envelope(&json!("not kept")),
                         now_ms(),
                     )
-                    .await
-                    .map_err(internal)?;
+                    .await?;
                 return Err(ApiError::BadRequest(error.to_string()));
             }
         };
@@ -661,8 +664,7 @@ impl Runs {
                 &redacted_envelope(&answer.recorded.data),
                 now_ms(),
             )
-            .await
-            .map_err(internal)?;
+            .await?;
         match resolution {
             Resolution::AlreadyClosed(current) => Ok(ReceiptOutcome::AlreadyClosed(current)),
             Resolution::Won(event) => {
@@ -671,8 +673,7 @@ impl Runs {
                 let updated = self
                     .store
                     .get_ask(tenant_id, key)
-                    .await
-                    .map_err(internal)?
+                    .await?
                     .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
                 Ok(ReceiptOutcome::Accepted(Box::new(updated)))
             }
@@ -699,8 +700,7 @@ impl Runs {
                 let run = self
                     .store
                     .get_run(tenant_id, &record.run_id)
-                    .await
-                    .map_err(internal)?
+                    .await?
                     .ok_or_else(|| {
                         ApiError::NotFound(format!("run {:?} does not exist", record.run_id))
                     })?;
@@ -717,8 +717,7 @@ impl Runs {
                 };
                 if let Err(error) = sent {
                     self.record(tenant_id, &record.run_id, &[], vec![undelivered(&error)])
-                        .await
-                        .map_err(internal)?;
+                        .await?;
                 }
                 Ok(())
             }
@@ -731,27 +730,17 @@ impl Runs {
         tenant_id: &str,
         run_id: &str,
     ) -> Result<(), ApiError> {
-        let asks = self
-            .store
-            .run_asks(tenant_id, run_id)
-            .await
-            .map_err(internal)?;
+        let asks = self.store.run_asks(tenant_id, run_id).await?;
         if asks.iter().any(|record| record.ask.state.is_pending()) {
             return Ok(());
         }
-        if !self
-            .store
-            .claim_resume(tenant_id, run_id)
-            .await
-            .map_err(internal)?
-        {
+        if !self.store.claim_resume(tenant_id, run_id).await? {
             return Ok(());
         }
         let paused = self
             .store
             .get_run(tenant_id, run_id)
-            .await
-            .map_err(internal)?
+            .await?
             .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))?;
         let agent = self.thread_agent(tenant_id, &paused.thread_id).await?;
         let answers: BTreeMap<String, ValidatedAnswer> = asks
@@ -894,5 +883,18 @@ impl Runs {
                 .await?;
         }
         Ok(stale.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_agent_is_not_read_while_too_much_waits_for_the_store() {
+        assert!(has_room(0, 0));
+        assert!(has_room(MAX_BUFFERED_BYTES - 1, MAX_BUFFERED_EVENTS - 1));
+        assert!(!has_room(MAX_BUFFERED_BYTES, 0));
+        assert!(!has_room(0, MAX_BUFFERED_EVENTS));
     }
 }

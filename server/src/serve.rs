@@ -54,7 +54,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     warn_if_bundle_missing(&config.site_root);
 
     let agents = config.agents(addr).map_err(StartupError::Agents)?;
-    let runs = Runs::new(store.clone(), Live::default(), agents);
+    let runs = Runs::new(store.clone(), Live::default(), agents, config.timeouts);
     match runs.recover().await {
         Ok(0) => {}
         Ok(count) => tracing::warn!(

@@ -12,7 +12,7 @@ use app::protocol::receipts::ReceiptEnvelope;
 
 use crate::agents::AgentKind;
 use crate::runs::{ReceiptOutcome, RunOptions, Runs};
-use crate::store::{RunRecord, Store, StoreError, ask_key};
+use crate::store::{RunRecord, Store, ask_key};
 
 pub struct WorkspaceServiceImpl {
     store: Arc<dyn Store>,
@@ -45,7 +45,7 @@ pub fn run_summary(run: &RunRecord) -> RunSummary {
     RunSummary {
         id: run.id.clone(),
         agent: run.agent.clone(),
-        status: run.status.clone(),
+        status: run.status,
         created_at_ms: run.created_at_ms,
     }
 }
@@ -208,13 +208,6 @@ impl WorkspaceService for WorkspaceServiceImpl {
                 answered_by: record.answered_by,
             }),
         }
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> Self {
-        tracing::error!(%error, "store operation failed");
-        ApiError::Storage(error.to_string())
     }
 }
 

@@ -164,7 +164,7 @@ async fn approvals_in_both_forms_reach_the_gateway_once() {
             .post(
                 &format!("/api/v1/asks/{run}:{}/receipt", ask["id"].as_str().unwrap()),
                 json!({"channel": "tool-result", "receipt": {"toolCallId": ask["id"], "component": "approval_card",
-                    "action": "once", "data": {}, "ts": "t"}}),
+                    "action": "once", "data": {}, "ts": 1_782_487_573_184_i64}}),
             )
             .await;
         assert_eq!(status, 409);

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use app::protocol::ask::{AskState, RecordedAnswer};
 use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
 use app::protocol::recorded::normalize_recorded;
+use app::protocol::status::RunStatus;
 use serde_json::json;
 use server::store::{NewRun, Resolution, Store, UpstreamEvent, ask_key};
 
@@ -132,7 +133,7 @@ async fn raw_upstream_events_are_kept_in_order_beside_the_normalized_ones() {
         assert_eq!(read, stored, "{}", backend.name);
         assert!(read.iter().all(|e| e.upstream.is_some()));
         let run = store.get_run("default", "run-raw").await.unwrap().unwrap();
-        assert_eq!(run.status, "succeeded");
+        assert_eq!(run.status, RunStatus::Succeeded);
         assert_eq!(run.upstream_count, raw.len() as u64);
     }
 }
@@ -159,7 +160,7 @@ async fn fifty_concurrent_receipts_close_an_ask_exactly_once() {
         let key = ask_key("run-ask", "approve-budget");
         assert_eq!(pending[0].key, key);
         let run = store.get_run("default", "run-ask").await.unwrap().unwrap();
-        assert_eq!(run.status, "interrupted");
+        assert_eq!(run.status, RunStatus::Interrupted);
 
         let mut attempts = Vec::new();
         for n in 0..50 {
@@ -306,7 +307,7 @@ async fn a_run_status_follows_its_terminal_event() {
             .unwrap()
             .unwrap();
         assert_eq!(
-            (run.status.as_str(), run.finished_at_ms),
+            (run.status.label(), run.finished_at_ms),
             ("cancelled", Some(3))
         );
         assert!(
@@ -402,5 +403,85 @@ async fn a_group_commit_keeps_each_runs_order_and_refuses_a_foreign_run() {
             1,
             "nothing half-written"
         );
+    }
+}
+
+#[tokio::test]
+async fn an_answered_ask_opened_again_keeps_its_answer_and_its_content() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-reopen").await;
+        let drafts = normalize_recorded(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../fixtures/agui/pause_on_two_decisions.sse"
+            ))
+            .unwrap(),
+            Default::default(),
+        );
+        let stored = store
+            .append("default", "run-reopen", &[], drafts, 9)
+            .await
+            .unwrap();
+        let key = ask_key("run-reopen", "approve-budget");
+        store
+            .close_ask("default", &key, "ops", answered("once"), &json!({}), 10)
+            .await
+            .unwrap();
+        let mut again = stored
+            .iter()
+            .find_map(|event| match &event.body {
+                EventBody::AskOpened { ask } if ask.id == "approve-budget" => Some(ask.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let title = again.title.clone();
+        again.title = "Something else entirely".into();
+        store
+            .append(
+                "default",
+                "run-reopen",
+                &[],
+                vec![EventDraft::new(
+                    EventBody::AskOpened { ask: again },
+                    None,
+                    None,
+                )],
+                11,
+            )
+            .await
+            .unwrap();
+        let record = store.get_ask("default", &key).await.unwrap().unwrap();
+        assert_eq!(record.ask.state.label(), "resolved", "{}", backend.name);
+        assert_eq!(record.ask.title, title, "{}", backend.name);
+        assert_eq!(record.answered_by.as_deref(), Some("ops"));
+    }
+}
+
+#[tokio::test]
+async fn a_claimed_resume_is_stored_and_read_back_as_the_resumed_status() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-claim").await;
+        let drafts = normalize_recorded(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../fixtures/agui/pause_on_two_decisions.sse"
+            ))
+            .unwrap(),
+            Default::default(),
+        );
+        store
+            .append("default", "run-claim", &[], drafts, 9)
+            .await
+            .unwrap();
+        assert!(store.claim_resume("default", "run-claim").await.unwrap());
+        assert!(!store.claim_resume("default", "run-claim").await.unwrap());
+        let run = store
+            .get_run("default", "run-claim")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(run.status, RunStatus::Resumed, "{}", backend.name);
     }
 }

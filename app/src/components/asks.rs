@@ -21,20 +21,25 @@ fn receipt(ask: &Ask, action: &str, data: Value) -> String {
             "component": ask.component.as_str(),
             "action": action,
             "data": data,
-            "ts": now_iso(),
+            "ts": now_ms(),
         }
     })
     .to_string()
 }
 
-fn now_iso() -> String {
+/// Epoch milliseconds, as the contract writes a receipt's `ts`.
+fn now_ms() -> i64 {
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     {
-        String::from(js_sys::Date::new_0().to_iso_string())
+        js_sys::Date::now() as i64
     }
     #[cfg(not(any(feature = "hydrate", feature = "csr")))]
     {
-        String::from("1970-01-01T00:00:00Z")
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| {
+                i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
+            })
     }
 }
 

@@ -2,85 +2,13 @@
 
 use leptos::prelude::*;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum LineKind {
-    Context,
-    Added,
-    Removed,
-    Hunk,
-}
-
-#[derive(Clone)]
-struct Line {
-    kind: LineKind,
-    old: Option<u32>,
-    new: Option<u32>,
-    text: String,
-}
-
-/// Reads a unified diff into numbered lines (file headers dropped).
-fn parse(patch: &str) -> Vec<Line> {
-    let (mut old, mut new) = (0u32, 0u32);
-    let mut lines = Vec::new();
-    for raw in patch.lines() {
-        if raw.starts_with("--- ") || raw.starts_with("+++ ") {
-            continue;
-        }
-        if let Some(header) = raw.strip_prefix("@@") {
-            let numbers: Vec<u32> = header
-                .split(|c: char| !c.is_ascii_digit())
-                .filter_map(|n| n.parse().ok())
-                .collect();
-            old = numbers.first().copied().unwrap_or(1);
-            new = numbers
-                .get(2)
-                .copied()
-                .or(numbers.get(1).copied())
-                .unwrap_or(1);
-            lines.push(Line {
-                kind: LineKind::Hunk,
-                old: None,
-                new: None,
-                text: raw.to_owned(),
-            });
-            continue;
-        }
-        let (kind, text) = match raw.chars().next() {
-            Some('+') => (LineKind::Added, &raw[1..]),
-            Some('-') => (LineKind::Removed, &raw[1..]),
-            Some(' ') => (LineKind::Context, &raw[1..]),
-            _ => (LineKind::Context, raw),
-        };
-        let (o, n) = match kind {
-            LineKind::Added => {
-                new += 1;
-                (None, Some(new - 1))
-            }
-            LineKind::Removed => {
-                old += 1;
-                (Some(old - 1), None)
-            }
-            _ => {
-                old += 1;
-                new += 1;
-                (Some(old - 1), Some(new - 1))
-            }
-        };
-        lines.push(Line {
-            kind,
-            old: o,
-            new: n,
-            text: text.to_owned(),
-        });
-    }
-    lines
-}
+use crate::protocol::diff::{DiffLineKind as LineKind, diff_lines as parse};
 
 fn marker(kind: LineKind) -> &'static str {
     match kind {
         LineKind::Added => "+",
         LineKind::Removed => "−",
-        LineKind::Hunk => "",
+        LineKind::Hunk | LineKind::Note => "",
         LineKind::Context => " ",
     }
 }
@@ -90,6 +18,7 @@ fn class(kind: LineKind) -> &'static str {
         LineKind::Added => "diff-line added",
         LineKind::Removed => "diff-line removed",
         LineKind::Hunk => "diff-line hunk",
+        LineKind::Note => "diff-line note",
         LineKind::Context => "diff-line",
     }
 }

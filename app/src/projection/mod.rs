@@ -2,7 +2,10 @@
 //! `RunView::apply` updates in place — no part of the view is re-cloned per event — so
 //! the cost of an event does not grow with the run.
 
+pub mod history;
 pub mod items;
+mod patch;
+use self::patch::apply_patch;
 
 use crate::protocol::idmap::IdMap;
 use std::hash::BuildHasher;
@@ -14,47 +17,12 @@ use crate::protocol::ask::{Ask, AskState};
 use crate::protocol::channel::{
     Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_name, kind_number,
 };
-use crate::tagged::internally_tagged;
 
 pub use self::items::{
     ArtifactView, EditView, ErrorKind, Item, ItemBody, ToolResultView, ToolStatus,
 };
 
-/// Where the run stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(remote = "Self", rename_all = "snake_case")]
-pub enum RunStatus {
-    /// No event yet.
-    #[default]
-    Pending,
-    Running,
-    Succeeded,
-    /// Paused on asks; a later run carries the answers.
-    Interrupted,
-    Cancelled,
-    Failed {
-        message: String,
-    },
-}
-
-internally_tagged!(RunStatus, "status");
-
-impl RunStatus {
-    pub fn is_terminal(&self) -> bool {
-        !matches!(self, RunStatus::Pending | RunStatus::Running)
-    }
-
-    pub fn label(&self) -> &'static str {
-        match self {
-            RunStatus::Pending => "pending",
-            RunStatus::Running => "running",
-            RunStatus::Succeeded => "succeeded",
-            RunStatus::Interrupted => "interrupted",
-            RunStatus::Cancelled => "cancelled",
-            RunStatus::Failed { .. } => "failed",
-        }
-    }
-}
+pub use crate::protocol::status::RunStatus;
 
 /// Display policy for a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -236,6 +204,9 @@ struct Index {
 pub struct RunView {
     pub policy: ViewPolicy,
     pub status: RunStatus,
+    /// Why the run failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
     /// Timeline items in the order they first appeared (tool calls grouped by id).
     pub items: Vec<Item>,
     /// Every applied event in sequence order, pointing at the item it touched, except
@@ -271,6 +242,7 @@ impl PartialEq for RunView {
     fn eq(&self, other: &Self) -> bool {
         self.policy == other.policy
             && self.status == other.status
+            && self.failure == other.failure
             && self.items == other.items
             && self.arrivals == other.arrivals
             && self.arrivals_omitted_through == other.arrivals_omitted_through
@@ -532,6 +504,7 @@ impl RunView {
         match &event.body {
             EventBody::RunStarted { protocol_version } => {
                 self.status = RunStatus::Running;
+                self.failure = None;
                 self.protocol_version.clone_from(protocol_version);
                 None
             }
@@ -549,9 +522,8 @@ impl RunView {
             }
             EventBody::RunFailed { message, .. } => {
                 self.activity = None;
-                self.status = RunStatus::Failed {
-                    message: message.clone(),
-                };
+                self.status = RunStatus::Failed;
+                self.failure = Some(message.clone());
                 self.settle_tools();
                 Some(self.error_item(event, ErrorKind::RunFailed, message.clone(), None))
             }
@@ -989,7 +961,15 @@ impl RunView {
             )),
             EventBody::AskOpened { ask } => {
                 match self.index.asks.get(&ask.id) {
-                    Some(&position) => self.asks[position] = (**ask).clone(),
+                    // An ask once answered (or expired) stays as it was closed.
+                    Some(&position) if !self.asks[position].state.is_pending() => return None,
+                    Some(&position) => {
+                        self.asks[position] = (**ask).clone();
+                        if let Some(&item) = self.index.ask_items.get(&ask.id) {
+                            self.touch(item, event);
+                            return Some(item);
+                        }
+                    }
                     None => {
                         self.index.asks.insert(ask.id.clone(), self.asks.len());
                         self.asks.push((**ask).clone());
@@ -1006,6 +986,11 @@ impl RunView {
             }
             EventBody::AskClosed { ask_id, state, .. } => {
                 let position = *self.index.asks.get(ask_id)?;
+                // The first close is the one that counts: a late expiry does not relabel
+                // an answer.
+                if !self.asks[position].state.is_pending() {
+                    return None;
+                }
                 self.asks[position].state = (**state).clone();
                 let item = self.index.ask_items.get(ask_id).copied();
                 if let Some(item) = item {
@@ -1063,70 +1048,4 @@ impl RunView {
             self.settle_tools();
         }
     }
-}
-
-/// Applies an RFC 6902 patch in place; on failure the document is left as it was.
-fn apply_patch(document: &mut Value, patch: &Value) -> Result<(), String> {
-    let operations =
-        patch_operations(patch).map_err(|error| format!("malformed patch: {error}"))?;
-    json_patch::patch(document, &operations).map_err(|error| error.to_string())
-}
-
-/// Reads RFC 6902 operations straight from the JSON already parsed. (Going through serde
-/// buffers every operation object first, which made patches the costliest event kind.)
-fn patch_operations(patch: &Value) -> Result<Vec<json_patch::PatchOperation>, String> {
-    use json_patch::jsonptr::PointerBuf;
-    use json_patch::{
-        AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation,
-        ReplaceOperation, TestOperation,
-    };
-    let operations = patch
-        .as_array()
-        .ok_or("a patch must be an array of operations")?;
-    operations
-        .iter()
-        .enumerate()
-        .map(|(index, operation)| {
-            let field = |name: &str| {
-                operation
-                    .get(name)
-                    .ok_or_else(|| format!("operation {index} has no `{name}`"))
-            };
-            let pointer = |name: &str| {
-                let text = field(name)?
-                    .as_str()
-                    .ok_or_else(|| format!("operation {index}: `{name}` must be a string"))?;
-                PointerBuf::parse(text).map_err(|error| format!("operation {index}: {error}"))
-            };
-            let op = field("op")?
-                .as_str()
-                .ok_or_else(|| format!("operation {index}: `op` must be a string"))?;
-            Ok(match op {
-                "add" => PatchOperation::Add(AddOperation {
-                    path: pointer("path")?,
-                    value: field("value")?.clone(),
-                }),
-                "remove" => PatchOperation::Remove(RemoveOperation {
-                    path: pointer("path")?,
-                }),
-                "replace" => PatchOperation::Replace(ReplaceOperation {
-                    path: pointer("path")?,
-                    value: field("value")?.clone(),
-                }),
-                "move" => PatchOperation::Move(MoveOperation {
-                    from: pointer("from")?,
-                    path: pointer("path")?,
-                }),
-                "copy" => PatchOperation::Copy(CopyOperation {
-                    from: pointer("from")?,
-                    path: pointer("path")?,
-                }),
-                "test" => PatchOperation::Test(TestOperation {
-                    path: pointer("path")?,
-                    value: field("value")?.clone(),
-                }),
-                other => return Err(format!("operation {index}: unknown op {other:?}")),
-            })
-        })
-        .collect()
 }

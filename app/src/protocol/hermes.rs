@@ -942,7 +942,7 @@ impl HermesNormalizer {
             component: ask.component.as_str().to_owned(),
             action,
             data,
-            ts: String::new(),
+            ts: None,
         };
         let state = match validate(&ask, &receipt) {
             Ok(answer) => resolved_state(&answer),

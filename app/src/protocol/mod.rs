@@ -5,9 +5,11 @@
 pub mod agui;
 pub mod ask;
 pub mod channel;
+pub mod diff;
 pub mod hermes;
 pub mod idmap;
 pub mod limits;
 pub mod receipts;
 pub mod recorded;
 pub mod sse;
+pub mod status;

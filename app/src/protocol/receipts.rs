@@ -26,8 +26,88 @@ pub struct Receipt {
     pub action: String,
     #[serde(default)]
     pub data: Value,
-    /// ISO-8601 time the user acted.
-    pub ts: String,
+    /// When the user acted; required in a posted receipt (see [`ReceiptEnvelope::parse`]),
+    /// absent in answers read back from a transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ts: Option<ReceiptTime>,
+}
+
+/// The time a receipt was made, in epoch milliseconds. Read from a JSON integer (what the
+/// contract and the console write) or an RFC 3339 string; always written as the integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ReceiptTime(pub i64);
+
+impl ReceiptTime {
+    /// The time as RFC 3339 in UTC with milliseconds, e.g. `2026-12-02T10:00:00.000Z`.
+    pub fn to_rfc3339(self) -> String {
+        let nanos = i128::from(self.0) * 1_000_000;
+        time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
+            .ok()
+            .and_then(|at| {
+                at.format(&time::format_description::well_known::Rfc3339)
+                    .ok()
+            })
+            .unwrap_or_else(|| self.0.to_string())
+    }
+
+    /// Reads an RFC 3339 time (any offset) as epoch milliseconds.
+    pub fn parse_rfc3339(text: &str) -> Option<ReceiptTime> {
+        let at = time::OffsetDateTime::parse(
+            text.trim(),
+            &time::format_description::well_known::Rfc3339,
+        )
+        .ok()?;
+        let millis = at.unix_timestamp_nanos().div_euclid(1_000_000);
+        i64::try_from(millis)
+            .ok()
+            .filter(|ms| *ms >= 0)
+            .map(ReceiptTime)
+    }
+}
+
+const TS_EXPECTED: &str = "epoch milliseconds (a non-negative integer) or an RFC 3339 time";
+
+impl Serialize for ReceiptTime {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ReceiptTime {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ReceiptTime;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(TS_EXPECTED)
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<ReceiptTime, E> {
+                i64::try_from(value)
+                    .map(ReceiptTime)
+                    .map_err(|_| E::custom(format!("receipt.ts {value} is out of range")))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<ReceiptTime, E> {
+                if value < 0 {
+                    return Err(E::custom(format!(
+                        "receipt.ts {value} is negative; expected {TS_EXPECTED}"
+                    )));
+                }
+                Ok(ReceiptTime(value))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<ReceiptTime, E> {
+                ReceiptTime::parse_rfc3339(value).ok_or_else(|| {
+                    E::custom(format!(
+                        "receipt.ts `{value}` is not a time; expected {TS_EXPECTED}"
+                    ))
+                })
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// Receipts carry passwords and secrets: never print their data.
@@ -75,11 +155,15 @@ impl ReceiptEnvelope {
             )));
         }
         let receipt = &envelope.receipt;
+        if receipt.ts.is_none() {
+            return Err(ReceiptError::Malformed(format!(
+                "receipt.ts is missing; expected {TS_EXPECTED}"
+            )));
+        }
         for (field, value) in [
             ("toolCallId", &receipt.tool_call_id),
             ("component", &receipt.component),
             ("action", &receipt.action),
-            ("ts", &receipt.ts),
         ] {
             if value.trim().is_empty() {
                 return Err(ReceiptError::Malformed(format!(
@@ -175,19 +259,14 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
             expected: ask.component.as_str().to_owned(),
         });
     }
-    if !ask.actions.contains(&receipt.action) {
-        return Err(ReceiptError::ActionNotAllowed {
-            got: receipt.action.clone(),
-            allowed: ask.actions.join(", "),
-        });
-    }
     if !(receipt.data.is_null() || receipt.data.is_object()) {
         return Err(bad(
             "",
             format!("expected an object, got {}", type_name(&receipt.data)),
         ));
     }
-    let action = receipt.action.as_str();
+    let action = meant_action(ask, receipt)?;
+    let action = action.as_str();
     let (data, recorded_data, summary) = match ask.component {
         Component::ApprovalCard => {
             let mut kept = Map::new();
@@ -313,16 +392,85 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
     };
     Ok(ValidatedAnswer {
         ask_id: ask.id.clone(),
-        action: receipt.action.clone(),
+        action: action.to_owned(),
         data,
         recorded: RecordedAnswer {
-            action: receipt.action.clone(),
+            action: action.to_owned(),
             data: recorded_data,
             summary,
             actor: None,
-            at: (!receipt.ts.is_empty()).then(|| receipt.ts.clone()),
+            at: receipt.ts.map(ReceiptTime::to_rfc3339),
         },
     })
+}
+
+/// The action a receipt means. An approval card also takes the contract's generic
+/// `approve` (the ask's `data.choice` when it names an approving action, else `once`) and
+/// `reject` (`deny`); anything else must be one of the ask's own actions.
+fn meant_action(ask: &Ask, receipt: &Receipt) -> Result<String, ReceiptError> {
+    let given = receipt.action.as_str();
+    let not_allowed = || ReceiptError::ActionNotAllowed {
+        got: given.to_owned(),
+        allowed: ask.actions.join(", "),
+    };
+    if ask.actions.iter().any(|action| action == given) {
+        return Ok(given.to_owned());
+    }
+    if ask.component != Component::ApprovalCard {
+        return Err(not_allowed());
+    }
+    let approving = |action: &str| action != "deny" && ask.actions.iter().any(|a| a == action);
+    let approved = match receipt.data.get("approved") {
+        None => None,
+        Some(Value::Bool(approved)) => Some(*approved),
+        Some(other) => {
+            return Err(bad(
+                "approved",
+                format!("expected a boolean, got {}", type_name(other)),
+            ));
+        }
+    };
+    let meant = match given {
+        "approve" => {
+            if approved == Some(false) {
+                return Err(bad("approved", "is false, but the action is `approve`"));
+            }
+            match receipt.data.get("choice") {
+                None => ["once", "session", "always"]
+                    .into_iter()
+                    .find(|action| approving(action)),
+                Some(Value::String(choice)) if approving(choice) => Some(choice.as_str()),
+                Some(choice) => {
+                    return Err(bad(
+                        "choice",
+                        format!(
+                            "`{}` is not an approving action of this ask; allowed: {}",
+                            choice
+                                .as_str()
+                                .map_or_else(|| choice.to_string(), str::to_owned),
+                            ask.actions
+                                .iter()
+                                .filter(|action| *action != "deny")
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        "reject" => {
+            if approved == Some(true) {
+                return Err(bad("approved", "is true, but the action is `reject`"));
+            }
+            ask.actions
+                .iter()
+                .any(|action| action == "deny")
+                .then_some("deny")
+        }
+        _ => None,
+    };
+    meant.map(str::to_owned).ok_or_else(not_allowed)
 }
 
 fn validate_answers(ask: &Ask, data: &Value) -> Result<Map<String, Value>, ReceiptError> {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use app::model::ThreadSummary;
 use app::protocol::ask::{Ask, AskState};
 use app::protocol::channel::{EventDraft, RunEvent};
+use app::protocol::status::RunStatus;
 use serde_json::Value;
 
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +31,19 @@ pub enum StoreError {
     UnsupportedUrl(String),
 }
 
+/// What a client is told of a store failure: that it happened and where the log has
+/// it; the failure itself (which may name tables, values or the database host) is logged.
+impl From<StoreError> for app::error::ApiError {
+    fn from(error: StoreError) -> Self {
+        let incident = uuid::Uuid::new_v4().simple().to_string();
+        let incident = &incident[..8];
+        tracing::error!(%error, incident, "store operation failed");
+        app::error::ApiError::Storage(format!(
+            "the store could not complete the request (incident {incident} in the server log)"
+        ))
+    }
+}
+
 /// A run as stored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunRecord {
@@ -37,7 +51,7 @@ pub struct RunRecord {
     pub tenant_id: String,
     pub thread_id: String,
     pub agent: String,
-    pub status: String,
+    pub status: RunStatus,
     /// What was sent upstream (RunAgentInput or the Hermes prompt).
     pub input: Value,
     pub last_sequence: u64,
@@ -259,17 +273,20 @@ pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     }
 }
 
-/// The run status an event implies, if it ends (or restarts) the run.
-fn status_after(event: &RunEvent) -> Option<&'static str> {
-    use app::protocol::channel::{EventBody, RunOutcome};
-    match &event.body {
-        EventBody::RunStarted { .. } => Some("running"),
-        EventBody::RunFinished { outcome } => Some(match outcome {
-            RunOutcome::Success => "succeeded",
-            RunOutcome::Interrupted { .. } => "interrupted",
-            RunOutcome::Cancelled => "cancelled",
-        }),
-        EventBody::RunFailed { .. } => Some("failed"),
-        _ => None,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_failure_reaches_a_client_without_its_detail() {
+        let error = StoreError::Corrupt("row 7 of table asks in /srv/secret.sqlite3".into());
+        let app::error::ApiError::Storage(message) = app::error::ApiError::from(error) else {
+            panic!("not a storage error")
+        };
+        assert!(
+            !message.contains("asks") && !message.contains("secret"),
+            "{message}"
+        );
+        assert!(message.contains("incident "), "{message}");
     }
 }

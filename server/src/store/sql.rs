@@ -4,6 +4,7 @@
 use app::model::ThreadSummary;
 use app::protocol::ask::{Ask, AskState};
 use app::protocol::channel::RunEvent;
+use app::protocol::status::RunStatus;
 use serde_json::Value;
 
 use super::{AskRecord, RunRecord, StoreError, UpstreamEvent};
@@ -69,7 +70,14 @@ impl TryFrom<RunRow> for RunRecord {
     type Error = StoreError;
 
     fn try_from(row: RunRow) -> Result<Self, StoreError> {
+        let status = RunStatus::from_label(&row.status).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "run {:?} has unknown status {:?}",
+                row.id, row.status
+            ))
+        })?;
         Ok(RunRecord {
+            status,
             input: parse_json(&row.input, "run input")?,
             last_sequence: to_u64(row.last_sequence, "last_sequence")?,
             upstream_count: to_u64(row.upstream_count, "upstream_count")?,
@@ -77,7 +85,6 @@ impl TryFrom<RunRow> for RunRecord {
             tenant_id: row.tenant_id,
             thread_id: row.thread_id,
             agent: row.agent,
-            status: row.status,
             created_at_ms: row.created_at_ms,
             finished_at_ms: row.finished_at_ms,
         })
@@ -154,8 +161,8 @@ macro_rules! impl_store {
             use super::super::sql::*;
             use super::super::{
                 AppendRequest, AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent, ask_key,
-                status_after,
             };
+            use app::protocol::status::RunStatus;
 
             type Db = $db;
             type DbRow = <Db as sqlx::Database>::Row;
@@ -241,9 +248,9 @@ macro_rules! impl_store {
                                 "INSERT INTO asks (key, tenant_id, thread_id, run_id, ask_id, kind, state, ask, \
                                  opened_sequence, created_at_ms) \
                                  VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9) \
-                                 ON CONFLICT (key) DO UPDATE SET state = 'pending', ask = excluded.ask, \
-                                 resolution = NULL, answered_by = NULL, closed_at_ms = NULL, \
-                                 opened_sequence = excluded.opened_sequence",
+                                 ON CONFLICT (key) DO UPDATE SET ask = excluded.ask, \
+                                 opened_sequence = excluded.opened_sequence \
+                                 WHERE asks.state = 'pending'",
                             )
                             .bind(ask_key(event.run_id(), &ask.id))
                             .bind(event.tenant_id().to_string())
@@ -274,12 +281,12 @@ macro_rules! impl_store {
                         }
                         _ => {}
                     }
-                    if let Some(status) = status_after(event) {
-                        let finished = (status != "running").then_some(now_ms);
+                    if let Some(status) = RunStatus::after(&event.body) {
+                        let finished = status.is_terminal().then_some(now_ms);
                         sqlx::query(
                             "UPDATE runs SET status = $1, finished_at_ms = $2 WHERE id = $3 AND tenant_id = $4",
                         )
-                        .bind(status)
+                        .bind(status.label())
                         .bind(finished)
                         .bind(event.run_id().to_string())
                         .bind(event.tenant_id().to_string())
@@ -497,12 +504,13 @@ macro_rules! impl_store {
                 async fn create_run(&self, run: &NewRun) -> Result<RunRecord, StoreError> {
                     let row = sqlx::query(&format!(
                         "INSERT INTO runs (id, tenant_id, thread_id, agent, status, input, created_at_ms) \
-                         VALUES ($1, $2, $3, $4, 'running', $5, $6) RETURNING {RUN_COLUMNS}"
+                         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {RUN_COLUMNS}"
                     ))
                     .bind(&run.id)
                     .bind(&run.tenant_id)
                     .bind(&run.thread_id)
                     .bind(&run.agent)
+                    .bind(RunStatus::Running.label())
                     .bind(json_text(&run.input))
                     .bind(run.created_at_ms)
                     .fetch_one(&self.pool)
@@ -543,8 +551,9 @@ macro_rules! impl_store {
 
                 async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError> {
                     let rows = sqlx::query(&format!(
-                        "SELECT {RUN_COLUMNS} FROM runs WHERE status = 'running' ORDER BY created_at_ms"
+                        "SELECT {RUN_COLUMNS} FROM runs WHERE status = $1 ORDER BY created_at_ms"
                     ))
+                    .bind(RunStatus::Running.label())
                     .fetch_all(&self.pool)
                     .await?;
                     rows.iter().map(run_row).collect()
@@ -733,11 +742,12 @@ macro_rules! impl_store {
 
                 async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {
                     let done = sqlx::query(
-                        "UPDATE runs SET status = 'resumed' WHERE tenant_id = $1 AND id = $2 \
-                         AND status = 'interrupted'",
+                        "UPDATE runs SET status = $1 WHERE tenant_id = $2 AND id = $3 AND status = $4",
                     )
+                    .bind(RunStatus::Resumed.label())
                     .bind(tenant_id)
                     .bind(run_id)
+                    .bind(RunStatus::Interrupted.label())
                     .execute(&self.pool)
                     .await?;
                     Ok(done.rows_affected() == 1)

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod api;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -6,7 +6,6 @@
 
 pub mod asks;
 pub mod chunks;
-pub mod history;
 pub mod verify;
 pub mod wire;
 
@@ -16,6 +15,7 @@ use crate::protocol::idmap::{IdMap, IdSet};
 
 use serde_json::{Value, json};
 
+use crate::protocol::ask::Ask;
 use crate::protocol::channel::{EventBody, EventDraft, Level, Role, RunOutcome, plan_items};
 use crate::protocol::limits::excerpt;
 use crate::protocol::sse::{SseError, SseFrame};
@@ -124,7 +124,9 @@ pub struct AgUiNormalizer {
     started_calls: usize,
     final_candidate: Option<(String, bool)>,
     artifacts: IdSet,
-    custom_asks: Vec<String>,
+    /// CUSTOM `on_interrupt` asks, held until the run's end: an agent may announce the
+    /// same interrupt again in `RUN_FINISHED.outcome.interrupts`, and it is one ask.
+    held_interrupts: Vec<HeldInterrupt>,
     ended: bool,
     scratch: Vec<Result<Upstream, String>>,
 }
@@ -142,7 +144,7 @@ impl AgUiNormalizer {
             started_calls: 0,
             final_candidate: None,
             artifacts: IdSet::default(),
-            custom_asks: Vec::new(),
+            held_interrupts: Vec::new(),
             ended: false,
             scratch: Vec::new(),
         }
@@ -286,7 +288,12 @@ impl AgUiNormalizer {
             }
             AgUiEvent::RunError { message, code } => {
                 self.ended = true;
-                emit(EventBody::RunFailed { message, code })
+                self.open_held_interrupts(out);
+                out.push(EventDraft::new(
+                    EventBody::RunFailed { message, code },
+                    ts,
+                    Some(index),
+                ));
             }
             AgUiEvent::StepStarted { name } => emit(EventBody::StepStarted { name }),
             AgUiEvent::StepFinished { name } => emit(EventBody::StepFinished { name }),
@@ -451,24 +458,31 @@ impl AgUiNormalizer {
                 patch,
             }),
             AgUiEvent::Raw { event, source } => emit(EventBody::Raw { source, event }),
-            AgUiEvent::Custom { name, value } if name == "on_interrupt" => {
+            AgUiEvent::Custom {
+                name,
+                value,
+                raw_id,
+            } if name == "on_interrupt" => {
                 let parsed = match &value {
                     Value::String(text) => serde_json::from_str(text).unwrap_or(Value::Null),
                     other => other.clone(),
                 };
                 let fallback_id = format!("interrupt-{index}");
                 match ask_from_interrupt(&parsed, InterruptSource::Custom { fallback_id }) {
-                    Ok(ask) => {
-                        self.custom_asks.push(ask.id.clone());
-                        emit(EventBody::AskOpened { ask: Box::new(ask) })
-                    }
+                    Ok(ask) => self.held_interrupts.push(HeldInterrupt {
+                        ask,
+                        raw_id,
+                        value: parsed,
+                        ts,
+                        index,
+                    }),
                     Err(problem) => emit(EventBody::Malformed {
                         message: format!("CUSTOM on_interrupt is malformed: {problem}"),
                         excerpt: excerpt(&value.to_string(), 240),
                     }),
                 }
             }
-            AgUiEvent::Custom { name, value } => emit(EventBody::Custom { name, value }),
+            AgUiEvent::Custom { name, value, .. } => emit(EventBody::Custom { name, value }),
             AgUiEvent::SubagentStarted { id, name, .. } => emit(EventBody::SubagentStarted {
                 subagent_run_id: id,
                 name,
@@ -504,23 +518,46 @@ impl AgUiNormalizer {
         index: u64,
         out: &mut Vec<EventDraft>,
     ) {
-        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, Some(index)));
         let outcome_type = outcome
             .as_ref()
             .and_then(|o| o.get("type"))
             .and_then(Value::as_str)
             .unwrap_or("success");
-        let mut ask_ids = std::mem::take(&mut self.custom_asks);
+        let interrupts = match outcome_type {
+            "interrupt" => outcome
+                .as_ref()
+                .and_then(|o| o.get("interrupts"))
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        // A held CUSTOM interrupt the outcome names again is that interrupt: the outcome's
+        // form wins (it resumes with the 1.0 `resume` list), filled in from the CUSTOM one.
+        let mut announced: Vec<(usize, Value)> = Vec::new();
+        for (position, interrupt) in interrupts.iter().enumerate() {
+            let id = interrupt.get("id").and_then(Value::as_str);
+            let held = id.and_then(|id| {
+                self.held_interrupts
+                    .iter()
+                    .position(|held| held.raw_id.as_deref() == Some(id) || held.ask.id == id)
+            });
+            if let Some(held) = held {
+                let held = self.held_interrupts.remove(held);
+                announced.push((position, merge_interrupt(held.value, interrupt)));
+            }
+        }
+        let mut ask_ids = self.open_held_interrupts(out);
+        let mut emit = |body: EventBody| out.push(EventDraft::new(body, ts, Some(index)));
         match outcome_type {
             "interrupt" => {
-                let interrupts = outcome
-                    .as_ref()
-                    .and_then(|o| o.get("interrupts"))
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                for interrupt in &interrupts {
-                    match ask_from_interrupt(interrupt, InterruptSource::Outcome) {
+                for (position, interrupt) in interrupts.iter().enumerate() {
+                    let merged = announced
+                        .iter()
+                        .find(|(merged, _)| *merged == position)
+                        .map(|(_, merged)| merged);
+                    match ask_from_interrupt(merged.unwrap_or(interrupt), InterruptSource::Outcome)
+                    {
                         Ok(ask) => {
                             ask_ids.push(ask.id.clone());
                             emit(EventBody::AskOpened { ask: Box::new(ask) });
@@ -614,6 +651,7 @@ impl AgUiNormalizer {
             return;
         }
         self.ended = true;
+        self.open_held_interrupts(out);
         for message_id in open.messages {
             out.push(EventDraft::new(
                 EventBody::MessageEnded { message_id },
@@ -644,6 +682,48 @@ impl AgUiNormalizer {
             None,
         ));
     }
+}
+
+/// A CUSTOM `on_interrupt` ask waiting for the run's end.
+struct HeldInterrupt {
+    ask: Ask,
+    /// `rawEvent.id`: the interrupt's id in the framework, which the outcome repeats.
+    raw_id: Option<String>,
+    value: Value,
+    ts: Option<i64>,
+    index: u64,
+}
+
+impl AgUiNormalizer {
+    /// Opens the held CUSTOM interrupts the outcome did not repeat, at their own place in
+    /// the upstream log; returns their ids.
+    fn open_held_interrupts(&mut self, out: &mut Vec<EventDraft>) -> Vec<String> {
+        std::mem::take(&mut self.held_interrupts)
+            .into_iter()
+            .map(|held| {
+                let id = held.ask.id.clone();
+                out.push(EventDraft::new(
+                    EventBody::AskOpened {
+                        ask: Box::new(held.ask),
+                    },
+                    held.ts,
+                    Some(held.index),
+                ));
+                id
+            })
+            .collect()
+    }
+}
+
+/// The outcome's interrupt over the CUSTOM event's value: the outcome's fields win.
+fn merge_interrupt(custom: Value, outcome: &Value) -> Value {
+    let (Value::Object(mut merged), Value::Object(outcome)) = (custom, outcome) else {
+        return outcome.clone();
+    };
+    for (key, value) in outcome {
+        merged.insert(key.clone(), value.clone());
+    }
+    Value::Object(merged)
 }
 
 fn violation(message: String, index: u64) -> EventDraft {

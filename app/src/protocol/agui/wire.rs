@@ -78,6 +78,79 @@ wire_event! {
     value: Value => Value "value",
     subagent_run_id: String => SubagentRunId "subagentRunId",
     description: String => Description "description",
+    raw_event: RawEventId => RawEvent "rawEvent",
+}
+
+/// The `id` of an event's `rawEvent`, the rest skipped unread: LangGraph names an
+/// interrupt there, and that id is all the console needs of the framework's own event.
+#[derive(Debug, Default)]
+pub(crate) struct RawEventId(Option<String>);
+
+impl<'de> Deserialize<'de> for RawEventId {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = RawEventId;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<RawEventId, A::Error> {
+                let mut id = None;
+                while let Some(key) = map.next_key::<Text<'de>>()? {
+                    if key.0 == "id" && id.is_none() {
+                        id = map.next_value::<Option<IdValue>>()?.and_then(|v| v.0);
+                    } else {
+                        map.next_value::<de::IgnoredAny>()?;
+                    }
+                }
+                Ok(RawEventId(id))
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawEventId, A::Error> {
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(RawEventId(None))
+            }
+
+            fn visit_bool<E>(self, _: bool) -> Result<RawEventId, E> {
+                Ok(RawEventId(None))
+            }
+
+            fn visit_i64<E>(self, _: i64) -> Result<RawEventId, E> {
+                Ok(RawEventId(None))
+            }
+
+            fn visit_u64<E>(self, _: u64) -> Result<RawEventId, E> {
+                Ok(RawEventId(None))
+            }
+
+            fn visit_f64<E>(self, _: f64) -> Result<RawEventId, E> {
+                Ok(RawEventId(None))
+            }
+
+            fn visit_str<E>(self, _: &str) -> Result<RawEventId, E> {
+                Ok(RawEventId(None))
+            }
+
+            fn visit_unit<E>(self) -> Result<RawEventId, E> {
+                Ok(RawEventId(None))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// A `rawEvent.id` that is a string; any other value is skipped.
+struct IdValue(Option<String>);
+
+impl<'de> Deserialize<'de> for IdValue {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match Value::deserialize(deserializer)? {
+            Value::String(id) => IdValue(Some(id)),
+            _ => IdValue(None),
+        })
+    }
 }
 
 /// Reads one field's value into its slot; a field given twice is an error, as JSON
@@ -246,6 +319,8 @@ pub enum AgUiEvent {
     Custom {
         name: String,
         value: Value,
+        /// `rawEvent.id`: the framework's own id for what the event announces.
+        raw_id: Option<String>,
     },
     SubagentStarted {
         id: String,
@@ -570,6 +645,7 @@ fn typed(wire: &mut WireEvent<'_>, text: &str) -> Result<AgUiEvent, WireError> {
         "CUSTOM" => AgUiEvent::Custom {
             name: need(wire.name.take(), "name")?,
             value: wire.value.take().unwrap_or(Value::Null),
+            raw_id: wire.raw_event.take().and_then(|raw| raw.0),
         },
         "SUBAGENT_STARTED" => AgUiEvent::SubagentStarted {
             id: need(wire.subagent_run_id.take(), "subagentRunId")?,

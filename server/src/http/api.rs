@@ -1,74 +1,33 @@
-//! The axum router: Leptos pages and server functions, the JSON API under `/api/v1`,
-//! the live event streams, static assets, the demo agent and a health check.
+//! The JSON API under `/api/v1`: thin handlers over the run and workspace services.
 
-use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 
-use app::api::service::{Workspace, WorkspaceService};
+use app::api::service::WorkspaceService;
 use app::error::ApiError;
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
-use app::{App, shell};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRef, Path as UrlPath, Query, State};
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use leptos::config::LeptosOptions;
-use leptos::prelude::provide_context;
-use leptos_axum::{LeptosRoutes, generate_route_list};
+use axum::routing::{any, get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tower_http::trace::TraceLayer;
 
+use super::AppState;
+use super::context::Context;
+use super::error::{HttpError, api_not_found};
 use crate::live;
 use crate::runs::{ReceiptOutcome, RunOptions, Runs};
-use crate::store::{AskRecord, RunRecord, StoreError};
-
-/// File stem of the browser bundle: `/pkg/agent_os.js`, `agent_os_bg.wasm`, `agent_os.css`.
-pub const OUTPUT_NAME: &str = "agent_os";
+use crate::store::{AskRecord, RunRecord};
 
 /// Request bodies larger than this are refused with 413.
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
-pub use app::model::TENANT_HEADER;
-pub const ACTOR_HEADER: &str = "x-agent-os-actor";
-
-#[derive(Clone, FromRef)]
-pub struct AppState {
-    pub leptos_options: LeptosOptions,
-    pub workspace: Arc<dyn WorkspaceService>,
-    pub runs: Arc<Runs>,
-}
-
-impl AppState {
-    pub fn new(
-        addr: SocketAddr,
-        site_root: &Path,
-        workspace: Arc<dyn WorkspaceService>,
-        runs: Arc<Runs>,
-    ) -> Self {
-        let leptos_options = LeptosOptions::builder()
-            .output_name(OUTPUT_NAME)
-            .site_root(site_root.to_string_lossy().into_owned())
-            .site_pkg_dir("pkg")
-            .site_addr(addr)
-            .build();
-        Self {
-            leptos_options,
-            workspace,
-            runs,
-        }
-    }
-}
-
-pub fn router(state: AppState) -> Router {
-    let routes = generate_route_list(App);
-    let workspace = state.workspace.clone();
-    let options = state.leptos_options.clone();
-    let api = Router::new()
+/// Every `/api/v1` route; a path that names none answers a JSON 404.
+pub fn routes() -> Router<AppState> {
+    Router::new()
         .route("/api/v1/agents", get(list_agents))
         .route("/api/v1/tenants", get(list_tenants).post(create_tenant))
         .route("/api/v1/threads", get(list_threads).post(create_thread))
@@ -80,63 +39,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/asks", get(list_asks))
         .route("/api/v1/asks/{key}", get(get_ask))
         .route("/api/v1/asks/{key}/receipt", post(post_receipt))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
-    Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .merge(api)
-        .leptos_routes_with_context(
-            &state,
-            routes,
-            move || provide_context(Workspace(workspace.clone())),
-            move || shell(options.clone()),
-        )
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
-        .layer(TraceLayer::new_for_http())
-        .with_state(state)
-}
-
-/// An API error as JSON with its status: `{"error": {"kind", "message"}}`.
-pub struct HttpError(pub ApiError);
-
-impl IntoResponse for HttpError {
-    fn into_response(self) -> Response {
-        let status =
-            StatusCode::from_u16(self.0.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, axum::Json(json!({ "error": self.0 }))).into_response()
-    }
-}
-
-impl From<ApiError> for HttpError {
-    fn from(error: ApiError) -> Self {
-        HttpError(error)
-    }
-}
-
-impl From<StoreError> for HttpError {
-    fn from(error: StoreError) -> Self {
-        tracing::error!(%error, "store operation failed");
-        HttpError(ApiError::Storage(error.to_string()))
-    }
+        .route("/api/v1", any(api_not_found))
+        .route("/api/v1/{*rest}", any(api_not_found))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 type ApiResult = Result<Response, HttpError>;
-
-fn tenant(headers: &HeaderMap) -> String {
-    let value_of = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
-    app::model::tenant_of(
-        value_of(TENANT_HEADER),
-        value_of(axum::http::header::COOKIE.as_str()),
-    )
-}
-
-fn actor(headers: &HeaderMap) -> String {
-    headers
-        .get(ACTOR_HEADER)
-        .and_then(|value| value.to_str().ok())
-        .filter(|value| !value.is_empty())
-        .unwrap_or("operator")
-        .to_owned()
-}
 
 /// Parses a JSON body, naming what is wrong with it.
 fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, HttpError> {
@@ -177,9 +85,9 @@ async fn list_agents(State(runs): State<Arc<Runs>>) -> Response {
 
 async fn list_threads(
     State(workspace): State<Arc<dyn WorkspaceService>>,
-    headers: HeaderMap,
+    Context(context): Context,
 ) -> ApiResult {
-    let threads = workspace.list_threads(&tenant(&headers)).await?;
+    let threads = workspace.list_threads(&context.tenant).await?;
     Ok(axum::Json(json!({ "threads": threads })).into_response())
 }
 
@@ -223,7 +131,7 @@ struct NewThreadBody {
 
 async fn create_thread(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Context(context): Context,
     body: Bytes,
 ) -> ApiResult {
     let request: NewThreadBody = if body.is_empty() {
@@ -231,7 +139,7 @@ async fn create_thread(
     } else {
         parse_body(&body)?
     };
-    let tenant = tenant(&headers);
+    let tenant = context.tenant;
     if let Some(agent) = &request.agent
         && state.runs.agents().get(agent).is_none()
     {
@@ -257,10 +165,10 @@ async fn create_thread(
 
 async fn get_thread(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Context(context): Context,
     UrlPath(thread_id): UrlPath<String>,
 ) -> ApiResult {
-    let tenant = tenant(&headers);
+    let tenant = context.tenant;
     let thread = state.workspace.get_thread(&tenant, &thread_id).await?;
     let runs = state.runs.store().list_runs(&tenant, &thread_id).await?;
     let agent = state.runs.store().thread_agent(&tenant, &thread_id).await?;
@@ -282,14 +190,14 @@ struct MessageBody {
 
 async fn send_message(
     State(runs): State<Arc<Runs>>,
-    headers: HeaderMap,
+    Context(context): Context,
     UrlPath(thread_id): UrlPath<String>,
     body: Bytes,
 ) -> ApiResult {
     let message: MessageBody = parse_body(&body)?;
     let run = runs
         .send_message(
-            &tenant(&headers),
+            &context.tenant,
             &thread_id,
             &message.text,
             RunOptions {
@@ -319,11 +227,11 @@ struct ViewQuery {
 
 async fn get_run(
     State(runs): State<Arc<Runs>>,
-    headers: HeaderMap,
+    Context(context): Context,
     UrlPath(run_id): UrlPath<String>,
     Query(query): Query<ViewQuery>,
 ) -> ApiResult {
-    let tenant = tenant(&headers);
+    let tenant = context.tenant;
     let run = find_run(&runs, &tenant, &run_id).await?;
     let events = runs.store().events(&tenant, &run_id, 0, None).await?;
     let view = RunView::from_events(
@@ -342,11 +250,12 @@ struct EventsQuery {
 
 async fn run_events(
     State(runs): State<Arc<Runs>>,
+    Context(context): Context,
     headers: HeaderMap,
     UrlPath(run_id): UrlPath<String>,
     Query(query): Query<EventsQuery>,
 ) -> ApiResult {
-    let tenant = tenant(&headers);
+    let tenant = context.tenant;
     find_run(&runs, &tenant, &run_id).await?;
     let last_event_id = match headers.get("last-event-id") {
         Some(value) => Some(
@@ -375,10 +284,10 @@ async fn run_events(
 
 async fn cancel_run(
     State(runs): State<Arc<Runs>>,
-    headers: HeaderMap,
+    Context(context): Context,
     UrlPath(run_id): UrlPath<String>,
 ) -> ApiResult {
-    let run = runs.cancel(&tenant(&headers), &run_id).await?;
+    let run = runs.cancel(&context.tenant, &run_id).await?;
     Ok(axum::Json(json!({ "run": run_json(&run) })).into_response())
 }
 
@@ -389,7 +298,7 @@ struct AsksQuery {
 
 async fn list_asks(
     State(runs): State<Arc<Runs>>,
-    headers: HeaderMap,
+    Context(context): Context,
     Query(query): Query<AsksQuery>,
 ) -> ApiResult {
     if let Some(state) = &query.state
@@ -401,7 +310,7 @@ async fn list_asks(
     }
     let asks = runs
         .store()
-        .list_asks(&tenant(&headers), query.state.as_deref())
+        .list_asks(&context.tenant, query.state.as_deref())
         .await?;
     Ok(
         axum::Json(json!({ "asks": asks.iter().map(ask_json).collect::<Vec<_>>() }))
@@ -411,12 +320,12 @@ async fn list_asks(
 
 async fn get_ask(
     State(runs): State<Arc<Runs>>,
-    headers: HeaderMap,
+    Context(context): Context,
     UrlPath(key): UrlPath<String>,
 ) -> ApiResult {
     let record = runs
         .store()
-        .get_ask(&tenant(&headers), &key)
+        .get_ask(&context.tenant, &key)
         .await?
         .ok_or_else(|| HttpError(ApiError::NotFound(format!("ask {key:?} does not exist"))))?;
     Ok(axum::Json(json!({ "ask": ask_json(&record) })).into_response())
@@ -424,13 +333,13 @@ async fn get_ask(
 
 async fn post_receipt(
     State(runs): State<Arc<Runs>>,
-    headers: HeaderMap,
+    Context(context): Context,
     UrlPath(key): UrlPath<String>,
     body: Bytes,
 ) -> ApiResult {
     let envelope = ReceiptEnvelope::parse(&body)
         .map_err(|error| HttpError(ApiError::BadRequest(error.to_string())))?;
-    match runs.answer(&tenant(&headers), &key, &actor(&headers), &envelope).await? {
+    match runs.answer(&context.tenant, &key, &context.actor, &envelope).await? {
         ReceiptOutcome::Accepted(record) => Ok(axum::Json(json!({ "ask": ask_json(&record) })).into_response()),
         ReceiptOutcome::AlreadyClosed(record) => Ok((
             StatusCode::CONFLICT,

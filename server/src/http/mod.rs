@@ -1,0 +1,77 @@
+//! HTTP: the axum router over Leptos pages and server functions, the JSON API under
+//! `/api/v1`, live event streams, static assets and a health check. Every request passes
+//! [`context::attach`] first, so each handler knows who acts and for which tenant.
+
+pub mod api;
+pub mod context;
+pub mod error;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use app::api::service::{Workspace, WorkspaceService};
+use app::{App, shell};
+use axum::Router;
+use axum::extract::FromRef;
+use axum::routing::get;
+use leptos::config::LeptosOptions;
+use leptos::prelude::provide_context;
+use leptos_axum::{LeptosRoutes, generate_route_list};
+use tower_http::trace::TraceLayer;
+
+use crate::runs::Runs;
+
+pub use api::BODY_LIMIT;
+pub use app::model::TENANT_HEADER;
+pub use context::ACTOR_HEADER;
+
+/// File stem of the browser bundle: `/pkg/agent_os.js`, `agent_os_bg.wasm`, `agent_os.css`.
+pub const OUTPUT_NAME: &str = "agent_os";
+
+#[derive(Clone, FromRef)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub workspace: Arc<dyn WorkspaceService>,
+    pub runs: Arc<Runs>,
+}
+
+impl AppState {
+    pub fn new(
+        addr: SocketAddr,
+        site_root: &Path,
+        workspace: Arc<dyn WorkspaceService>,
+        runs: Arc<Runs>,
+    ) -> Self {
+        let leptos_options = LeptosOptions::builder()
+            .output_name(OUTPUT_NAME)
+            .site_root(site_root.to_string_lossy().into_owned())
+            .site_pkg_dir("pkg")
+            .site_addr(addr)
+            .build();
+        Self {
+            leptos_options,
+            workspace,
+            runs,
+        }
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    let routes = generate_route_list(App);
+    let workspace = state.workspace.clone();
+    let options = state.leptos_options.clone();
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .merge(api::routes())
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || provide_context(Workspace(workspace.clone())),
+            move || shell(options.clone()),
+        )
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(axum::middleware::from_fn(context::attach))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
