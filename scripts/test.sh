@@ -18,9 +18,15 @@ postgres_note
 say "cargo fmt --check"
 cargo fmt --all --check
 
-say "cargo clippy (server feature set, then browser feature set)"
+say "cargo clippy (server feature set, browser feature set, pure core)"
 cargo clippy -q --workspace --all-targets -- -D warnings
 cargo clippy -q -p app --features hydrate --all-targets -- -D warnings
+cargo clippy -q -p app --no-default-features --all-targets -- -D warnings
+
+say "the pure core (app without features) depends on neither Leptos nor tokio"
+if cargo tree -q -p app --no-default-features -e normal | grep -E '(^|[^a-z_])(leptos|tokio)[a-z_-]* v'; then
+    die "app --no-default-features pulls in the crates above"
+fi
 
 say "cargo test --workspace (app with ssr, server)"
 cargo test --workspace
