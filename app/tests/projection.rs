@@ -296,6 +296,7 @@ fn ask_events(closes: &[&str]) -> Vec<RunEvent> {
                             at: None,
                         },
                     },
+                    "lost" => app::protocol::ask::AskState::Pending,
                     _ => app::protocol::ask::AskState::Expired,
                 };
                 EventBody::AskClosed {
@@ -331,4 +332,14 @@ fn an_expiry_arriving_after_the_answer_does_not_relabel_it_expired() {
     let expired_first =
         RunView::from_events(Default::default(), &ask_events(&["expire", "answer"]));
     assert_eq!(expired_first.asks[0].state.label(), "expired");
+}
+
+#[test]
+fn the_console_reopening_an_answered_ask_makes_it_pending_again() {
+    let view = RunView::from_events(Default::default(), &ask_events(&["answer", "lost"]));
+    assert!(view.asks[0].state.is_pending());
+    assert_eq!(view.pending_asks().count(), 1);
+    let answered_again =
+        RunView::from_events(Default::default(), &ask_events(&["answer", "lost", "answer"]));
+    assert_eq!(answered_again.asks[0].state.label(), "resolved");
 }

@@ -5,7 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::agents::{AgentKind, AgentSpec, AgentTimeouts, Agents, parse_tools, read_tools};
+use std::sync::Arc;
+
+use crate::connectors::agui::AgUiConnector;
+use crate::connectors::hermes::HermesConnector;
+use crate::connectors::{AgentTimeouts, Connector, Connectors, parse_tools, read_tools};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -230,8 +234,9 @@ impl ServeConfig {
         self.db.is_none()
     }
 
-    /// The agents from `--agent`/`--tools`, plus the demo agent served at `addr`.
-    pub fn agents(&self, addr: SocketAddr) -> Result<Agents, String> {
+    /// The agents from `--agent`/`--tools` and `--hermes`, plus the demo agent served at
+    /// `addr` and the demo gateway.
+    pub fn agents(&self, addr: SocketAddr) -> Result<Connectors, String> {
         let mut tools_of = std::collections::HashMap::new();
         for entry in &self.tools {
             let (name, file) = entry
@@ -239,7 +244,7 @@ impl ServeConfig {
                 .ok_or_else(|| format!("--tools {entry:?} is not NAME=FILE"))?;
             tools_of.insert(name.to_owned(), read_tools(std::path::Path::new(file))?);
         }
-        let mut list = Vec::new();
+        let mut list: Vec<Arc<dyn Connector>> = Vec::new();
         for entry in &self.agents {
             let (name, url) = entry
                 .split_once('=')
@@ -247,13 +252,8 @@ impl ServeConfig {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 return Err(format!("--agent {name}: {url:?} is not an http(s) URL"));
             }
-            list.push(AgentSpec {
-                name: name.to_owned(),
-                kind: AgentKind::AgUi {
-                    url: url.to_owned(),
-                    tools: tools_of.remove(name).unwrap_or_default(),
-                },
-            });
+            let tools = tools_of.remove(name).unwrap_or_default();
+            list.push(Arc::new(AgUiConnector::new(name, url, tools, Vec::new())));
         }
         if self.demo {
             let host = if addr.ip().is_unspecified() {
@@ -261,16 +261,16 @@ impl ServeConfig {
             } else {
                 addr
             };
-            list.push(AgentSpec {
-                name: "demo".into(),
-                kind: AgentKind::AgUi {
-                    url: format!("http://{host}/demo/agent"),
-                    tools: match tools_of.remove("demo") {
-                        Some(tools) => tools,
-                        None => parse_tools(crate::demo::agent::TOOLS)?,
-                    },
-                },
-            });
+            let tools = match tools_of.remove("demo") {
+                Some(tools) => tools,
+                None => parse_tools(crate::demo::agent::TOOLS)?,
+            };
+            list.push(Arc::new(AgUiConnector::new(
+                "demo",
+                &format!("http://{host}/demo/agent"),
+                tools,
+                words(&crate::demo::agent::SCENARIOS),
+            )));
         }
         for entry in &self.hermes {
             let (name, command) = entry
@@ -281,23 +281,17 @@ impl ServeConfig {
                     "--hermes {name}: wss:// needs TLS, which this build does not include; use ws:// on loopback or a command"
                 ));
             }
-            list.push(AgentSpec {
-                name: name.to_owned(),
-                kind: AgentKind::Hermes {
-                    target: command.to_owned(),
-                },
-            });
+            list.push(Arc::new(HermesConnector::new(name, command, Vec::new())));
         }
         if self.demo {
             let exe = std::env::current_exe().map_err(|error| {
                 format!("cannot find this program to run its demo gateway: {error}")
             })?;
-            list.push(AgentSpec {
-                name: "demo-hermes".into(),
-                kind: AgentKind::Hermes {
-                    target: format!("'{}' demo-gateway", exe.display()),
-                },
-            });
+            list.push(Arc::new(HermesConnector::new(
+                "demo-hermes",
+                &format!("'{}' demo-gateway", exe.display()),
+                words(&crate::demo::gateway::SCENARIOS),
+            )));
         }
         if let Some(name) = tools_of.keys().next() {
             return Err(format!("--tools {name}=…: no agent of that name"));
@@ -305,9 +299,9 @@ impl ServeConfig {
         if let Some(name) = &self.default_agent {
             let position = list
                 .iter()
-                .position(|agent| &agent.name == name)
+                .position(|agent| agent.name() == name)
                 .ok_or_else(|| {
-                    let names: Vec<&str> = list.iter().map(|agent| agent.name.as_str()).collect();
+                    let names: Vec<&str> = list.iter().map(|agent| agent.name()).collect();
                     format!(
                         "--default-agent {name}: no agent of that name; configured: {}",
                         names.join(", ")
@@ -316,8 +310,12 @@ impl ServeConfig {
             let chosen = list.remove(position);
             list.insert(0, chosen);
         }
-        Ok(Agents::new(list))
+        Ok(Connectors::new(list))
     }
+}
+
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|word| (*word).to_owned()).collect()
 }
 
 impl ServeArgs {

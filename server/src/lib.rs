@@ -1,10 +1,15 @@
-//! The Agent OS server: configuration, HTTP routes, the event store and the services
-//! behind them. `main.rs` is the `agent-os` command line over this library.
+//! The Agent OS server, by role: `connectors` (one per kind of agent, behind one trait),
+//! `runs` (start, receipts, resume, cancel, recovery), `recorder` (durable first, then
+//! live), `store` (SQLite and PostgreSQL), `live` (fan-out and SSE), `http` (router, the
+//! request context, the JSON API), `workspace` (the service behind server functions),
+//! `demo` (the built-in demo agent and gateway). `main.rs` is the `agent-os` command line
+//! over this library; `config` and `serve` put the pieces together.
 
-pub mod agents;
+pub mod clock;
 pub mod config;
+pub mod connectors;
 pub mod demo;
-pub mod gateway;
+pub mod fault;
 pub mod http;
 pub mod live;
 pub mod recorder;

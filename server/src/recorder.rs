@@ -9,7 +9,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::live::Live;
 use crate::store::{AppendRequest, Store, StoreError, UpstreamEvent};
-use crate::workspace::now_ms;
+use crate::clock::now_ms;
 
 /// The most appends one transaction takes.
 const MAX_BATCH: usize = 256;

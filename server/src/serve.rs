@@ -10,6 +10,7 @@ use tokio::net::TcpListener;
 use crate::config::ServeConfig;
 use crate::demo::{self, DemoAgent};
 use crate::http::{AppState, router};
+use crate::connectors::Host;
 use crate::live::Live;
 use crate::runs::Runs;
 use crate::store::{self, StoreError};
@@ -54,7 +55,8 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     warn_if_bundle_missing(&config.site_root);
 
     let agents = config.agents(addr).map_err(StartupError::Agents)?;
-    let runs = Runs::new(store.clone(), Live::default(), agents, config.timeouts);
+    let host = Host::new(store.clone(), Live::default(), config.timeouts);
+    let runs = Runs::new(host, agents);
     match runs.recover().await {
         Ok(0) => {}
         Ok(count) => tracing::warn!(
@@ -62,6 +64,11 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
             "marked runs interrupted by the last shutdown as failed"
         ),
         Err(error) => tracing::error!(%error, "could not recover runs left running"),
+    }
+    match runs.sweep_deliveries().await {
+        Ok(0) => {}
+        Ok(count) => tracing::warn!(count, "settled answers the last shutdown left undelivered"),
+        Err(error) => tracing::error!(%error, "could not settle undelivered answers"),
     }
     let state = AppState::new(
         addr,

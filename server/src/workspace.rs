@@ -2,7 +2,6 @@
 //! and the run service.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
@@ -10,7 +9,7 @@ use app::model::{AnswerOutcome, RunPage, RunSummary, ThreadPage, ThreadSummary};
 use app::projection::{Arrival, RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
 
-use crate::agents::AgentKind;
+use crate::clock::now_ms;
 use crate::runs::{ReceiptOutcome, RunOptions, Runs};
 use crate::store::{RunRecord, Store, ask_key};
 
@@ -26,18 +25,11 @@ impl WorkspaceServiceImpl {
 
     /// Words the agent understands, offered as suggestions on an empty thread.
     fn suggestions(&self, agent: Option<&str>) -> Vec<String> {
-        let Some(spec) = agent
+        agent
             .and_then(|name| self.runs.agents().get(name))
             .or_else(|| self.runs.agents().default_agent())
-        else {
-            return Vec::new();
-        };
-        let words: &[&str] = match (&spec.kind, spec.name.as_str()) {
-            (AgentKind::AgUi { .. }, "demo") => &crate::demo::agent::SCENARIOS,
-            (AgentKind::Hermes { .. }, "demo-hermes") => &crate::demo::gateway::SCENARIOS,
-            _ => &[],
-        };
-        words.iter().map(|word| (*word).to_owned()).collect()
+            .map(|agent| agent.suggestions())
+            .unwrap_or_default()
     }
 }
 
@@ -129,7 +121,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
                 .runs
                 .agents()
                 .iter()
-                .map(|spec| spec.environment())
+                .map(|agent| agent.environment())
                 .collect(),
             thread,
             agent,
@@ -209,11 +201,4 @@ impl WorkspaceService for WorkspaceServiceImpl {
             }),
         }
     }
-}
-
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
 }

@@ -13,7 +13,7 @@ use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
 use app::protocol::recorded::normalize_recorded;
 use app::protocol::status::RunStatus;
 use serde_json::json;
-use server::store::{NewRun, Resolution, Store, UpstreamEvent, ask_key};
+use server::store::{DeliveryOutcome, NewRun, Resolution, Store, UpstreamEvent, ask_key};
 
 async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
     let thread = store
@@ -175,6 +175,7 @@ async fn fifty_concurrent_receipts_close_an_ask_exactly_once() {
                         &format!("tab-{n}"),
                         answered(action),
                         &json!({"n": n}),
+                        false,
                         10,
                     )
                     .await
@@ -425,7 +426,7 @@ async fn an_answered_ask_opened_again_keeps_its_answer_and_its_content() {
             .unwrap();
         let key = ask_key("run-reopen", "approve-budget");
         store
-            .close_ask("default", &key, "ops", answered("once"), &json!({}), 10)
+            .close_ask("default", &key, "ops", answered("once"), &json!({}), false, 10)
             .await
             .unwrap();
         let mut again = stored
@@ -483,5 +484,97 @@ async fn a_claimed_resume_is_stored_and_read_back_as_the_resumed_status() {
             .unwrap()
             .unwrap();
         assert_eq!(run.status, RunStatus::Resumed, "{}", backend.name);
+    }
+}
+
+#[tokio::test]
+async fn closing_an_ask_records_its_delivery_which_is_settled_once() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-outbox").await;
+        let drafts = normalize_recorded(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../fixtures/agui/pause_on_two_decisions.sse"
+            ))
+            .unwrap(),
+            Default::default(),
+        );
+        store
+            .append("default", "run-outbox", &[], drafts, 9)
+            .await
+            .unwrap();
+        let key = ask_key("run-outbox", "approve-budget");
+        store
+            .close_ask("default", &key, "ops", answered("once"), &json!({}), true, 10)
+            .await
+            .unwrap();
+        let pending = store.pending_deliveries().await.unwrap();
+        let mine: Vec<_> = pending.iter().filter(|d| d.run_id == "run-outbox").collect();
+        assert_eq!(mine.len(), 1, "{}", backend.name);
+        assert_eq!((mine[0].ask_key.as_str(), mine[0].secret), (key.as_str(), true));
+        store
+            .settle_delivery("default", &key, DeliveryOutcome::Delivered, None, 11)
+            .await
+            .unwrap();
+        // Settling again changes nothing; nothing is pending any more.
+        store
+            .settle_delivery("default", &key, DeliveryOutcome::Abandoned, Some("late"), 12)
+            .await
+            .unwrap();
+        assert!(
+            !store
+                .pending_deliveries()
+                .await
+                .unwrap()
+                .iter()
+                .any(|d| d.run_id == "run-outbox"),
+            "{}",
+            backend.name
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        new_run(&**store, "default", "run-lost").await;
+        let drafts = normalize_recorded(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../fixtures/agui/pause_on_two_decisions.sse"
+            ))
+            .unwrap(),
+            Default::default(),
+        );
+        store.append("default", "run-lost", &[], drafts, 9).await.unwrap();
+        let key = ask_key("run-lost", "approve-budget");
+        store
+            .close_ask("default", &key, "ops", answered("once"), &json!({}), true, 10)
+            .await
+            .unwrap();
+        let record = store.get_ask("default", &key).await.unwrap().unwrap();
+        store
+            .append(
+                "default",
+                "run-lost",
+                &[],
+                vec![EventDraft::new(
+                    EventBody::AskClosed {
+                        ask_id: record.ask.id.clone(),
+                        ask_kind: record.ask.kind.clone(),
+                        state: Box::new(AskState::Pending),
+                    },
+                    None,
+                    None,
+                )],
+                11,
+            )
+            .await
+            .unwrap();
+        let reopened = store.get_ask("default", &key).await.unwrap().unwrap();
+        assert!(reopened.ask.state.is_pending(), "{}", backend.name);
+        assert_eq!(reopened.answered_by, None);
     }
 }

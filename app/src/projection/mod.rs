@@ -987,8 +987,9 @@ impl RunView {
             EventBody::AskClosed { ask_id, state, .. } => {
                 let position = *self.index.asks.get(ask_id)?;
                 // The first close is the one that counts: a late expiry does not relabel
-                // an answer.
-                if !self.asks[position].state.is_pending() {
+                // an answer. Only the console reopens a closed ask (its answer was lost
+                // before it reached the agent).
+                if !self.asks[position].state.is_pending() && !state.is_pending() {
                     return None;
                 }
                 self.asks[position].state = (**state).clone();

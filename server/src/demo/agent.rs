@@ -47,6 +47,9 @@ pub struct DemoAgent {
 #[derive(Default)]
 struct DemoInner {
     cancelled: Mutex<Vec<String>>,
+    /// Every resume received: its run id, and each interrupt it answered with its status
+    /// and whether a password or secret came with it (never the value).
+    resumes: Mutex<Vec<Value>>,
     session_approvals: Mutex<HashMap<String, HashSet<String>>>,
     /// Pause between events, so a browser sees text stream in.
     delay: Duration,
@@ -69,6 +72,27 @@ impl DemoAgent {
             .lock()
             .map(|list| list.clone())
             .unwrap_or_default()
+    }
+
+    fn record_resume(&self, run_id: &str, resume: &[Value]) {
+        let answered: Vec<Value> = resume
+            .iter()
+            .map(|entry| {
+                let payload = entry.get("payload");
+                let secret = ["password", "value"]
+                    .iter()
+                    .find_map(|field| payload?.get(*field)?.as_str())
+                    .map(|text| if text.is_empty() { "empty" } else { "given" });
+                json!({
+                    "interruptId": entry.get("interruptId"),
+                    "status": entry.get("status"),
+                    "secret": secret,
+                })
+            })
+            .collect();
+        if let Ok(mut list) = self.inner.resumes.lock() {
+            list.push(json!({ "runId": run_id, "interrupts": answered }));
+        }
     }
 
     fn record_cancel(&self, run_id: &str) {
@@ -108,7 +132,7 @@ enum Step {
 }
 
 fn now_ms() -> i64 {
-    crate::workspace::now_ms()
+    crate::clock::now_ms()
 }
 
 fn ev(kind: &str, fields: Value) -> Step {
@@ -910,11 +934,14 @@ pub async fn run(State(agent): State<DemoAgent>, body: Bytes) -> Response {
         return reject("RunAgentInput needs messages (an array)");
     }
     let run = Run { thread_id, run_id };
-    let resuming = input
+    let resume = input
         .get("resume")
         .and_then(Value::as_array)
-        .is_some_and(|r| !r.is_empty());
-    let steps = if resuming {
+        .filter(|r| !r.is_empty());
+    if let Some(resume) = resume {
+        agent.record_resume(run_id, resume);
+    }
+    let steps = if resume.is_some() {
         resume_script(&agent, &input, &run)
     } else if let Some(result) = tool_answer(&input) {
         // A follow-up run carrying the console's answer to a frontend tool call.
@@ -964,6 +991,18 @@ pub async fn raw(Path(scenario): Path<String>) -> Response {
         ),
     };
     ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
+}
+
+/// GET /demo/resumes — each resume received, without any password or secret.
+pub async fn resumes(State(agent): State<DemoAgent>) -> Json<Vec<Value>> {
+    Json(
+        agent
+            .inner
+            .resumes
+            .lock()
+            .map(|list| list.clone())
+            .unwrap_or_default(),
+    )
 }
 
 /// GET /demo/cancellations — run ids whose stream the client dropped.

@@ -11,13 +11,15 @@ use axum::routing::{any, get, post};
 
 pub use agent::DemoAgent;
 
-/// The demo agent's routes: `POST /agent`, `/raw/{scenario}`, `/cancellations`, `/tools`.
+/// The demo agent's routes: `POST /agent`, `/raw/{scenario}`, `/cancellations`,
+/// `/resumes`, `/tools`.
 /// `agent-os serve` mounts them under `/demo`; `agent-os demo-agent` serves them at the root.
 pub fn router(agent: DemoAgent) -> Router {
     Router::new()
         .route("/agent", post(agent::run))
         .route("/raw/{scenario}", any(agent::raw))
         .route("/cancellations", get(agent::cancellations))
+        .route("/resumes", get(agent::resumes))
         .route("/tools", get(agent::tools))
         .route("/health", get(|| async { "ok" }))
         .with_state(agent)

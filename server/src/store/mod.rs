@@ -100,6 +100,33 @@ pub enum Resolution {
     AlreadyClosed(Box<AskRecord>),
 }
 
+/// An accepted answer on its way to the agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeliveryRecord {
+    pub ask_key: String,
+    pub tenant_id: String,
+    pub run_id: String,
+    /// The answer held a value the store does not keep; after a restart it is gone.
+    pub secret: bool,
+    pub created_at_ms: i64,
+}
+
+/// How a delivery ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeliveryOutcome {
+    Delivered,
+    Abandoned,
+}
+
+impl DeliveryOutcome {
+    pub fn label(self) -> &'static str {
+        match self {
+            DeliveryOutcome::Delivered => "delivered",
+            DeliveryOutcome::Abandoned => "abandoned",
+        }
+    }
+}
+
 /// One raw upstream event to keep, at its position in the run's raw log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UpstreamEvent {
@@ -229,9 +256,13 @@ pub trait Store: Send + Sync + 'static {
     /// Marks a paused run as resumed, if and only if it is still paused: exactly one
     /// caller gets `true` and starts the follow-up run.
     async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError>;
+    /// Puts a resumed run back to interrupted (its follow-up run could not be started).
+    async fn unclaim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError>;
     /// Closes a pending ask if, and only if, it is still pending: the first caller wins,
-    /// appends the `AskClosed` event and records the receipt; every later caller gets
-    /// the record as it stands.
+    /// appends the `AskClosed` event, records the receipt and the answer's pending
+    /// delivery (`secret`: the answer holds a value the store does not keep), all in one
+    /// transaction; every later caller gets the record as it stands.
+    #[allow(clippy::too_many_arguments)]
     async fn close_ask(
         &self,
         tenant_id: &str,
@@ -239,8 +270,21 @@ pub trait Store: Send + Sync + 'static {
         actor: &str,
         state: AskState,
         receipt: &Value,
+        secret: bool,
         now_ms: i64,
     ) -> Result<Resolution, StoreError>;
+    /// Answers accepted but not yet delivered or abandoned, of every tenant, oldest first.
+    async fn pending_deliveries(&self) -> Result<Vec<DeliveryRecord>, StoreError>;
+    /// Marks an answer's delivery as done (`Delivered`) or given up (`Abandoned`, with
+    /// why); only a pending delivery changes.
+    async fn settle_delivery(
+        &self,
+        tenant_id: &str,
+        ask_key: &str,
+        outcome: DeliveryOutcome,
+        note: Option<&str>,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
     /// Records a receipt that was refused (invalid, or too late), for the audit trail.
     async fn record_refused_receipt(
         &self,

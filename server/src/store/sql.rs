@@ -160,7 +160,8 @@ macro_rules! impl_store {
 
             use super::super::sql::*;
             use super::super::{
-                AppendRequest, AskRecord, NewRun, Resolution, RunRecord, Store, StoreError, UpstreamEvent, ask_key,
+                AppendRequest, AskRecord, DeliveryOutcome, DeliveryRecord, NewRun, Resolution, RunRecord, Store,
+                StoreError, UpstreamEvent, ask_key,
             };
             use app::protocol::status::RunStatus;
 
@@ -261,6 +262,18 @@ macro_rules! impl_store {
                             .bind(text)
                             .bind(to_i64(event.sequence))
                             .bind(now_ms)
+                            .execute(&mut **tx)
+                            .await?;
+                        }
+                        // The console reopens an ask whose answer was lost before it
+                        // reached the agent.
+                        EventBody::AskClosed { ask_id, state, .. } if state.is_pending() => {
+                            sqlx::query(
+                                "UPDATE asks SET state = 'pending', resolution = NULL, answered_by = NULL, \
+                                 closed_at_ms = NULL WHERE key = $1 AND tenant_id = $2",
+                            )
+                            .bind(ask_key(event.run_id(), ask_id))
+                            .bind(event.tenant_id().to_string())
                             .execute(&mut **tx)
                             .await?;
                         }
@@ -753,6 +766,61 @@ macro_rules! impl_store {
                     Ok(done.rows_affected() == 1)
                 }
 
+                async fn unclaim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {
+                    let done = sqlx::query(
+                        "UPDATE runs SET status = $1 WHERE tenant_id = $2 AND id = $3 AND status = $4",
+                    )
+                    .bind(RunStatus::Interrupted.label())
+                    .bind(tenant_id)
+                    .bind(run_id)
+                    .bind(RunStatus::Resumed.label())
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+
+                async fn pending_deliveries(&self) -> Result<Vec<DeliveryRecord>, StoreError> {
+                    let rows = sqlx::query(
+                        "SELECT ask_key, tenant_id, run_id, secret, created_at_ms FROM deliveries \
+                         WHERE state = 'pending' ORDER BY created_at_ms, ask_key",
+                    )
+                    .fetch_all(&self.pool)
+                    .await?;
+                    rows.iter()
+                        .map(|row| {
+                            Ok(DeliveryRecord {
+                                ask_key: row.try_get("ask_key")?,
+                                tenant_id: row.try_get("tenant_id")?,
+                                run_id: row.try_get("run_id")?,
+                                secret: row.try_get("secret")?,
+                                created_at_ms: row.try_get("created_at_ms")?,
+                            })
+                        })
+                        .collect()
+                }
+
+                async fn settle_delivery(
+                    &self,
+                    tenant_id: &str,
+                    ask_key: &str,
+                    outcome: DeliveryOutcome,
+                    note: Option<&str>,
+                    now_ms: i64,
+                ) -> Result<(), StoreError> {
+                    sqlx::query(
+                        "UPDATE deliveries SET state = $1, note = $2, settled_at_ms = $3 \
+                         WHERE tenant_id = $4 AND ask_key = $5 AND state = 'pending'",
+                    )
+                    .bind(outcome.label())
+                    .bind(note)
+                    .bind(now_ms)
+                    .bind(tenant_id)
+                    .bind(ask_key)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                }
+
                 async fn close_ask(
                     &self,
                     tenant_id: &str,
@@ -760,6 +828,7 @@ macro_rules! impl_store {
                     actor: &str,
                     state: AskState,
                     receipt: &Value,
+                    secret: bool,
                     now_ms: i64,
                 ) -> Result<Resolution, StoreError> {
                     let resolution = serde_json::to_string(&state)
@@ -841,6 +910,19 @@ macro_rules! impl_store {
                     .bind(key)
                     .bind(actor)
                     .bind(json_text(receipt))
+                    .bind(now_ms)
+                    .execute(&mut *tx)
+                    .await?;
+                    sqlx::query(
+                        "INSERT INTO deliveries (ask_key, tenant_id, run_id, state, secret, created_at_ms) \
+                         VALUES ($1, $2, $3, 'pending', $4, $5) \
+                         ON CONFLICT (ask_key) DO UPDATE SET state = 'pending', secret = excluded.secret, \
+                         created_at_ms = excluded.created_at_ms, settled_at_ms = NULL, note = NULL",
+                    )
+                    .bind(key)
+                    .bind(tenant_id)
+                    .bind(&run_id)
+                    .bind(secret)
                     .bind(now_ms)
                     .execute(&mut *tx)
                     .await?;

@@ -24,6 +24,8 @@ pub struct TestServer {
     pub data_dir: PathBuf,
     pub port: u16,
     pub args: Vec<String>,
+    /// Extra environment of this process (not carried over by a restart).
+    pub env: Vec<(String, String)>,
 }
 
 impl TestServer {
@@ -39,15 +41,39 @@ impl TestServer {
             .iter()
             .map(|arg| arg.replace("{port}", &port.to_string()))
             .collect();
-        Self::launch(data_dir, port, args).await
+        Self::launch(data_dir, port, args, Vec::new()).await
     }
 
-    async fn launch(data_dir: &Path, port: u16, args: Vec<String>) -> TestServer {
+    /// Same, with extra environment variables for this process only.
+    pub async fn start_with_env(
+        data_dir: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> TestServer {
+        let port = free_port();
+        let args: Vec<String> = extra
+            .iter()
+            .map(|arg| arg.replace("{port}", &port.to_string()))
+            .collect();
+        let env = env
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        Self::launch(data_dir, port, args, env).await
+    }
+
+    async fn launch(
+        data_dir: &Path,
+        port: u16,
+        args: Vec<String>,
+        env: Vec<(String, String)>,
+    ) -> TestServer {
         let child = Command::new(BIN)
             .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
             .arg("--data-dir")
             .arg(data_dir)
             .args(&args)
+            .envs(env.iter().map(|(name, value)| (name, value)))
             .env("RUST_LOG", "error")
             .env("AGENT_OS_DEMO_DELAY_MS", "0")
             .stdout(Stdio::null())
@@ -60,6 +86,7 @@ impl TestServer {
             data_dir: data_dir.to_owned(),
             port,
             args,
+            env,
         };
         server.wait_until_ready().await;
         server
@@ -75,7 +102,18 @@ impl TestServer {
             std::mem::take(&mut self.args),
         );
         drop(self);
-        Self::launch(&data_dir, port, args).await
+        Self::launch(&data_dir, port, args, Vec::new()).await
+    }
+
+    /// Waits for the process to exit by itself (at a crash point), then starts a new one
+    /// on the same port, data and flags, without this one's extra environment.
+    pub async fn restart_after_exit(mut self) -> TestServer {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.child.try_wait().expect("try_wait").is_none() {
+            assert!(Instant::now() < deadline, "agent-os did not exit");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.kill_and_restart().await
     }
 
     async fn wait_until_ready(&self) {

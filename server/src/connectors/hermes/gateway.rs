@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use app::protocol::channel::{EventBody, EventDraft};
+use app::protocol::channel::EventBody;
 use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_request_reply};
 use app::protocol::limits::MAX_EVENT_BYTES;
 use app::protocol::receipts::GatewayAnswer;
@@ -513,19 +513,6 @@ pub async fn read_line_within<R: AsyncBufRead + Unpin>(
 
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|byte| *byte == b'\n')
-}
-
-/// The note recorded when a receipt was accepted but could not reach the gateway.
-pub fn undelivered(error: &str) -> EventDraft {
-    EventDraft::new(
-        EventBody::Notice {
-            level: app::protocol::channel::Level::Error,
-            text: format!("The answer was recorded but could not be sent to the gateway: {error}"),
-            source: "gateway".into(),
-        },
-        Some(crate::workspace::now_ms()),
-        None,
-    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,139 @@
+//! The AG-UI connector: a run is one POST of RunAgentInput to the agent's URL, answered
+//! with Server-Sent Events; a paused run's answers go back in one follow-up run.
+
+mod resume;
+mod stream;
+
+use std::sync::Arc;
+
+use app::error::ApiError;
+use app::model::AgentEnvironment;
+use app::projection::history::{latest_state, messages_from_views};
+use app::protocol::channel::{EventBody, EventDraft};
+use serde_json::{Value, json};
+
+use super::{AnswerRoute, Connector, Host, Launch, Paused, Prepared, Turn, url_without_credentials};
+use crate::clock::now_ms;
+
+pub struct AgUiConnector {
+    name: String,
+    url: String,
+    /// What the console offers the agent to call back (AG-UI has no tool discovery).
+    tools: Vec<Value>,
+    suggestions: Vec<String>,
+}
+
+impl AgUiConnector {
+    pub fn new(name: &str, url: &str, tools: Vec<Value>, suggestions: Vec<String>) -> Self {
+        Self {
+            name: name.to_owned(),
+            url: url.to_owned(),
+            tools,
+            suggestions,
+        }
+    }
+
+    /// The RunAgentInput of run `run_id`, carrying the conversation and state so far.
+    fn run_input(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        parent_run_id: Option<&str>,
+        messages: Vec<Value>,
+        state: Value,
+    ) -> Value {
+        let mut input = json!({
+            "threadId": thread_id,
+            "runId": run_id,
+            "protocolVersion": "1.0",
+            "messages": messages,
+            "state": state,
+            "tools": self.tools,
+            "context": [],
+            "forwardedProps": {},
+        });
+        if let Some(parent) = parent_run_id {
+            input["parentRunId"] = json!(parent);
+        }
+        input
+    }
+}
+
+#[async_trait::async_trait]
+impl Connector for AgUiConnector {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn environment(&self) -> AgentEnvironment {
+        AgentEnvironment {
+            agent: self.name.clone(),
+            protocol: "AG-UI".into(),
+            transport: "HTTP + SSE".into(),
+            endpoint: url_without_credentials(&self.url),
+            tools: self
+                .tools
+                .iter()
+                .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
+                .collect(),
+        }
+    }
+
+    fn suggestions(&self) -> Vec<String> {
+        self.suggestions.clone()
+    }
+
+    fn answer_route(&self) -> AnswerRoute {
+        AnswerRoute::OneResumeRun
+    }
+
+    async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
+        let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
+        let mut messages = messages_from_views(&views);
+        messages.push(json!({ "id": turn.message_id, "role": "user", "content": turn.text }));
+        let input = self.run_input(
+            &turn.thread_id,
+            &turn.run_id,
+            None,
+            messages,
+            latest_state(&views),
+        );
+        Ok(Prepared {
+            recorded: input.clone(),
+            input,
+            first: vec![EventDraft::new(
+                EventBody::UserMessage {
+                    message_id: turn.message_id.clone(),
+                    text: turn.text.clone(),
+                },
+                Some(now_ms()),
+                None,
+            )],
+        })
+    }
+
+    async fn prepare_resume(&self, host: &Arc<Host>, paused: &Paused) -> Result<Prepared, ApiError> {
+        let views = host
+            .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
+            .await?;
+        let input = self.run_input(
+            &paused.run.thread_id,
+            &paused.next_run_id,
+            Some(&paused.run.id),
+            messages_from_views(&views),
+            latest_state(&views),
+        );
+        resume::with_answers(input, paused)
+    }
+
+    async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {
+        let streaming = Arc::clone(host);
+        let url = self.url.clone();
+        let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
+        host.stream(&launch.run_id, async move {
+            stream::drive(&streaming, &tenant_id, &run_id, &url, launch.input, launch.options)
+                .await;
+        });
+        Ok(())
+    }
+}

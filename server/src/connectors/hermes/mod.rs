@@ -1,0 +1,142 @@
+//! The Hermes connector: a gateway speaking newline-delimited JSON-RPC, over a child
+//! process's stdio or a WebSocket. The gateway keeps the conversation, so a turn is the
+//! prompt alone; each answer is sent as it is given.
+
+pub mod gateway;
+
+use std::sync::Arc;
+
+use app::error::ApiError;
+use app::model::AgentEnvironment;
+use app::protocol::channel::{EventBody, EventDraft};
+use app::protocol::receipts::{ValidatedAnswer, hermes_answer};
+use serde_json::{Value, json};
+
+use self::gateway::HermesGateway;
+use super::{
+    AnswerRoute, Connector, Host, Launch, Prepared, Turn, program_of, url_without_credentials,
+};
+use crate::clock::now_ms;
+use crate::store::{AskRecord, RunRecord};
+
+pub struct HermesConnector {
+    name: String,
+    /// A `ws://` URL, or a command run by `sh -c`.
+    target: String,
+    suggestions: Vec<String>,
+    /// The running gateway, started (again) when needed.
+    gateway: tokio::sync::Mutex<Option<Arc<HermesGateway>>>,
+}
+
+impl HermesConnector {
+    pub fn new(name: &str, target: &str, suggestions: Vec<String>) -> Self {
+        Self {
+            name: name.to_owned(),
+            target: target.to_owned(),
+            suggestions,
+            gateway: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    fn is_websocket(&self) -> bool {
+        self.target.starts_with("ws://") || self.target.starts_with("wss://")
+    }
+
+    async fn gateway(&self, host: &Arc<Host>) -> Result<Arc<HermesGateway>, String> {
+        let mut gateway = self.gateway.lock().await;
+        if let Some(running) = gateway.as_ref()
+            && running.is_alive()
+        {
+            return Ok(Arc::clone(running));
+        }
+        let started = HermesGateway::spawn(
+            &self.name,
+            &self.target,
+            host.recorder.clone(),
+            host.store.clone(),
+        )
+        .await?;
+        *gateway = Some(Arc::clone(&started));
+        Ok(started)
+    }
+}
+
+#[async_trait::async_trait]
+impl Connector for HermesConnector {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn environment(&self) -> AgentEnvironment {
+        let (transport, endpoint) = if self.is_websocket() {
+            ("WebSocket", url_without_credentials(&self.target))
+        } else {
+            ("stdio", program_of(&self.target))
+        };
+        AgentEnvironment {
+            agent: self.name.clone(),
+            protocol: "Hermes gateway (JSON-RPC)".into(),
+            transport: transport.into(),
+            endpoint,
+            tools: Vec::new(),
+        }
+    }
+
+    fn suggestions(&self) -> Vec<String> {
+        self.suggestions.clone()
+    }
+
+    fn answer_route(&self) -> AnswerRoute {
+        AnswerRoute::EachAsk
+    }
+
+    async fn prepare_turn(&self, _host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
+        let input = json!({ "prompt": turn.text });
+        Ok(Prepared {
+            recorded: input.clone(),
+            input,
+            first: vec![EventDraft::new(
+                EventBody::UserMessage {
+                    message_id: turn.message_id.clone(),
+                    text: turn.text.clone(),
+                },
+                Some(now_ms()),
+                None,
+            )],
+        })
+    }
+
+    async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {
+        let prompt = launch
+            .input
+            .get("prompt")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        self.gateway(host)
+            .await?
+            .start_turn(&launch.tenant_id, &launch.thread_id, &launch.run_id, prompt)
+            .await
+    }
+
+    async fn answer(
+        &self,
+        host: &Arc<Host>,
+        record: &AskRecord,
+        answer: ValidatedAnswer,
+    ) -> Result<(), String> {
+        let mapped = hermes_answer(&record.ask, &answer).ok_or("the answer has no Hermes form")?;
+        self.gateway(host)
+            .await?
+            .answer(&record.run_id, &record.ask.id, mapped)
+            .await
+    }
+
+    async fn cancel(&self, host: &Arc<Host>, run: &RunRecord) -> bool {
+        match self.gateway(host).await {
+            // The gateway ends the turn itself (status "interrupted") and it is recorded
+            // from its frames; if it does not within its grace, the console records it.
+            Ok(gateway) => gateway.interrupt(&run.id).await.unwrap_or(false),
+            Err(_) => false,
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Connectors: how the console talks to one kind of agent backend, behind one trait. A
+//! connector prepares a run's request from the thread, launches it (streaming what the
+//! agent sends into the store through the [`Host`]), delivers answers and cancels. A new
+//! kind of agent is a new module here and a line where the configuration builds it.
+
+pub mod agui;
+pub mod hermes;
+mod reach;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use app::error::ApiError;
+use app::model::AgentEnvironment;
+use app::projection::{RunView, ViewPolicy};
+use app::protocol::channel::EventDraft;
+use app::protocol::receipts::ValidatedAnswer;
+use serde_json::Value;
+
+pub use reach::{program_of, url_without_credentials};
+
+use crate::live::Live;
+use crate::recorder::Recorder;
+use crate::store::{AskRecord, RunRecord, Store, StoreError, UpstreamEvent};
+
+/// How long the console waits on an agent over HTTP before it gives up on the run, so a
+/// silent agent never holds its thread forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentTimeouts {
+    /// To open the connection.
+    pub connect: std::time::Duration,
+    /// From the request to the response's status line.
+    pub first_byte: std::time::Duration,
+    /// Between two reads of the response body.
+    pub idle: std::time::Duration,
+}
+
+impl Default for AgentTimeouts {
+    fn default() -> Self {
+        Self {
+            connect: std::time::Duration::from_secs(10),
+            first_byte: std::time::Duration::from_secs(60),
+            idle: std::time::Duration::from_secs(300),
+        }
+    }
+}
+
+/// What a connector may use of the console: the store, the recorder (durable first,
+/// then live), an HTTP client, and the table of runs streaming right now.
+pub struct Host {
+    pub store: Arc<dyn Store>,
+    pub live: Live,
+    pub recorder: Recorder,
+    pub http: reqwest::Client,
+    pub timeouts: AgentTimeouts,
+    streaming: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+}
+
+impl Host {
+    pub fn new(store: Arc<dyn Store>, live: Live, timeouts: AgentTimeouts) -> Arc<Self> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(timeouts.connect)
+            .build()
+            .unwrap_or_else(|error| {
+                tracing::error!(%error, "cannot configure the HTTP client; using the defaults");
+                reqwest::Client::new()
+            });
+        Arc::new(Self {
+            recorder: Recorder::new(store.clone(), live.clone()),
+            store,
+            live,
+            http,
+            timeouts,
+            streaming: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Stores events (and the raw upstream ones they came from), then publishes them.
+    pub async fn record(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        upstream: &[UpstreamEvent],
+        drafts: Vec<EventDraft>,
+    ) -> Result<(), StoreError> {
+        self.recorder
+            .record(tenant_id, run_id, upstream, drafts)
+            .await
+    }
+
+    /// Runs `task` as run `run_id`'s stream until it ends or the run is stopped.
+    pub fn stream<F>(self: &Arc<Self>, run_id: &str, task: F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let host = Arc::clone(self);
+        let key = run_id.to_owned();
+        let handle = tokio::spawn(async move {
+            task.await;
+            host.forget_stream(&key);
+        });
+        if let Ok(mut streaming) = self.streaming.lock() {
+            streaming.insert(run_id.to_owned(), handle.abort_handle());
+        }
+    }
+
+    fn forget_stream(&self, run_id: &str) {
+        if let Ok(mut streaming) = self.streaming.lock() {
+            streaming.remove(run_id);
+        }
+    }
+
+    /// Drops run `run_id`'s stream, if it has one (the agent sees its connection close).
+    pub fn stop_stream(&self, run_id: &str) -> bool {
+        let handle = self
+            .streaming
+            .lock()
+            .ok()
+            .and_then(|mut streaming| streaming.remove(run_id));
+        handle.map(|handle| handle.abort()).is_some()
+    }
+
+    /// The views of a thread's runs so far, oldest first.
+    pub async fn thread_views(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Vec<RunView>, StoreError> {
+        let mut views = Vec::new();
+        for run in self.store.list_runs(tenant_id, thread_id).await? {
+            let events = self.store.events(tenant_id, &run.id, 0, None).await?;
+            views.push(RunView::from_events(ViewPolicy::default(), &events));
+        }
+        Ok(views)
+    }
+}
+
+/// A user message to turn into a run.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub run_id: String,
+    pub message_id: String,
+    pub text: String,
+}
+
+/// A paused run whose asks are all closed, with the answer to each (by ask id).
+pub struct Paused {
+    pub run: RunRecord,
+    pub asks: Vec<AskRecord>,
+    pub answers: BTreeMap<String, ValidatedAnswer>,
+    /// The id of the run that carries the answers.
+    pub next_run_id: String,
+}
+
+/// A run's request, ready to send.
+pub struct Prepared {
+    /// What goes to the agent; may carry a secret.
+    pub input: Value,
+    /// What the store keeps of it: `input` with any secret replaced.
+    pub recorded: Value,
+    /// Events the run begins with (the user's message, a note on the answers).
+    pub first: Vec<EventDraft>,
+}
+
+/// A run the store has created, for the connector to send.
+pub struct Launch {
+    pub tenant_id: String,
+    pub thread_id: String,
+    pub run_id: String,
+    pub input: Value,
+    pub options: RunOptions,
+}
+
+/// Options of a new run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Decline the protocol diagnosis: apply every event as it comes.
+    pub skip_verification: bool,
+}
+
+/// How answers reach an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerRoute {
+    /// Each answer is sent as it is given (Hermes: a reply per request).
+    EachAsk,
+    /// A paused run's answers all go together in one follow-up run (AG-UI resume).
+    OneResumeRun,
+}
+
+#[async_trait::async_trait]
+pub trait Connector: Send + Sync + 'static {
+    /// The name operators and threads use for this agent.
+    fn name(&self) -> &str;
+    /// How the console reaches it, with no credential in it.
+    fn environment(&self) -> AgentEnvironment;
+    /// Words the agent understands, offered on an empty thread.
+    fn suggestions(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn answer_route(&self) -> AnswerRoute;
+    /// The request for a user message, from the thread so far.
+    async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError>;
+    /// The request that carries a paused run's answers ([`AnswerRoute::OneResumeRun`]).
+    async fn prepare_resume(&self, _host: &Arc<Host>, paused: &Paused) -> Result<Prepared, ApiError> {
+        Err(ApiError::Conflict(format!(
+            "agent {:?} does not resume runs (run {:?})",
+            self.name(),
+            paused.run.id
+        )))
+    }
+    /// Sends a run the store has created; the agent's events reach the store through
+    /// `host`. An error is the reason the run failed to start.
+    async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String>;
+    /// Sends one accepted answer ([`AnswerRoute::EachAsk`]).
+    async fn answer(
+        &self,
+        _host: &Arc<Host>,
+        _record: &AskRecord,
+        _answer: ValidatedAnswer,
+    ) -> Result<(), String> {
+        Err(format!("agent {:?} takes answers only by resuming", self.name()))
+    }
+    /// Asks the agent to stop run `run`; true when the agent ended (and recorded) it.
+    async fn cancel(&self, _host: &Arc<Host>, _run: &RunRecord) -> bool {
+        false
+    }
+}
+
+/// The configured agents; the first is the default for new threads.
+#[derive(Clone, Default)]
+pub struct Connectors {
+    list: Vec<Arc<dyn Connector>>,
+}
+
+impl Connectors {
+    pub fn new(list: Vec<Arc<dyn Connector>>) -> Self {
+        Self { list }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Connector>> {
+        self.list.iter().find(|agent| agent.name() == name)
+    }
+
+    pub fn default_agent(&self) -> Option<&Arc<dyn Connector>> {
+        self.list.first()
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.list.iter().map(|agent| agent.name().to_owned()).collect()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Connector>> {
+        self.list.iter()
+    }
+}
+
+/// Reads a tools file: a JSON array of `{name, description, parameters}`.
+pub fn read_tools(path: &std::path::Path) -> Result<Vec<Value>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read tools file {}: {error}", path.display()))?;
+    parse_tools(&text).map_err(|error| format!("tools file {}: {error}", path.display()))
+}
+
+pub fn parse_tools(text: &str) -> Result<Vec<Value>, String> {
+    let tools: Vec<Value> = serde_json::from_str(text)
+        .map_err(|error| format!("not a JSON array of tools: {error}"))?;
+    for (position, tool) in tools.iter().enumerate() {
+        if tool.get("name").and_then(Value::as_str).is_none() {
+            return Err(format!("tool {position} has no `name`"));
+        }
+    }
+    Ok(tools)
+}

@@ -1,0 +1,100 @@
+//! Live fan-out: stored events are published per run after their transaction commits;
+//! [`sse`] serves them as Server-Sent Events that resume from any sequence without a gap
+//! or a duplicate.
+
+mod sse;
+
+pub use sse::event_stream;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use app::protocol::channel::RunEvent;
+use tokio::sync::broadcast;
+
+/// How many events a slow subscriber may fall behind before it re-reads the store.
+const CHANNEL_CAPACITY: usize = 1024;
+
+/// Per-run broadcast channels.
+#[derive(Clone, Default)]
+pub struct Live {
+    runs: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<RunEvent>>>>>,
+}
+
+impl Live {
+    pub fn subscribe(&self, run_id: &str) -> broadcast::Receiver<Arc<RunEvent>> {
+        let mut runs = self
+            .runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        runs.entry(run_id.to_owned())
+            .or_insert_with(|| broadcast::channel(CHANNEL_CAPACITY).0)
+            .subscribe()
+    }
+
+    /// Forgets a run's channel once nobody listens to it (a subscriber calls this as it
+    /// goes), so finished runs hold no memory here.
+    pub fn release(&self, run_id: &str) {
+        let mut runs = self
+            .runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if runs
+            .get(run_id)
+            .is_some_and(|sender| sender.receiver_count() == 0)
+        {
+            runs.remove(run_id);
+        }
+    }
+
+    /// How many runs have a channel open (for tests and diagnostics).
+    pub fn channel_count(&self) -> usize {
+        self.runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .len()
+    }
+
+    /// Hands committed events to every subscriber of their run.
+    pub fn publish(&self, events: &[RunEvent]) {
+        let Some(first) = events.first() else {
+            return;
+        };
+        let mut runs = self
+            .runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let run_id = first.run_id().to_string();
+        if let Some(sender) = runs.get(&run_id) {
+            for event in events {
+                // No receiver is not an error: nobody is watching this run right now.
+                let _ = sender.send(Arc::new(event.clone()));
+            }
+            if sender.receiver_count() == 0 {
+                runs.remove(&run_id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_channel_is_freed_once_its_last_subscriber_goes() {
+        let live = Live::default();
+        let first = live.subscribe("run-1");
+        let second = live.subscribe("run-1");
+        assert_eq!(live.channel_count(), 1);
+        drop(first);
+        live.release("run-1");
+        assert_eq!(live.channel_count(), 1, "one subscriber still listens");
+        drop(second);
+        live.release("run-1");
+        assert_eq!(live.channel_count(), 0);
+        // Publishing to a run nobody follows opens nothing.
+        live.publish(&[]);
+        assert_eq!(live.channel_count(), 0);
+    }
+}

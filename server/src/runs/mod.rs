@@ -1,0 +1,88 @@
+//! Runs: the console's side of every run whatever the agent — start one for a message,
+//! take receipts (the first valid one per ask wins), deliver answers, resume paused runs,
+//! cancel, and recover after a restart. What differs per agent is its [`Connector`].
+
+mod cancel;
+mod delivery;
+mod receipts;
+mod recovery;
+mod resume;
+mod start;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use app::error::ApiError;
+use app::protocol::channel::{EventBody, EventDraft, Level};
+use app::protocol::receipts::ValidatedAnswer;
+
+pub use receipts::ReceiptOutcome;
+pub use resume::resume_run_id;
+
+use crate::clock::now_ms;
+pub use crate::connectors::RunOptions;
+use crate::connectors::{Connector, Connectors, Host};
+use crate::live::Live;
+use crate::store::{RunRecord, Store};
+
+pub struct Runs {
+    host: Arc<Host>,
+    connectors: Connectors,
+    /// Answers waiting for the rest of their run's asks before one resume carries them.
+    /// Passwords and secrets exist only here (and in the request to the agent), never in
+    /// the store.
+    held: Mutex<HashMap<String, ValidatedAnswer>>,
+}
+
+impl Runs {
+    pub fn new(host: Arc<Host>, connectors: Connectors) -> Arc<Self> {
+        Arc::new(Self {
+            host,
+            connectors,
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.host.store
+    }
+
+    pub fn live(&self) -> &Live {
+        &self.host.live
+    }
+
+    pub fn agents(&self) -> &Connectors {
+        &self.connectors
+    }
+
+    /// The connector of a run's agent.
+    fn connector_of(&self, run: &RunRecord) -> Result<&Arc<dyn Connector>, ApiError> {
+        self.connectors.get(&run.agent).ok_or_else(|| {
+            ApiError::Conflict(format!(
+                "run {:?} belongs to agent {:?}, which is not configured",
+                run.id, run.agent
+            ))
+        })
+    }
+
+    async fn get_run(&self, tenant_id: &str, run_id: &str) -> Result<RunRecord, ApiError> {
+        self.host
+            .store
+            .get_run(tenant_id, run_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))
+    }
+}
+
+/// A notice in the run's timeline from the console itself.
+fn notice(level: Level, text: String) -> EventDraft {
+    EventDraft::new(
+        EventBody::Notice {
+            level,
+            text,
+            source: "console".into(),
+        },
+        Some(now_ms()),
+        None,
+    )
+}

@@ -1,0 +1,160 @@
+//! Receipts: each is checked against the persisted ask it names; the first valid one
+//! closes the ask atomically (every receipt, accepted or not, is kept for the audit, its
+//! secrets redacted), and the accepted answer goes on to the agent.
+
+use std::sync::Arc;
+
+use app::error::ApiError;
+use app::protocol::ask::{AskState, Component};
+use app::protocol::channel::Level;
+use app::protocol::receipts::{ReceiptEnvelope, ValidatedAnswer, resolved_state, validate};
+use serde_json::{Value, json};
+
+use super::{Runs, notice};
+use crate::clock::now_ms;
+use crate::connectors::AnswerRoute;
+use crate::fault::crash_point;
+use crate::store::{AskRecord, DeliveryOutcome, Resolution};
+
+/// What became of a receipt.
+#[derive(Debug)]
+pub enum ReceiptOutcome {
+    /// This receipt answered the ask.
+    Accepted(Box<AskRecord>),
+    /// Someone answered first (or the ask expired): here is how it was closed.
+    AlreadyClosed(Box<AskRecord>),
+}
+
+impl Runs {
+    /// A receipt for the ask `key`. Validated against the stored ask; the first valid
+    /// receipt closes it atomically and its answer goes to the agent once.
+    pub async fn answer(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        envelope: &ReceiptEnvelope,
+    ) -> Result<ReceiptOutcome, ApiError> {
+        let record = self
+            .host
+            .store
+            .get_ask(tenant_id, key)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
+        let redacted_envelope = |data: &Value| {
+            let mut receipt = serde_json::to_value(&envelope.receipt).unwrap_or(Value::Null);
+            receipt["data"] = data.clone();
+            json!({ "channel": envelope.channel, "receipt": receipt })
+        };
+        if !record.ask.state.is_pending() {
+            self.host
+                .store
+                .record_refused_receipt(
+                    tenant_id,
+                    key,
+                    actor,
+                    "late",
+                    &redacted_envelope(&json!("not kept")),
+                    now_ms(),
+                )
+                .await?;
+            return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
+        }
+        let answer = match validate(&record.ask, &envelope.receipt) {
+            Ok(answer) => answer,
+            Err(error) => {
+                self.host
+                    .store
+                    .record_refused_receipt(
+                        tenant_id,
+                        key,
+                        actor,
+                        "invalid",
+                        &redacted_envelope(&json!("not kept")),
+                        now_ms(),
+                    )
+                    .await?;
+                return Err(ApiError::BadRequest(error.to_string()));
+            }
+        };
+        // A password or secret exists only in memory until it reaches the agent.
+        let secret = matches!(
+            record.ask.component,
+            Component::SudoPrompt | Component::SecretPrompt
+        ) && answer.action != "skip";
+        let mut state = resolved_state(&answer);
+        if let AskState::Resolved { answer: recorded } = &mut state {
+            recorded.actor = Some(actor.to_owned());
+        }
+        let resolution = self
+            .host
+            .store
+            .close_ask(
+                tenant_id,
+                key,
+                actor,
+                state,
+                &redacted_envelope(&answer.recorded.data),
+                secret,
+                now_ms(),
+            )
+            .await?;
+        match resolution {
+            Resolution::AlreadyClosed(current) => Ok(ReceiptOutcome::AlreadyClosed(current)),
+            Resolution::Won(event) => {
+                self.host.live.publish(std::slice::from_ref(&event));
+                crash_point("after-close");
+                self.deliver(tenant_id, &record, answer).await?;
+                let updated = self
+                    .host
+                    .store
+                    .get_ask(tenant_id, key)
+                    .await?
+                    .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
+                Ok(ReceiptOutcome::Accepted(Box::new(updated)))
+            }
+        }
+    }
+
+    /// Sends an accepted answer on to the agent, in the form its protocol wants: at once,
+    /// or held until the paused run's other asks are closed too.
+    async fn deliver(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        record: &AskRecord,
+        answer: ValidatedAnswer,
+    ) -> Result<(), ApiError> {
+        let run = self.get_run(tenant_id, &record.run_id).await?;
+        let agent = self.connector_of(&run)?;
+        match agent.answer_route() {
+            AnswerRoute::OneResumeRun => {
+                if let Ok(mut held) = self.held.lock() {
+                    held.insert(record.key.clone(), answer);
+                }
+                self.resume_when_answered(tenant_id, &record.run_id, false)
+                    .await
+            }
+            AnswerRoute::EachAsk => {
+                let sent = agent.answer(&self.host, record, answer).await;
+                let (outcome, note) = match &sent {
+                    Ok(()) => (DeliveryOutcome::Delivered, None),
+                    Err(error) => (DeliveryOutcome::Abandoned, Some(error.as_str())),
+                };
+                self.host
+                    .store
+                    .settle_delivery(tenant_id, &record.key, outcome, note, now_ms())
+                    .await?;
+                if let Err(error) = sent {
+                    let note = notice(
+                        Level::Error,
+                        format!("The answer was recorded but could not be sent to the agent: {error}"),
+                    );
+                    self.host
+                        .record(tenant_id, &record.run_id, &[], vec![note])
+                        .await?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Resuming a paused run: once every ask it raised is closed, exactly one caller claims
+//! it and starts the follow-up run its connector prepares with all the answers. The
+//! follow-up's id is derived from the paused run, so a retry after a crash finds the run
+//! already started instead of starting a second one.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use app::error::ApiError;
+use app::protocol::ask::{AskState, Component, RecordedAnswer};
+use app::protocol::receipts::ValidatedAnswer;
+use app::protocol::status::RunStatus;
+use serde_json::Value;
+
+use super::Runs;
+use crate::clock::now_ms;
+use crate::connectors::{Paused, RunOptions};
+use crate::store::{AskRecord, DeliveryOutcome};
+
+/// The id of the run that carries run `paused`'s answers.
+pub fn resume_run_id(paused: &str) -> String {
+    format!("{paused}.resume")
+}
+
+/// What the sweep after a restart tells the ask whose password was lost.
+pub(super) const LOST_SECRET: &str =
+    "The server restarted before this answer reached the agent, and a password or secret is \
+     never stored: it must be entered again.";
+
+impl Runs {
+    /// Resumes run `run_id` if all its asks are closed. `after_restart`: the caller is the
+    /// start-up sweep, the only one that may finish a claim a crash interrupted.
+    pub(super) async fn resume_when_answered(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+        after_restart: bool,
+    ) -> Result<(), ApiError> {
+        let store = &self.host.store;
+        let asks = store.run_asks(tenant_id, run_id).await?;
+        if asks.iter().any(|record| record.ask.state.is_pending()) {
+            return Ok(());
+        }
+        if !store.claim_resume(tenant_id, run_id).await? {
+            let claimed_before = after_restart
+                && self.get_run(tenant_id, run_id).await?.status == RunStatus::Resumed;
+            if !claimed_before {
+                return Ok(());
+            }
+        }
+        let next_run_id = resume_run_id(run_id);
+        if store.get_run(tenant_id, &next_run_id).await?.is_none() {
+            let Some(answers) = self.answers_of(tenant_id, &asks).await? else {
+                store.unclaim_resume(tenant_id, run_id).await?;
+                return Ok(());
+            };
+            let run = self.get_run(tenant_id, run_id).await?;
+            let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
+            let paused = Paused {
+                next_run_id,
+                run,
+                asks,
+                answers,
+            };
+            let prepared = agent.prepare_resume(&self.host, &paused).await?;
+            self.start(
+                &agent,
+                tenant_id,
+                &paused.run.thread_id,
+                &paused.next_run_id,
+                prepared,
+                RunOptions::default(),
+            )
+            .await?;
+            for record in &paused.asks {
+                store
+                    .settle_delivery(tenant_id, &record.key, DeliveryOutcome::Delivered, None, now_ms())
+                    .await?;
+            }
+            return Ok(());
+        }
+        for record in &asks {
+            store
+                .settle_delivery(tenant_id, &record.key, DeliveryOutcome::Delivered, None, now_ms())
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The answers to a paused run's asks. A password or secret is only in memory; one
+    /// lost (in a restart) is never sent as an empty string: its ask is opened again and
+    /// there are no answers yet.
+    async fn answers_of(
+        &self,
+        tenant_id: &str,
+        asks: &[AskRecord],
+    ) -> Result<Option<BTreeMap<String, ValidatedAnswer>>, ApiError> {
+        let mut answers = BTreeMap::new();
+        let mut lost = Vec::new();
+        for record in asks {
+            match self.answer_for(record) {
+                Some(answer) => {
+                    answers.insert(record.ask.id.clone(), answer);
+                }
+                None => lost.push(record),
+            }
+        }
+        if lost.is_empty() {
+            return Ok(Some(answers));
+        }
+        // What was taken from the held answers goes back, for when the asks are answered.
+        if let Ok(mut held) = self.held.lock() {
+            for record in asks {
+                if let Some(answer) = answers.remove(&record.ask.id) {
+                    held.insert(record.key.clone(), answer);
+                }
+            }
+        }
+        for record in lost {
+            self.reopen(tenant_id, record, LOST_SECRET).await?;
+        }
+        Ok(None)
+    }
+
+    /// The validated answer for a closed ask: the one held in memory (with any secret),
+    /// or rebuilt from the record; `None` for a password or secret no longer held.
+    fn answer_for(&self, record: &AskRecord) -> Option<ValidatedAnswer> {
+        if let Some(answer) = self
+            .held
+            .lock()
+            .ok()
+            .and_then(|mut held| held.remove(&record.key))
+        {
+            return Some(answer);
+        }
+        let recorded = match &record.ask.state {
+            AskState::Resolved { answer } => answer.clone(),
+            _ => RecordedAnswer {
+                action: "cancel".into(),
+                data: Value::Null,
+                summary: "Not answered".into(),
+                actor: None,
+                at: None,
+            },
+        };
+        let holds_secret = matches!(
+            record.ask.component,
+            Component::SudoPrompt | Component::SecretPrompt
+        ) && matches!(record.ask.state, AskState::Resolved { .. })
+            && recorded.action != "skip";
+        if holds_secret {
+            return None;
+        }
+        let data = match record.ask.component {
+            Component::SudoPrompt => serde_json::json!({ "password": "" }),
+            Component::SecretPrompt => serde_json::json!({ "value": "" }),
+            _ => recorded.data.clone(),
+        };
+        Some(ValidatedAnswer {
+            ask_id: record.ask.id.clone(),
+            action: recorded.action.clone(),
+            data,
+            recorded,
+        })
+    }
+}

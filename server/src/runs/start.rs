@@ -1,0 +1,126 @@
+//! Starting runs: a user message becomes a run of the thread's agent (bound on first use);
+//! the store creates the run and its first events before the connector sends it.
+
+use std::sync::Arc;
+
+use app::error::ApiError;
+use app::protocol::channel::{EventBody, EventDraft};
+use app::protocol::status::RunStatus;
+
+use super::Runs;
+use crate::clock::now_ms;
+use crate::connectors::{Connector, Launch, Prepared, RunOptions, Turn};
+use crate::store::{NewRun, RunRecord};
+
+impl Runs {
+    /// The agent a thread talks to, binding the default one on first use.
+    pub(super) async fn thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Arc<dyn Connector>, ApiError> {
+        let store = &self.host.store;
+        if store.get_thread(tenant_id, thread_id).await?.is_none() {
+            return Err(ApiError::NotFound(format!(
+                "thread {thread_id:?} does not exist"
+            )));
+        }
+        match store.thread_agent(tenant_id, thread_id).await? {
+            Some(name) => self.connectors.get(&name).cloned().ok_or_else(|| {
+                ApiError::Conflict(format!(
+                    "thread {thread_id:?} is bound to agent {name:?}, which is not configured"
+                ))
+            }),
+            None => {
+                let agent = self.connectors.default_agent().cloned().ok_or_else(|| {
+                    ApiError::Conflict(
+                        "no agent is configured: start the server with --agent".into(),
+                    )
+                })?;
+                store
+                    .bind_thread_agent(tenant_id, thread_id, agent.name())
+                    .await?;
+                Ok(agent)
+            }
+        }
+    }
+
+    /// A user message: starts a run of the thread's agent carrying the thread so far.
+    pub async fn send_message(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(ApiError::BadRequest("the message is empty".into()));
+        }
+        let agent = self.thread_agent(tenant_id, thread_id).await?;
+        let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
+        if runs.iter().any(|run| run.status == RunStatus::Running) {
+            return Err(ApiError::Conflict(format!(
+                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
+            )));
+        }
+        let run_id = uuid::Uuid::new_v4().to_string();
+        let turn = Turn {
+            tenant_id: tenant_id.to_owned(),
+            thread_id: thread_id.to_owned(),
+            message_id: format!("user-{run_id}"),
+            run_id,
+            text: text.to_owned(),
+        };
+        let prepared = agent.prepare_turn(&self.host, &turn).await?;
+        self.start(&agent, tenant_id, thread_id, &turn.run_id, prepared, options)
+            .await
+    }
+
+    /// Creates the run with what the store may keep of its request and its first events,
+    /// then has the connector send it. A launch that fails fails the run, on record.
+    pub(super) async fn start(
+        &self,
+        agent: &Arc<dyn Connector>,
+        tenant_id: &str,
+        thread_id: &str,
+        run_id: &str,
+        prepared: Prepared,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        let run = self
+            .host
+            .store
+            .create_run(&NewRun {
+                id: run_id.to_owned(),
+                tenant_id: tenant_id.to_owned(),
+                thread_id: thread_id.to_owned(),
+                agent: agent.name().to_owned(),
+                input: prepared.recorded,
+                created_at_ms: now_ms(),
+            })
+            .await?;
+        self.host
+            .record(tenant_id, run_id, &[], prepared.first)
+            .await?;
+        let launch = Launch {
+            tenant_id: tenant_id.to_owned(),
+            thread_id: thread_id.to_owned(),
+            run_id: run_id.to_owned(),
+            input: prepared.input,
+            options,
+        };
+        if let Err(message) = agent.launch(&self.host, launch).await {
+            let failed = EventDraft::new(
+                EventBody::RunFailed {
+                    message,
+                    code: Some("launch_failed".into()),
+                },
+                Some(now_ms()),
+                None,
+            );
+            self.host.record(tenant_id, run_id, &[], vec![failed]).await?;
+        }
+        Ok(run)
+    }
+}

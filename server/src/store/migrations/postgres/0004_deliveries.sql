@@ -1,0 +1,16 @@
+-- Accepted answers on their way to the agent: written in the transaction that closes the
+-- ask, marked once the agent has it (or it cannot be had), swept at start for what a
+-- crash left pending.
+CREATE TABLE deliveries (
+    ask_key         TEXT PRIMARY KEY,
+    tenant_id       TEXT NOT NULL,
+    run_id          TEXT NOT NULL,
+    -- pending, delivered or abandoned
+    state           TEXT NOT NULL,
+    -- The answer carries a value the store never keeps (a password, a secret).
+    secret          BOOLEAN NOT NULL,
+    created_at_ms   BIGINT NOT NULL,
+    settled_at_ms   BIGINT,
+    note            TEXT
+);
+CREATE INDEX deliveries_by_state ON deliveries (state, created_at_ms);
