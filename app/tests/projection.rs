@@ -339,7 +339,9 @@ fn the_console_reopening_an_answered_ask_makes_it_pending_again() {
     let view = RunView::from_events(Default::default(), &ask_events(&["answer", "lost"]));
     assert!(view.asks[0].state.is_pending());
     assert_eq!(view.pending_asks().count(), 1);
-    let answered_again =
-        RunView::from_events(Default::default(), &ask_events(&["answer", "lost", "answer"]));
+    let answered_again = RunView::from_events(
+        Default::default(),
+        &ask_events(&["answer", "lost", "answer"]),
+    );
     assert_eq!(answered_again.asks[0].state.label(), "resolved");
 }

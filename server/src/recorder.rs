@@ -7,9 +7,9 @@ use std::sync::Arc;
 use app::protocol::channel::{EventDraft, RunEvent};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::clock::now_ms;
 use crate::live::Live;
 use crate::store::{AppendRequest, Store, StoreError, UpstreamEvent};
-use crate::clock::now_ms;
 
 /// The most appends one transaction takes.
 const MAX_BATCH: usize = 256;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::config::ServeConfig;
+use crate::connectors::Host;
 use crate::demo::{self, DemoAgent};
 use crate::http::{AppState, router};
-use crate::connectors::Host;
 use crate::live::Live;
 use crate::runs::Runs;
 use crate::store::{self, StoreError};

@@ -42,7 +42,10 @@ impl Agent {
             base: format!("http://127.0.0.1:{port}"),
         };
         let deadline = Instant::now() + Duration::from_secs(20);
-        while reqwest::get(format!("{}/health", agent.base)).await.is_err() {
+        while reqwest::get(format!("{}/health", agent.base))
+            .await
+            .is_err()
+        {
             assert!(Instant::now() < deadline, "the demo agent did not start");
             tokio::time::sleep(Duration::from_millis(30)).await;
         }
@@ -131,7 +134,10 @@ async fn an_answer_accepted_just_before_a_crash_is_delivered_once_after_the_rest
     let paused = api.say(&thread, "clarify free").await;
     assert_eq!(api.settled(&paused).await["run"]["status"], "interrupted");
     answer_and_crash(&api, &format!("{paused}:clarify-free"), clarify_receipt()).await;
-    assert!(agent.resumes().await.is_empty(), "nothing was delivered before the crash");
+    assert!(
+        agent.resumes().await.is_empty(),
+        "nothing was delivered before the crash"
+    );
 
     let api = restart(api).await;
     until_runs(&api, &thread, "the resume after the restart", |runs| {
@@ -141,7 +147,9 @@ async fn an_answer_accepted_just_before_a_crash_is_delivered_once_after_the_rest
     let resumes = agent.resumes().await;
     assert_eq!(resumes.len(), 1, "{resumes:?}");
     assert_eq!(resumes[0]["interrupts"][0]["interruptId"], "clarify-free");
-    let (_, ask) = api.get(&format!("/api/v1/asks/{paused}:clarify-free")).await;
+    let (_, ask) = api
+        .get(&format!("/api/v1/asks/{paused}:clarify-free"))
+        .await;
     assert_eq!(ask["ask"]["ask"]["state"]["state"], "resolved", "{ask}");
     // A second restart finds nothing left to deliver.
     let api = Api {
@@ -163,12 +171,19 @@ async fn a_crash_after_the_resume_was_sent_does_not_send_it_again() {
     answer_and_crash(&api, &format!("{paused}:clarify-free"), clarify_receipt()).await;
 
     let api = restart(api).await;
-    until_runs(&api, &thread, "the resume run ended by the restart", |runs| {
-        runs.len() == 2 && runs[1]["status"] != "running"
-    })
+    until_runs(
+        &api,
+        &thread,
+        "the resume run ended by the restart",
+        |runs| runs.len() == 2 && runs[1]["status"] != "running",
+    )
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(agent.resumes().await.len(), 1, "the agent got the answer once");
+    assert_eq!(
+        agent.resumes().await.len(),
+        1,
+        "the agent got the answer once"
+    );
     assert_eq!(api.runs(&thread).await.len(), 2, "no second resume run");
 }
 
@@ -193,7 +208,10 @@ async fn a_password_lost_in_a_crash_is_asked_for_again_and_never_sent_empty() {
         if ask["ask"]["ask"]["state"]["state"] == "pending" {
             break;
         }
-        assert!(Instant::now() < deadline, "the ask was not opened again: {ask}");
+        assert!(
+            Instant::now() < deadline,
+            "the ask was not opened again: {ask}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (_, run) = api.get(&format!("/api/v1/runs/{paused}")).await;
@@ -210,7 +228,10 @@ async fn a_password_lost_in_a_crash_is_asked_for_again_and_never_sent_empty() {
         )
         .await;
     assert_eq!(status, 200);
-    until_runs(&api, &thread, "the resume with the password", |runs| runs.len() == 2).await;
+    until_runs(&api, &thread, "the resume with the password", |runs| {
+        runs.len() == 2
+    })
+    .await;
     let resumes = agent.resumes().await;
     assert_eq!(resumes.len(), 1, "{resumes:?}");
     assert_eq!(resumes[0]["interrupts"][0]["secret"], "given");

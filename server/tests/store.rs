@@ -426,7 +426,15 @@ async fn an_answered_ask_opened_again_keeps_its_answer_and_its_content() {
             .unwrap();
         let key = ask_key("run-reopen", "approve-budget");
         store
-            .close_ask("default", &key, "ops", answered("once"), &json!({}), false, 10)
+            .close_ask(
+                "default",
+                &key,
+                "ops",
+                answered("once"),
+                &json!({}),
+                false,
+                10,
+            )
             .await
             .unwrap();
         let mut again = stored
@@ -506,20 +514,40 @@ async fn closing_an_ask_records_its_delivery_which_is_settled_once() {
             .unwrap();
         let key = ask_key("run-outbox", "approve-budget");
         store
-            .close_ask("default", &key, "ops", answered("once"), &json!({}), true, 10)
+            .close_ask(
+                "default",
+                &key,
+                "ops",
+                answered("once"),
+                &json!({}),
+                true,
+                10,
+            )
             .await
             .unwrap();
         let pending = store.pending_deliveries().await.unwrap();
-        let mine: Vec<_> = pending.iter().filter(|d| d.run_id == "run-outbox").collect();
+        let mine: Vec<_> = pending
+            .iter()
+            .filter(|d| d.run_id == "run-outbox")
+            .collect();
         assert_eq!(mine.len(), 1, "{}", backend.name);
-        assert_eq!((mine[0].ask_key.as_str(), mine[0].secret), (key.as_str(), true));
+        assert_eq!(
+            (mine[0].ask_key.as_str(), mine[0].secret),
+            (key.as_str(), true)
+        );
         store
             .settle_delivery("default", &key, DeliveryOutcome::Delivered, None, 11)
             .await
             .unwrap();
         // Settling again changes nothing; nothing is pending any more.
         store
-            .settle_delivery("default", &key, DeliveryOutcome::Abandoned, Some("late"), 12)
+            .settle_delivery(
+                "default",
+                &key,
+                DeliveryOutcome::Abandoned,
+                Some("late"),
+                12,
+            )
             .await
             .unwrap();
         assert!(
@@ -548,10 +576,21 @@ async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
             .unwrap(),
             Default::default(),
         );
-        store.append("default", "run-lost", &[], drafts, 9).await.unwrap();
+        store
+            .append("default", "run-lost", &[], drafts, 9)
+            .await
+            .unwrap();
         let key = ask_key("run-lost", "approve-budget");
         store
-            .close_ask("default", &key, "ops", answered("once"), &json!({}), true, 10)
+            .close_ask(
+                "default",
+                &key,
+                "ops",
+                answered("once"),
+                &json!({}),
+                true,
+                10,
+            )
             .await
             .unwrap();
         let record = store.get_ask("default", &key).await.unwrap().unwrap();
@@ -563,7 +602,7 @@ async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
                 vec![EventDraft::new(
                     EventBody::AskClosed {
                         ask_id: record.ask.id.clone(),
-                        ask_kind: record.ask.kind.clone(),
+                        ask_kind: record.ask.kind,
                         state: Box::new(AskState::Pending),
                     },
                     None,

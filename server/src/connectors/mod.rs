@@ -203,7 +203,11 @@ pub trait Connector: Send + Sync + 'static {
     /// The request for a user message, from the thread so far.
     async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError>;
     /// The request that carries a paused run's answers ([`AnswerRoute::OneResumeRun`]).
-    async fn prepare_resume(&self, _host: &Arc<Host>, paused: &Paused) -> Result<Prepared, ApiError> {
+    async fn prepare_resume(
+        &self,
+        _host: &Arc<Host>,
+        paused: &Paused,
+    ) -> Result<Prepared, ApiError> {
         Err(ApiError::Conflict(format!(
             "agent {:?} does not resume runs (run {:?})",
             self.name(),
@@ -220,7 +224,10 @@ pub trait Connector: Send + Sync + 'static {
         _record: &AskRecord,
         _answer: ValidatedAnswer,
     ) -> Result<(), String> {
-        Err(format!("agent {:?} takes answers only by resuming", self.name()))
+        Err(format!(
+            "agent {:?} takes answers only by resuming",
+            self.name()
+        ))
     }
     /// Asks the agent to stop run `run`; true when the agent ended (and recorded) it.
     async fn cancel(&self, _host: &Arc<Host>, _run: &RunRecord) -> bool {
@@ -248,7 +255,10 @@ impl Connectors {
     }
 
     pub fn names(&self) -> Vec<String> {
-        self.list.iter().map(|agent| agent.name().to_owned()).collect()
+        self.list
+            .iter()
+            .map(|agent| agent.name().to_owned())
+            .collect()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Connector>> {

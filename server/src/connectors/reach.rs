@@ -57,7 +57,10 @@ mod tests {
             program_of("/opt/hermes/bin/hermes-gateway --api-key sk-123"),
             "hermes-gateway …"
         );
-        assert_eq!(program_of("'/usr/local/bin/agent os' demo-gateway"), "agent os …");
+        assert_eq!(
+            program_of("'/usr/local/bin/agent os' demo-gateway"),
+            "agent os …"
+        );
         assert_eq!(program_of("hermes"), "hermes");
     }
 }

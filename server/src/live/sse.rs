@@ -214,4 +214,3 @@ async fn pump(
     }
     Ok(())
 }
-

@@ -23,21 +23,28 @@ impl Runs {
         let pending = store.pending_deliveries().await?;
         let mut to_resume = BTreeSet::new();
         for delivery in &pending {
-            let Some(record) = store.get_ask(&delivery.tenant_id, &delivery.ask_key).await? else {
+            let Some(record) = store
+                .get_ask(&delivery.tenant_id, &delivery.ask_key)
+                .await?
+            else {
                 self.abandon(delivery, "the ask no longer exists").await?;
                 continue;
             };
             let run = self.get_run(&delivery.tenant_id, &delivery.run_id).await?;
             let Ok(agent) = self.connector_of(&run) else {
-                self.abandon(delivery, "the run's agent is not configured").await?;
+                self.abandon(delivery, "the run's agent is not configured")
+                    .await?;
                 continue;
             };
             match agent.answer_route() {
                 AnswerRoute::EachAsk => {
                     // The turn the answer was for ended with the restart; sending it again
                     // might answer twice.
-                    self.abandon(delivery, "the server restarted before the answer was confirmed sent")
-                        .await?;
+                    self.abandon(
+                        delivery,
+                        "the server restarted before the answer was confirmed sent",
+                    )
+                    .await?;
                     let note = notice(
                         Level::Warning,
                         format!(
@@ -55,7 +62,8 @@ impl Runs {
                         .await?
                         .is_some();
                     if delivery.secret && !started {
-                        self.reopen(&delivery.tenant_id, &record, LOST_SECRET).await?;
+                        self.reopen(&delivery.tenant_id, &record, LOST_SECRET)
+                            .await?;
                         store
                             .unclaim_resume(&delivery.tenant_id, &delivery.run_id)
                             .await?;
@@ -95,7 +103,7 @@ impl Runs {
         let reopened = EventDraft::new(
             EventBody::AskClosed {
                 ask_id: record.ask.id.clone(),
-                ask_kind: record.ask.kind.clone(),
+                ask_kind: record.ask.kind,
                 state: Box::new(AskState::Pending),
             },
             Some(now_ms()),
@@ -107,7 +115,10 @@ impl Runs {
         };
         let note = notice(
             Level::Warning,
-            format!("{why} (the {what} for \u{201c}{}\u{201d})", record.ask.title),
+            format!(
+                "{why} (the {what} for \u{201c}{}\u{201d})",
+                record.ask.title
+            ),
         );
         self.host
             .record(tenant_id, &record.run_id, &[], vec![reopened, note])

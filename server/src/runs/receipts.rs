@@ -147,7 +147,9 @@ impl Runs {
                 if let Err(error) = sent {
                     let note = notice(
                         Level::Error,
-                        format!("The answer was recorded but could not be sent to the agent: {error}"),
+                        format!(
+                            "The answer was recorded but could not be sent to the agent: {error}"
+                        ),
                     );
                     self.host
                         .record(tenant_id, &record.run_id, &[], vec![note])

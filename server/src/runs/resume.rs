@@ -23,8 +23,7 @@ pub fn resume_run_id(paused: &str) -> String {
 }
 
 /// What the sweep after a restart tells the ask whose password was lost.
-pub(super) const LOST_SECRET: &str =
-    "The server restarted before this answer reached the agent, and a password or secret is \
+pub(super) const LOST_SECRET: &str = "The server restarted before this answer reached the agent, and a password or secret is \
      never stored: it must be entered again.";
 
 impl Runs {
@@ -74,14 +73,26 @@ impl Runs {
             .await?;
             for record in &paused.asks {
                 store
-                    .settle_delivery(tenant_id, &record.key, DeliveryOutcome::Delivered, None, now_ms())
+                    .settle_delivery(
+                        tenant_id,
+                        &record.key,
+                        DeliveryOutcome::Delivered,
+                        None,
+                        now_ms(),
+                    )
                     .await?;
             }
             return Ok(());
         }
         for record in &asks {
             store
-                .settle_delivery(tenant_id, &record.key, DeliveryOutcome::Delivered, None, now_ms())
+                .settle_delivery(
+                    tenant_id,
+                    &record.key,
+                    DeliveryOutcome::Delivered,
+                    None,
+                    now_ms(),
+                )
                 .await?;
         }
         Ok(())

@@ -73,8 +73,15 @@ impl Runs {
             text: text.to_owned(),
         };
         let prepared = agent.prepare_turn(&self.host, &turn).await?;
-        self.start(&agent, tenant_id, thread_id, &turn.run_id, prepared, options)
-            .await
+        self.start(
+            &agent,
+            tenant_id,
+            thread_id,
+            &turn.run_id,
+            prepared,
+            options,
+        )
+        .await
     }
 
     /// Creates the run with what the store may keep of its request and its first events,
@@ -119,7 +126,9 @@ impl Runs {
                 Some(now_ms()),
                 None,
             );
-            self.host.record(tenant_id, run_id, &[], vec![failed]).await?;
+            self.host
+                .record(tenant_id, run_id, &[], vec![failed])
+                .await?;
         }
         Ok(run)
     }

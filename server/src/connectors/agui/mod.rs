@@ -12,7 +12,9 @@ use app::projection::history::{latest_state, messages_from_views};
 use app::protocol::channel::{EventBody, EventDraft};
 use serde_json::{Value, json};
 
-use super::{AnswerRoute, Connector, Host, Launch, Paused, Prepared, Turn, url_without_credentials};
+use super::{
+    AnswerRoute, Connector, Host, Launch, Paused, Prepared, Turn, url_without_credentials,
+};
 use crate::clock::now_ms;
 
 pub struct AgUiConnector {
@@ -112,7 +114,11 @@ impl Connector for AgUiConnector {
         })
     }
 
-    async fn prepare_resume(&self, host: &Arc<Host>, paused: &Paused) -> Result<Prepared, ApiError> {
+    async fn prepare_resume(
+        &self,
+        host: &Arc<Host>,
+        paused: &Paused,
+    ) -> Result<Prepared, ApiError> {
         let views = host
             .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
             .await?;
@@ -131,8 +137,15 @@ impl Connector for AgUiConnector {
         let url = self.url.clone();
         let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
         host.stream(&launch.run_id, async move {
-            stream::drive(&streaming, &tenant_id, &run_id, &url, launch.input, launch.options)
-                .await;
+            stream::drive(
+                &streaming,
+                &tenant_id,
+                &run_id,
+                &url,
+                launch.input,
+                launch.options,
+            )
+            .await;
         });
         Ok(())
     }

@@ -51,7 +51,9 @@ pub(super) fn with_answers(mut input: Value, paused: &Paused) -> Result<Prepared
         .asks
         .iter()
         .filter_map(|record| match &record.ask.state {
-            AskState::Resolved { answer } => Some(format!("{} — {}", answer.summary, record.ask.title)),
+            AskState::Resolved { answer } => {
+                Some(format!("{} — {}", answer.summary, record.ask.title))
+            }
             _ => None,
         })
         .collect::<Vec<_>>()
