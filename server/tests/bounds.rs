@@ -139,3 +139,40 @@ async fn a_tenant_header_that_is_not_a_tenant_name_is_refused_everywhere() {
         );
     }
 }
+
+#[tokio::test]
+async fn pages_and_json_are_compressed_for_clients_that_accept_it_and_event_streams_are_not() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "chunks").await;
+    api.settled(&run).await;
+    for (path, gzip) in [
+        (format!("/threads/{thread}"), true),
+        (format!("/api/v1/runs/{run}"), true),
+        (format!("/api/v1/runs/{run}/events"), false),
+    ] {
+        let response = api
+            .client
+            .get(api.url(&path))
+            .header("accept-encoding", "gzip, br")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let encoding = response
+            .headers()
+            .get("content-encoding")
+            .map(|value| value.to_str().unwrap().to_owned());
+        if gzip {
+            assert!(
+                matches!(encoding.as_deref(), Some("gzip" | "br")),
+                "{path}: {encoding:?}"
+            );
+        } else {
+            assert_eq!(encoding, None, "{path}");
+        }
+        // Without Accept-Encoding, nothing is compressed.
+        let plain = api.client.get(api.url(&path)).send().await.unwrap();
+        assert!(plain.headers().get("content-encoding").is_none(), "{path}");
+    }
+}

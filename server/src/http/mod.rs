@@ -18,6 +18,7 @@ use axum::routing::get;
 use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
 use leptos_axum::{LeptosRoutes, generate_route_list};
+use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::runs::Runs;
@@ -72,6 +73,9 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(axum::middleware::from_fn(context::attach))
+        // Pages and JSON go compressed to clients that accept it; event streams never
+        // (the layer leaves `text/event-stream` alone, so events are not held back).
+        .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
