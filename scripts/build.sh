@@ -22,6 +22,7 @@ case "$(wasm_toolchain)" in
 esac
 
 pkg="$SITE_ROOT/pkg"
+rm -rf "$pkg" "$SITE_ROOT/hash.txt"
 mkdir -p "$pkg"
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section --out-dir "$pkg" --out-name "$OUTPUT_NAME" \
     "$front_dir/$wasm_target/wasm-release/frontend.wasm"
@@ -29,8 +30,18 @@ wasm-bindgen --target web --no-typescript --remove-name-section --remove-produce
 awk '/^@import "[^"]+";$/ { f = $2; gsub(/[";]/, "", f); while ((getline line < ("style/" f)) > 0) print line; close("style/" f); next } { print }' \
     style/main.css > "$pkg/$OUTPUT_NAME.css"
 cp -R public/. "$SITE_ROOT/"
+# Each file is named after its content (`agent_os.<hash>.js`, `.wasm`, `.css`), so the
+# server can let browsers keep it for good; hash.txt tells the server the names.
+content_hash() { sha256sum "$1" | cut -c1-16; }
+js_hash="$(content_hash "$pkg/$OUTPUT_NAME.js")"
+wasm_hash="$(content_hash "$pkg/${OUTPUT_NAME}_bg.wasm")"
+css_hash="$(content_hash "$pkg/$OUTPUT_NAME.css")"
+mv "$pkg/$OUTPUT_NAME.js" "$pkg/$OUTPUT_NAME.$js_hash.js"
+mv "$pkg/${OUTPUT_NAME}_bg.wasm" "$pkg/$OUTPUT_NAME.$wasm_hash.wasm"
+mv "$pkg/$OUTPUT_NAME.css" "$pkg/$OUTPUT_NAME.$css_hash.css"
+printf 'js: %s\nwasm: %s\ncss: %s\n' "$js_hash" "$wasm_hash" "$css_hash" > "$SITE_ROOT/hash.txt"
 # Precompressed copies: the server sends these to browsers that accept gzip.
-for asset in "$pkg/$OUTPUT_NAME.js" "$pkg/${OUTPUT_NAME}_bg.wasm" "$pkg/$OUTPUT_NAME.css"; do
+for asset in "$pkg/$OUTPUT_NAME.$js_hash.js" "$pkg/$OUTPUT_NAME.$wasm_hash.wasm" "$pkg/$OUTPUT_NAME.$css_hash.css"; do
     gzip -9 -k -f "$asset"
 done
 

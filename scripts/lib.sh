@@ -4,7 +4,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-# The file stem the server asks for: /pkg/agent_os.js and /pkg/agent_os_bg.wasm.
+# The file stem of the bundle: /pkg/agent_os.<hash>.js, .wasm and .css.
 OUTPUT_NAME=agent_os
 SITE_ROOT="$ROOT/target/site"
 

@@ -1,7 +1,7 @@
 //! The router, the HTML shell and the workspace frame every page renders inside.
 
 use leptos::prelude::*;
-use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_navigate;
 use leptos_router::path;
@@ -26,6 +26,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light dark" />
                 <script>{crate::components::layout::THEME_BOOT_SCRIPT}</script>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                <link rel="stylesheet" id="leptos" href=stylesheet_href(&options) />
                 <AutoReload options=options.clone() />
                 <HydrationScripts options />
                 <MetaTags />
@@ -37,14 +38,50 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// The stylesheet's URL: under its content-hashed name when the build wrote one (the
+/// hash file's `css:` line), so browsers may keep it for good.
+fn stylesheet_href(options: &LeptosOptions) -> String {
+    let (pkg, stem) = (&options.site_pkg_dir, &options.output_name);
+    match asset_hash(options, "css") {
+        Some(hash) => format!("/{pkg}/{stem}.{hash}.css"),
+        None => format!("/{pkg}/{stem}.css"),
+    }
+}
+
+/// The hash of one built asset (`js`, `wasm` or `css`), read once from the hash file.
+#[cfg(feature = "ssr")]
+fn asset_hash(options: &LeptosOptions, kind: &str) -> Option<String> {
+    static HASHES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    if !options.hash_files {
+        return None;
+    }
+    let hashes = HASHES.get_or_init(|| {
+        std::fs::read_to_string(options.hash_file.as_ref())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| {
+                let (kind, hash) = line.split_once(':')?;
+                Some((kind.trim().to_owned(), hash.trim().to_owned()))
+            })
+            .collect()
+    });
+    hashes
+        .iter()
+        .find(|(known, _)| known == kind)
+        .map(|(_, hash)| hash.clone())
+}
+
+#[cfg(not(feature = "ssr"))]
+fn asset_hash(_options: &LeptosOptions, _kind: &str) -> Option<String> {
+    None
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
     mark_body_once_interactive();
 
     view! {
-        // The Trunk build links its own (hashed) stylesheet from index.html.
-        {(!cfg!(feature = "csr")).then(|| view! { <Stylesheet id="leptos" href="/pkg/agent_os.css" /> })}
         <Title formatter=|page: String| {
             if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
         } />

@@ -132,12 +132,13 @@ fn redact_password(url: &str) -> String {
 }
 
 fn warn_if_bundle_missing(site_root: &Path) {
-    let bundle = site_root
+    let hashes = site_root.join(crate::http::HASH_FILE);
+    let plain = site_root
         .join("pkg")
         .join(format!("{}.js", crate::http::OUTPUT_NAME));
-    if !bundle.exists() {
+    if !hashes.is_file() && !plain.is_file() {
         tracing::warn!(
-            bundle = %bundle.display(),
+            site_root = %site_root.display(),
             "the browser bundle is missing: pages render but will not hydrate (build it with `make run`)"
         );
     }

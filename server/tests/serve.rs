@@ -254,3 +254,69 @@ fn an_unknown_default_agent_is_a_one_line_error_listing_the_configured_ones() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn a_hashed_bundle_is_linked_by_its_hashed_names_and_cached_for_good_while_pages_are_revalidated()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("pkg")).unwrap();
+    let (js, wasm, css) = ("0123456789abcdef", "fedcba9876543210", "00112233aabbccdd");
+    std::fs::write(
+        site.join("pkg").join(format!("agent_os.{js}.js")),
+        "export default 1;",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("pkg").join(format!("agent_os.{wasm}.wasm")),
+        b"\0asm",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("pkg").join(format!("agent_os.{css}.css")),
+        "body{}",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("hash.txt"),
+        format!("js: {js}\nwasm: {wasm}\ncss: {css}\n"),
+    )
+    .unwrap();
+    let server = TestServer::start_with(
+        &dir.path().join("data"),
+        &["--site-root", site.to_str().unwrap()],
+    )
+    .await;
+
+    let page = reqwest::get(server.url("/")).await.unwrap();
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    let html = page.text().await.unwrap();
+    for name in [
+        format!("/pkg/agent_os.{js}.js"),
+        format!("/pkg/agent_os.{wasm}.wasm"),
+        format!("/pkg/agent_os.{css}.css"),
+    ] {
+        assert!(
+            html.contains(&name),
+            "the page does not link {name}: {html}"
+        );
+        let asset = reqwest::get(server.url(&name)).await.unwrap();
+        assert_eq!(asset.status(), 200, "{name}");
+        assert_eq!(
+            asset.headers()["cache-control"],
+            "public, max-age=31536000, immutable",
+            "{name}"
+        );
+    }
+    // A name the build did not write is not cached for good.
+    let missing = reqwest::get(server.url("/pkg/agent_os.1111111111111111.js"))
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    assert!(
+        missing
+            .headers()
+            .get("cache-control")
+            .is_none_or(|value| value != "public, max-age=31536000, immutable")
+    );
+}

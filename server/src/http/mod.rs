@@ -3,6 +3,7 @@
 //! [`context::attach`] first, so each handler knows who acts and for which tenant.
 
 pub mod api;
+mod caching;
 pub mod context;
 pub mod error;
 
@@ -27,8 +28,12 @@ pub use api::BODY_LIMIT;
 pub use app::model::TENANT_HEADER;
 pub use context::ACTOR_HEADER;
 
-/// File stem of the browser bundle: `/pkg/agent_os.js`, `agent_os_bg.wasm`, `agent_os.css`.
+/// File stem of the browser bundle: `/pkg/agent_os.HASH.js`, `.HASH.wasm`, `.HASH.css`
+/// (without hashes when the site was built without a hash file).
 pub const OUTPUT_NAME: &str = "agent_os";
+
+/// The build's list of content hashes, in the site root: `js: …`, `wasm: …`, `css: …`.
+pub const HASH_FILE: &str = "hash.txt";
 
 #[derive(Clone, FromRef)]
 pub struct AppState {
@@ -44,11 +49,17 @@ impl AppState {
         workspace: Arc<dyn WorkspaceService>,
         runs: Arc<Runs>,
     ) -> Self {
+        // The build names the bundle after its content and lists the hashes here; Leptos
+        // joins this path to the executable's folder, so it must be absolute.
+        let hash_file = std::path::absolute(site_root.join(HASH_FILE))
+            .unwrap_or_else(|_| site_root.join(HASH_FILE));
         let leptos_options = LeptosOptions::builder()
             .output_name(OUTPUT_NAME)
             .site_root(site_root.to_string_lossy().into_owned())
             .site_pkg_dir("pkg")
             .site_addr(addr)
+            .hash_files(hash_file.is_file())
+            .hash_file(std::sync::Arc::from(hash_file.to_string_lossy().as_ref()))
             .build();
         Self {
             leptos_options,
@@ -73,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(axum::middleware::from_fn(context::attach))
+        .layer(axum::middleware::from_fn(caching::cache_headers))
         // Pages and JSON go compressed to clients that accept it; event streams never
         // (the layer leaves `text/event-stream` alone, so events are not held back).
         .layer(CompressionLayer::new())
