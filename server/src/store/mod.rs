@@ -1,13 +1,11 @@
-//! Durable storage: the `Store` trait the services use, implemented once in SQL that runs
-//! on both SQLite (`sqlite.rs`) and PostgreSQL (`postgres.rs`).
+//! Durable storage: the `Store` trait the services use, implemented once in SQL (`sql/`)
+//! that runs on both SQLite and PostgreSQL.
 //!
 //! Events are the one source of truth. Sequences are assigned here, inside the
 //! transaction that stores the events, so every writer of a run (the upstream stream and
 //! the receipts) shares one dense, gap-free numbering.
 
-pub mod postgres;
 mod sql;
-pub mod sqlite;
 
 use std::sync::Arc;
 
@@ -300,19 +298,19 @@ pub trait Store: Send + Sync + 'static {
 /// Opens the store a URL names: `sqlite:PATH` (or a bare path) or `postgres://…`.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(Arc::new(postgres::PostgresStore::open(url).await?))
+        Ok(Arc::new(sql::SqlStore::open_postgres(url).await?))
     } else if let Some(path) = url
         .strip_prefix("sqlite://")
         .or_else(|| url.strip_prefix("sqlite:"))
     {
         Ok(Arc::new(
-            sqlite::SqliteStore::open(std::path::Path::new(path)).await?,
+            sql::SqlStore::open_sqlite(std::path::Path::new(path)).await?,
         ))
     } else if url.contains("://") {
         Err(StoreError::UnsupportedUrl(url.to_owned()))
     } else {
         Ok(Arc::new(
-            sqlite::SqliteStore::open(std::path::Path::new(url)).await?,
+            sql::SqlStore::open_sqlite(std::path::Path::new(url)).await?,
         ))
     }
 }

@@ -7,8 +7,8 @@ CREATE TABLE deliveries (
     run_id          TEXT NOT NULL,
     -- pending, delivered or abandoned
     state           TEXT NOT NULL,
-    -- The answer carries a value the store never keeps (a password, a secret).
-    secret          BOOLEAN NOT NULL,
+    -- 1 when the answer carries a value the store never keeps (a password, a secret).
+    secret          BIGINT NOT NULL,
     created_at_ms   BIGINT NOT NULL,
     settled_at_ms   BIGINT,
     note            TEXT

@@ -7,7 +7,7 @@ CREATE TABLE deliveries (
     run_id          TEXT NOT NULL,
     -- pending, delivered or abandoned
     state           TEXT NOT NULL,
-    -- The answer carries a value the store never keeps (a password, a secret).
+    -- 1 when the answer carries a value the store never keeps (a password, a secret).
     secret          INTEGER NOT NULL,
     created_at_ms   INTEGER NOT NULL,
     settled_at_ms   INTEGER,

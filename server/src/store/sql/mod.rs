@@ -1,0 +1,294 @@
+//! The store in SQL, one implementation for SQLite and PostgreSQL alike (through sqlx's
+//! `Any` driver: `$N` placeholders, `RETURNING`, `ON CONFLICT`), its SQL kept per
+//! aggregate: tenants and threads, runs, events, asks and receipts, deliveries.
+
+mod asks;
+mod deliveries;
+mod events;
+mod rows;
+mod runs;
+mod statement;
+mod threads;
+
+use std::path::Path;
+use std::time::Duration;
+
+use app::model::ThreadSummary;
+use app::protocol::ask::AskState;
+use app::protocol::channel::{EventDraft, RunEvent};
+use serde_json::Value;
+use sqlx::any::AnyPoolOptions;
+use sqlx::{Any, AnyPool, Executor};
+
+use super::{
+    AppendRequest, AskRecord, DeliveryOutcome, DeliveryRecord, NewRun, Resolution, RunRecord,
+    Store, StoreError, UpstreamEvent,
+};
+
+type Db = Any;
+
+pub struct SqlStore {
+    pool: AnyPool,
+}
+
+impl SqlStore {
+    /// A SQLite file (created if missing, WAL mode), migrated.
+    pub async fn open_sqlite(path: &Path) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = format!("sqlite://{}?mode=rwc", percent_encode_path(path));
+        let pool = AnyPoolOptions::new()
+            .max_connections(8)
+            .after_connect(|connection, _| {
+                Box::pin(async move {
+                    // WAL + NORMAL: a commit survives a process crash (SIGKILL); only an
+                    // OS crash can lose the last transactions.
+                    connection
+                        .execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;",
+                        )
+                        .await?;
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        sqlx::migrate!("src/store/migrations/sqlite")
+            .run(&pool)
+            .await?;
+        Ok(Self { pool })
+    }
+
+    /// A PostgreSQL database, migrated.
+    pub async fn open_postgres(url: &str) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        sqlx::migrate!("src/store/migrations/postgres")
+            .run(&pool)
+            .await?;
+        Ok(Self { pool })
+    }
+}
+
+/// A file path as it may stand in a `sqlite://` URL: every byte that is not plainly safe
+/// is percent-encoded, so spaces, `?` or `#` in a data directory cannot change its meaning.
+fn percent_encode_path(path: &Path) -> String {
+    let mut out = String::new();
+    for byte in path.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"/._-~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[async_trait::async_trait]
+impl Store for SqlStore {
+    async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, StoreError> {
+        SqlStore::list_threads(self, tenant_id).await
+    }
+
+    async fn list_tenants(&self) -> Result<Vec<String>, StoreError> {
+        SqlStore::list_tenants(self).await
+    }
+
+    async fn create_tenant(&self, tenant_id: &str, created_at_ms: i64) -> Result<bool, StoreError> {
+        SqlStore::create_tenant(self, tenant_id, created_at_ms).await
+    }
+
+    async fn tenant_exists(&self, tenant_id: &str) -> Result<bool, StoreError> {
+        SqlStore::tenant_exists(self, tenant_id).await
+    }
+
+    async fn create_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        created_at_ms: i64,
+    ) -> Result<ThreadSummary, StoreError> {
+        SqlStore::create_thread(self, tenant_id, thread_id, created_at_ms).await
+    }
+
+    async fn get_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        SqlStore::get_thread(self, tenant_id, thread_id).await
+    }
+
+    async fn rename_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        SqlStore::rename_thread(self, tenant_id, thread_id, title).await
+    }
+
+    async fn thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        SqlStore::thread_agent(self, tenant_id, thread_id).await
+    }
+
+    async fn bind_thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        agent: &str,
+    ) -> Result<(), StoreError> {
+        SqlStore::bind_thread_agent(self, tenant_id, thread_id, agent).await
+    }
+
+    async fn thread_session(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        SqlStore::thread_session(self, tenant_id, thread_id).await
+    }
+
+    async fn set_thread_session(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        session: &str,
+    ) -> Result<(), StoreError> {
+        SqlStore::set_thread_session(self, tenant_id, thread_id, session).await
+    }
+
+    async fn create_run(&self, run: &NewRun) -> Result<RunRecord, StoreError> {
+        SqlStore::create_run(self, run).await
+    }
+
+    async fn get_run(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<Option<RunRecord>, StoreError> {
+        SqlStore::get_run(self, tenant_id, run_id).await
+    }
+
+    async fn list_runs(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Vec<RunRecord>, StoreError> {
+        SqlStore::list_runs(self, tenant_id, thread_id).await
+    }
+
+    async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError> {
+        SqlStore::running_runs(self).await
+    }
+
+    async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {
+        SqlStore::claim_resume(self, tenant_id, run_id).await
+    }
+
+    async fn unclaim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {
+        SqlStore::unclaim_resume(self, tenant_id, run_id).await
+    }
+
+    async fn append(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        upstream: &[UpstreamEvent],
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Vec<RunEvent>, StoreError> {
+        SqlStore::append(self, tenant_id, run_id, upstream, drafts, now_ms).await
+    }
+
+    async fn append_batch(
+        &self,
+        batch: Vec<AppendRequest>,
+        now_ms: i64,
+    ) -> Result<Vec<Vec<RunEvent>>, StoreError> {
+        SqlStore::append_batch(self, batch, now_ms).await
+    }
+
+    async fn events(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        after: u64,
+        before: Option<u64>,
+    ) -> Result<Vec<RunEvent>, StoreError> {
+        SqlStore::events(self, tenant_id, run_id, after, before).await
+    }
+
+    async fn upstream_events(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<Vec<UpstreamEvent>, StoreError> {
+        SqlStore::upstream_events(self, tenant_id, run_id).await
+    }
+
+    async fn list_asks(
+        &self,
+        tenant_id: &str,
+        state: Option<&str>,
+    ) -> Result<Vec<AskRecord>, StoreError> {
+        SqlStore::list_asks(self, tenant_id, state).await
+    }
+
+    async fn get_ask(&self, tenant_id: &str, key: &str) -> Result<Option<AskRecord>, StoreError> {
+        SqlStore::get_ask(self, tenant_id, key).await
+    }
+
+    async fn run_asks(&self, tenant_id: &str, run_id: &str) -> Result<Vec<AskRecord>, StoreError> {
+        SqlStore::run_asks(self, tenant_id, run_id).await
+    }
+
+    async fn close_ask(
+        &self,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        state: AskState,
+        receipt: &Value,
+        secret: bool,
+        now_ms: i64,
+    ) -> Result<Resolution, StoreError> {
+        SqlStore::close_ask(self, tenant_id, key, actor, state, receipt, secret, now_ms).await
+    }
+
+    async fn record_refused_receipt(
+        &self,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        outcome: &str,
+        receipt: &Value,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        SqlStore::record_refused_receipt(self, tenant_id, key, actor, outcome, receipt, now_ms)
+            .await
+    }
+
+    async fn pending_deliveries(&self) -> Result<Vec<DeliveryRecord>, StoreError> {
+        SqlStore::pending_deliveries(self).await
+    }
+
+    async fn settle_delivery(
+        &self,
+        tenant_id: &str,
+        ask_key: &str,
+        outcome: DeliveryOutcome,
+        note: Option<&str>,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        SqlStore::settle_delivery(self, tenant_id, ask_key, outcome, note, now_ms).await
+    }
+}

@@ -1,0 +1,102 @@
+//! Runs: created running; their status follows their events, and a paused run is claimed
+//! for its resume exactly once.
+
+use app::protocol::status::RunStatus;
+
+use super::SqlStore;
+use super::rows::*;
+use crate::store::{NewRun, RunRecord, StoreError};
+
+impl SqlStore {
+    pub(super) async fn create_run(&self, run: &NewRun) -> Result<RunRecord, StoreError> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO runs (id, tenant_id, thread_id, agent, status, input, created_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {RUN_COLUMNS}"
+        ))
+        .bind(&run.id)
+        .bind(&run.tenant_id)
+        .bind(&run.thread_id)
+        .bind(&run.agent)
+        .bind(RunStatus::Running.label())
+        .bind(json_text(&run.input))
+        .bind(run.created_at_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        run_row(&row)
+    }
+
+    pub(super) async fn get_run(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<Option<RunRecord>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {RUN_COLUMNS} FROM runs WHERE tenant_id = $1 AND id = $2"
+        ))
+        .bind(tenant_id)
+        .bind(run_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(run_row).transpose()
+    }
+
+    pub(super) async fn list_runs(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Vec<RunRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {RUN_COLUMNS} FROM runs WHERE tenant_id = $1 AND thread_id = $2 \
+             ORDER BY created_at_ms, id"
+        ))
+        .bind(tenant_id)
+        .bind(thread_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_row).collect()
+    }
+
+    pub(super) async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {RUN_COLUMNS} FROM runs WHERE status = $1 ORDER BY created_at_ms"
+        ))
+        .bind(RunStatus::Running.label())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_row).collect()
+    }
+
+    pub(super) async fn claim_resume(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE runs SET status = $1 WHERE tenant_id = $2 AND id = $3 AND status = $4",
+        )
+        .bind(RunStatus::Resumed.label())
+        .bind(tenant_id)
+        .bind(run_id)
+        .bind(RunStatus::Interrupted.label())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub(super) async fn unclaim_resume(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE runs SET status = $1 WHERE tenant_id = $2 AND id = $3 AND status = $4",
+        )
+        .bind(RunStatus::Interrupted.label())
+        .bind(tenant_id)
+        .bind(run_id)
+        .bind(RunStatus::Resumed.label())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,171 @@
+//! Tenants and threads: who owns what, a thread's title, its agent and its agent-side session.
+
+use app::model::ThreadSummary;
+use sqlx::Row;
+
+use super::SqlStore;
+use super::rows::*;
+use crate::store::StoreError;
+
+impl SqlStore {
+    pub(super) async fn list_threads(
+        &self,
+        tenant_id: &str,
+    ) -> Result<Vec<ThreadSummary>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {THREAD_COLUMNS} FROM threads WHERE tenant_id = $1 \
+             ORDER BY created_at_ms DESC, seq DESC"
+        ))
+        .bind(tenant_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(thread_row).collect::<Result<_, _>>()?)
+    }
+
+    pub(super) async fn list_tenants(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM tenants ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get::<String, _>("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    pub(super) async fn create_tenant(
+        &self,
+        tenant_id: &str,
+        created_at_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let result = sqlx::query(
+            "INSERT INTO tenants (id, name, created_at_ms) VALUES ($1, $1, $2) \
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(tenant_id)
+        .bind(created_at_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    pub(super) async fn tenant_exists(&self, tenant_id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT 1 AS found FROM tenants WHERE id = $1")
+            .bind(tenant_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    pub(super) async fn create_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        created_at_ms: i64,
+    ) -> Result<ThreadSummary, StoreError> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO threads (id, tenant_id, title, created_at_ms) \
+             VALUES ($1, $2, 'Thread ' || (SELECT COUNT(*) + 1 FROM threads WHERE tenant_id = $2), $3) \
+             RETURNING {THREAD_COLUMNS}"
+        ))
+        .bind(thread_id)
+        .bind(tenant_id)
+        .bind(created_at_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(thread_row(&row)?)
+    }
+
+    pub(super) async fn get_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {THREAD_COLUMNS} FROM threads WHERE tenant_id = $1 AND id = $2"
+        ))
+        .bind(tenant_id)
+        .bind(thread_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(thread_row).transpose()?)
+    }
+
+    pub(super) async fn rename_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        let row = sqlx::query(&format!(
+            "UPDATE threads SET title = $1 WHERE tenant_id = $2 AND id = $3 RETURNING {THREAD_COLUMNS}"
+        ))
+        .bind(title)
+        .bind(tenant_id)
+        .bind(thread_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(thread_row).transpose()?)
+    }
+
+    pub(super) async fn thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT agent FROM threads WHERE tenant_id = $1 AND id = $2")
+            .bind(tenant_id)
+            .bind(thread_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(row) => row.try_get("agent")?,
+            None => None,
+        })
+    }
+
+    pub(super) async fn bind_thread_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        agent: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE threads SET agent = $1 WHERE tenant_id = $2 AND id = $3")
+            .bind(agent)
+            .bind(tenant_id)
+            .bind(thread_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn thread_session(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT agent_session FROM threads WHERE tenant_id = $1 AND id = $2")
+            .bind(tenant_id)
+            .bind(thread_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(row) => row.try_get("agent_session")?,
+            None => None,
+        })
+    }
+
+    pub(super) async fn set_thread_session(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        session: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE threads SET agent_session = $1 WHERE tenant_id = $2 AND id = $3")
+            .bind(session)
+            .bind(tenant_id)
+            .bind(thread_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
