@@ -72,10 +72,12 @@ pub fn event_stream(
         drop(receiver);
         live.release(&run_id);
         if let Err(error) = pumped {
-            tracing::warn!(%run_id, %error, "live stream stopped");
+            // Logged in full with an incident id; the client is told only that.
+            let told = app::error::ApiError::from(error);
+            tracing::warn!(%run_id, "live stream stopped");
             let _ = tx
                 .send(Bytes::from(format!(
-                    "event: error\ndata: the event stream failed: {error}\n\n"
+                    "event: error\ndata: the event stream failed: {told}\n\n"
                 )))
                 .await;
         }

@@ -164,7 +164,7 @@ async fn stream(
             }
             stored = async { in_flight.as_mut().expect("guarded").await }, if in_flight.is_some() => {
                 in_flight = None;
-                stored.map_err(|error| format!("the run could not be stored: {error}"))?;
+                stored.map_err(|error| format!("the run could not be stored: {}", app::error::ApiError::from(error)))?;
             }
         }
         if in_flight.is_none() && !(upstream.is_empty() && drafts.is_empty()) {

@@ -336,7 +336,7 @@ impl HermesGateway {
             .store
             .thread_session(tenant_id, thread_id)
             .await
-            .map_err(|error| error.to_string())?;
+            .map_err(|error| app::error::ApiError::from(error).to_string())?;
         let opened = match &stored {
             Some(stored) => {
                 self.request(
@@ -366,7 +366,7 @@ impl HermesGateway {
             self.store
                 .set_thread_session(tenant_id, thread_id, durable)
                 .await
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| app::error::ApiError::from(error).to_string())?;
         }
         self.sessions.lock().await.insert(key, session.clone());
         Ok(session)
