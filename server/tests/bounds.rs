@@ -176,3 +176,31 @@ async fn pages_and_json_are_compressed_for_clients_that_accept_it_and_event_stre
         assert!(plain.headers().get("content-encoding").is_none(), "{path}");
     }
 }
+
+#[tokio::test]
+async fn a_long_run_streams_from_any_point_in_order_across_the_stores_pages() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "long 1500 0").await;
+    let settled = api.settled(&run).await;
+    assert_eq!(settled["run"]["status"], "succeeded", "{settled}");
+    let last = settled["run"]["last_sequence"].as_u64().unwrap();
+    assert!(last > 2500, "the run must span several pages: {last} events");
+    for after in [0, 999, 1000, 1001, 1777, last - 1] {
+        let body = api
+            .client
+            .get(api.url(&format!("/api/v1/runs/{run}/events?after={after}")))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let ids: Vec<u64> = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("id: "))
+            .map(|id| id.parse().unwrap())
+            .collect();
+        assert_eq!(ids, (after + 1..=last).collect::<Vec<_>>(), "after {after}");
+    }
+}

@@ -2,10 +2,16 @@
 //! `RunView::apply` updates in place — no part of the view is re-cloned per event — so
 //! the cost of an event does not grow with the run.
 
+mod arrival;
+mod asks;
+mod content;
 pub mod history;
 pub mod items;
+mod messages;
+mod notices;
 mod patch;
-use self::patch::apply_patch;
+mod steps;
+mod tools;
 
 use crate::protocol::idmap::IdMap;
 use std::hash::BuildHasher;
@@ -13,11 +19,10 @@ use std::hash::BuildHasher;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::protocol::ask::{Ask, AskState};
-use crate::protocol::channel::{
-    Channel, EventBody, Level, PlanItem, Role, RunEvent, RunOutcome, kind_name, kind_number,
-};
+use crate::protocol::ask::Ask;
+use crate::protocol::channel::{Channel, EventBody, PlanItem, RunEvent, RunOutcome};
 
+pub use self::arrival::Arrival;
 pub use self::items::{
     ArtifactView, EditView, ErrorKind, Item, ItemBody, ToolResultView, ToolStatus,
 };
@@ -38,95 +43,6 @@ pub struct FinalAnswer {
     /// Index of the message item that holds it, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item: Option<usize>,
-}
-
-/// One event as it arrived, for the in-arrival-order view. There is one per event, so
-/// it is kept to 16 bytes and written as a tuple: `[sequence, kind, channel, item?]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Arrival {
-    pub sequence: u64,
-    /// The timeline item the event created or changed; `NO_ITEM` for none.
-    item: u32,
-    /// Position of the event's kind in [`crate::protocol::channel::EVENT_KINDS`].
-    kind: u8,
-    pub channel: Channel,
-}
-
-impl Arrival {
-    const NO_ITEM: u32 = u32::MAX;
-
-    fn new(sequence: u64, kind: u8, channel: Channel, item: Option<usize>) -> Self {
-        Self {
-            sequence,
-            item: item
-                .and_then(|item| u32::try_from(item).ok())
-                .unwrap_or(Self::NO_ITEM),
-            kind,
-            channel,
-        }
-    }
-
-    /// The event's `kind`.
-    pub fn kind(&self) -> &'static str {
-        kind_name(self.kind)
-    }
-
-    /// The timeline item the event created or changed, if any.
-    pub fn item(&self) -> Option<usize> {
-        (self.item != Self::NO_ITEM).then_some(self.item as usize)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-struct ArrivalWire(
-    u64,
-    KindName,
-    Channel,
-    #[serde(default, skip_serializing_if = "Option::is_none")] Option<usize>,
-);
-
-/// An event kind, written as its name and read back as its number.
-struct KindName(u8);
-
-impl Serialize for KindName {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(kind_name(self.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for KindName {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = KindName;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an event kind")
-            }
-            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<KindName, E> {
-                Ok(KindName(kind_number(name)))
-            }
-        }
-        deserializer.deserialize_str(Visitor)
-    }
-}
-
-impl Serialize for Arrival {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ArrivalWire(
-            self.sequence,
-            KindName(self.kind),
-            self.channel,
-            self.item(),
-        )
-        .serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Arrival {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let ArrivalWire(sequence, kind, channel, item) = ArrivalWire::deserialize(deserializer)?;
-        Ok(Arrival::new(sequence, kind.0, channel, item))
-    }
 }
 
 /// The kinds of timeline item looked up by the upstream id they carry.
@@ -398,72 +314,6 @@ impl RunView {
         self.items[position].updated = event.sequence;
     }
 
-    fn message_item(&mut self, event: &RunEvent, message_id: &str, role: Role) -> usize {
-        if let Some(position) = self
-            .index
-            .items
-            .get(&self.items, Keyed::Message, message_id)
-        {
-            return position;
-        }
-        let position = self.push_item(
-            event,
-            ItemBody::Message {
-                message_id: message_id.to_owned(),
-                role,
-                name: None,
-                text: String::new(),
-                streaming: true,
-                is_final: false,
-            },
-        );
-        self.index.items.insert(&self.items, position);
-        position
-    }
-
-    fn reasoning_item(&mut self, event: &RunEvent, message_id: &str) -> usize {
-        if let Some(position) = self
-            .index
-            .items
-            .get(&self.items, Keyed::Reasoning, message_id)
-        {
-            return position;
-        }
-        let position = self.push_item(
-            event,
-            ItemBody::Reasoning {
-                message_id: message_id.to_owned(),
-                text: String::new(),
-                streaming: true,
-            },
-        );
-        self.index.items.insert(&self.items, position);
-        position
-    }
-
-    fn tool_item(&mut self, event: &RunEvent, tool_call_id: &str, name: &str) -> usize {
-        if let Some(position) = self.index.items.get(&self.items, Keyed::Tool, tool_call_id) {
-            return position;
-        }
-        let position = self.push_item(
-            event,
-            ItemBody::ToolCall {
-                tool_call_id: tool_call_id.to_owned(),
-                name: name.to_owned(),
-                arguments: String::new(),
-                status: ToolStatus::Streaming,
-                summary: None,
-                parent_message_id: None,
-                started_ts: event.ts,
-                ended_ts: None,
-                progress: Vec::new(),
-                result: None,
-            },
-        );
-        self.index.items.insert(&self.items, position);
-        position
-    }
-
     fn error_item(
         &mut self,
         event: &RunEvent,
@@ -500,7 +350,48 @@ impl RunView {
         ));
     }
 
+    /// Hands the event to the code for its family; each returns the item it touched.
     fn apply_body(&mut self, event: &RunEvent) -> Option<usize> {
+        match &event.body {
+            EventBody::RunStarted { .. }
+            | EventBody::RunFinished { .. }
+            | EventBody::RunFailed { .. } => self.apply_run(event),
+            EventBody::UserMessage { .. }
+            | EventBody::MessageStarted { .. }
+            | EventBody::TextDelta { .. }
+            | EventBody::MessageEnded { .. }
+            | EventBody::FinalAnswer { .. }
+            | EventBody::ReasoningStarted { .. }
+            | EventBody::ReasoningDelta { .. }
+            | EventBody::ReasoningEnded { .. }
+            | EventBody::ReasoningEncrypted { .. } => self.apply_message(event),
+            EventBody::ToolCallStarted { .. }
+            | EventBody::ToolCallArgs { .. }
+            | EventBody::ToolCallEnded { .. }
+            | EventBody::ToolProgress { .. }
+            | EventBody::ToolResult { .. } => self.apply_tool(event),
+            EventBody::Edit { .. }
+            | EventBody::Artifact { .. }
+            | EventBody::ArtifactPatched { .. }
+            | EventBody::StateSnapshot { .. }
+            | EventBody::StateDelta { .. }
+            | EventBody::MessagesSnapshot { .. }
+            | EventBody::Plan { .. } => self.apply_content(event),
+            EventBody::StepStarted { .. }
+            | EventBody::StepFinished { .. }
+            | EventBody::SubagentStarted { .. }
+            | EventBody::SubagentFinished { .. } => self.apply_step(event),
+            EventBody::Notice { .. }
+            | EventBody::Custom { .. }
+            | EventBody::Raw { .. }
+            | EventBody::Unknown { .. }
+            | EventBody::ProtocolViolation { .. }
+            | EventBody::Malformed { .. } => self.apply_notice(event),
+            EventBody::AskOpened { .. } | EventBody::AskClosed { .. } => self.apply_ask(event),
+        }
+    }
+
+    fn apply_run(&mut self, event: &RunEvent) -> Option<usize> {
         match &event.body {
             EventBody::RunStarted { protocol_version } => {
                 self.status = RunStatus::Running;
@@ -527,526 +418,8 @@ impl RunView {
                 self.settle_tools();
                 Some(self.error_item(event, ErrorKind::RunFailed, message.clone(), None))
             }
-            EventBody::UserMessage { message_id, text } => {
-                let position = self.message_item(event, message_id, Role::User);
-                if let ItemBody::Message {
-                    text: body,
-                    streaming,
-                    ..
-                } = &mut self.items[position].body
-                {
-                    body.clone_from(text);
-                    *streaming = false;
-                }
-                Some(position)
-            }
-            EventBody::MessageStarted {
-                message_id,
-                role,
-                name,
-            } => {
-                let position = self.message_item(event, message_id, *role);
-                if let ItemBody::Message {
-                    role: r,
-                    name: n,
-                    streaming,
-                    ..
-                } = &mut self.items[position].body
-                {
-                    *r = *role;
-                    n.clone_from(name);
-                    *streaming = true;
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::TextDelta { message_id, delta } => {
-                let position = self.message_item(event, message_id, Role::Assistant);
-                if let ItemBody::Message { text, .. } = &mut self.items[position].body {
-                    text.push_str(delta);
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::MessageEnded { message_id } => {
-                let position = self
-                    .index
-                    .items
-                    .get(&self.items, Keyed::Message, message_id)?;
-                if let ItemBody::Message { streaming, .. } = &mut self.items[position].body {
-                    *streaming = false;
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::FinalAnswer { message_id, text } => {
-                let position = message_id
-                    .as_ref()
-                    .map(|id| self.message_item(event, id, Role::Assistant));
-                let position = match (position, text) {
-                    (Some(position), _) => Some(position),
-                    (None, Some(_)) => {
-                        let id = format!("final-{}", event.sequence);
-                        Some(self.message_item(event, &id, Role::Assistant))
-                    }
-                    (None, None) => None,
-                };
-                let position = position?;
-                if let ItemBody::Message {
-                    text: body,
-                    is_final,
-                    streaming,
-                    ..
-                } = &mut self.items[position].body
-                {
-                    if let Some(text) = text {
-                        // The upstream's own final text wins over what was streamed.
-                        body.clone_from(text);
-                    }
-                    *is_final = true;
-                    *streaming = false;
-                    self.final_answer = Some(FinalAnswer {
-                        text: body.clone(),
-                        item: Some(position),
-                    });
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::ReasoningStarted { message_id } => {
-                Some(self.reasoning_item(event, message_id))
-            }
-            EventBody::ReasoningDelta { message_id, delta } => {
-                let position = self.reasoning_item(event, message_id);
-                if let ItemBody::Reasoning { text, .. } = &mut self.items[position].body {
-                    text.push_str(delta);
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::ReasoningEnded { message_id } => {
-                let position = self
-                    .index
-                    .items
-                    .get(&self.items, Keyed::Reasoning, message_id)?;
-                if let ItemBody::Reasoning { streaming, .. } = &mut self.items[position].body {
-                    *streaming = false;
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::ReasoningEncrypted {
-                subtype,
-                entity_id,
-                value,
-            } => {
-                self.encrypted_reasoning.push(serde_json::json!({
-                    "subtype": subtype, "entityId": entity_id, "encryptedValue": value
-                }));
-                Some(self.push_item(
-                    event,
-                    ItemBody::EncryptedReasoning {
-                        entity_id: entity_id.clone(),
-                        subtype: subtype.clone(),
-                    },
-                ))
-            }
-            EventBody::ToolCallStarted {
-                tool_call_id,
-                name,
-                parent_message_id,
-                summary,
-            } => {
-                let position = self.tool_item(event, tool_call_id, name);
-                if let ItemBody::ToolCall {
-                    name: n,
-                    parent_message_id: p,
-                    summary: s,
-                    status,
-                    started_ts,
-                    ..
-                } = &mut self.items[position].body
-                {
-                    n.clone_from(name);
-                    p.clone_from(parent_message_id);
-                    if summary.is_some() {
-                        s.clone_from(summary);
-                    }
-                    *status = ToolStatus::Streaming;
-                    *started_ts = event.ts;
-                }
-                self.activity = None;
-                Some(position)
-            }
-            EventBody::ToolCallArgs {
-                tool_call_id,
-                delta,
-            } => {
-                let position = self.tool_item(event, tool_call_id, "unknown");
-                if let ItemBody::ToolCall { arguments, .. } = &mut self.items[position].body {
-                    arguments.push_str(delta);
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::ToolCallEnded { tool_call_id } => {
-                let position = self.tool_item(event, tool_call_id, "unknown");
-                if let ItemBody::ToolCall {
-                    status, ended_ts, ..
-                } = &mut self.items[position].body
-                {
-                    if *status == ToolStatus::Streaming {
-                        *status = ToolStatus::Running;
-                    }
-                    *ended_ts = Some(event.ts);
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::ToolProgress { tool_call_id, text } => {
-                let position = self.tool_item(event, tool_call_id, "unknown");
-                if let ItemBody::ToolCall { progress, .. } = &mut self.items[position].body {
-                    progress.push(text.clone());
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::ToolResult {
-                tool_call_id,
-                tool_name,
-                content,
-                is_error,
-                duration_ms,
-            } => {
-                let name = tool_name.as_deref().unwrap_or("unknown");
-                let position = self.tool_item(event, tool_call_id, name);
-                if let ItemBody::ToolCall {
-                    status,
-                    result,
-                    started_ts,
-                    ..
-                } = &mut self.items[position].body
-                {
-                    *status = if *is_error {
-                        ToolStatus::Failed
-                    } else {
-                        ToolStatus::Done
-                    };
-                    let measured = u64::try_from(event.ts - *started_ts).ok();
-                    *result = Some(ToolResultView {
-                        content: content.clone(),
-                        is_error: *is_error,
-                        duration_ms: duration_ms.or(measured),
-                        ts: event.ts,
-                    });
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::Edit {
-                edit_id,
-                tool_call_id,
-                filename,
-                patch,
-            } => {
-                let view = EditView {
-                    edit_id: edit_id.clone(),
-                    tool_call_id: tool_call_id.clone(),
-                    filename: filename.clone(),
-                    patch: patch.clone(),
-                };
-                match self.edits.iter_mut().find(|e| e.edit_id == *edit_id) {
-                    Some(existing) => *existing = view,
-                    None => self.edits.push(view),
-                }
-                Some(self.push_item(
-                    event,
-                    ItemBody::Edit {
-                        edit_id: edit_id.clone(),
-                    },
-                ))
-            }
-            EventBody::Artifact {
-                artifact_id,
-                artifact_kind,
-                title,
-                data,
-            } => {
-                let view = ArtifactView {
-                    artifact_id: artifact_id.clone(),
-                    kind: artifact_kind.clone(),
-                    title: title.clone(),
-                    data: data.clone(),
-                };
-                match self.index.artifacts.get(artifact_id) {
-                    Some(&position) => {
-                        self.artifacts[position] = view;
-                        None
-                    }
-                    None => {
-                        self.index
-                            .artifacts
-                            .insert(artifact_id.clone(), self.artifacts.len());
-                        self.artifacts.push(view);
-                        Some(self.push_item(
-                            event,
-                            ItemBody::Artifact {
-                                artifact_id: artifact_id.clone(),
-                            },
-                        ))
-                    }
-                }
-            }
-            EventBody::ArtifactPatched { artifact_id, patch } => {
-                let Some(&position) = self.index.artifacts.get(artifact_id) else {
-                    return Some(self.error_item(
-                        event,
-                        ErrorKind::Patch,
-                        format!("patch for artifact {artifact_id:?}, which does not exist"),
-                        None,
-                    ));
-                };
-                match apply_patch(&mut self.artifacts[position].data, patch) {
-                    Ok(()) => None,
-                    Err(problem) => Some(self.error_item(
-                        event,
-                        ErrorKind::Patch,
-                        format!(
-                            "artifact {artifact_id:?} patch failed and was rolled back: {problem}"
-                        ),
-                        None,
-                    )),
-                }
-            }
-            EventBody::StateSnapshot { snapshot } => {
-                self.state.clone_from(snapshot);
-                None
-            }
-            EventBody::StateDelta { patch } => match apply_patch(&mut self.state, patch) {
-                Ok(()) => None,
-                Err(problem) => Some(self.error_item(
-                    event,
-                    ErrorKind::Patch,
-                    format!("state patch failed and was rolled back: {problem}"),
-                    None,
-                )),
-            },
-            EventBody::MessagesSnapshot { messages } => {
-                self.messages_snapshot = Some(messages.clone());
-                let count = messages.as_array().map_or(0, Vec::len);
-                Some(self.push_item(
-                    event,
-                    ItemBody::Json {
-                        label: format!("messages snapshot ({count} messages)"),
-                        json: messages.clone(),
-                    },
-                ))
-            }
-            EventBody::Plan { items } => {
-                self.plan.clone_from(items);
-                None
-            }
-            EventBody::StepStarted { name } => {
-                let position = self.push_item(
-                    event,
-                    ItemBody::Step {
-                        name: name.clone(),
-                        active: true,
-                    },
-                );
-                self.index.active_steps.push((name.clone(), position));
-                Some(position)
-            }
-            EventBody::StepFinished { name } => {
-                let slot = self
-                    .index
-                    .active_steps
-                    .iter()
-                    .rposition(|(n, _)| n == name)?;
-                let (_, position) = self.index.active_steps.remove(slot);
-                if let ItemBody::Step { active, .. } = &mut self.items[position].body {
-                    *active = false;
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::SubagentStarted {
-                subagent_run_id,
-                name,
-            } => {
-                let position = self.push_item(
-                    event,
-                    ItemBody::Subagent {
-                        subagent_run_id: subagent_run_id.clone(),
-                        name: name.clone(),
-                        running: true,
-                        error: None,
-                    },
-                );
-                self.index
-                    .subagents
-                    .insert(subagent_run_id.clone(), position);
-                Some(position)
-            }
-            EventBody::SubagentFinished {
-                subagent_run_id,
-                error,
-            } => {
-                let position = *self.index.subagents.get(subagent_run_id)?;
-                if let ItemBody::Subagent {
-                    running, error: e, ..
-                } = &mut self.items[position].body
-                {
-                    *running = false;
-                    e.clone_from(error);
-                }
-                self.touch(position, event);
-                Some(position)
-            }
-            EventBody::Notice {
-                level,
-                text,
-                source,
-            } => {
-                // Spinner and "preparing a tool" texts describe the present moment only.
-                if source == "thinking.delta" || source == "tool.generating" {
-                    self.activity = (!text.is_empty()).then(|| text.clone());
-                    return None;
-                }
-                let kind = if *level == Level::Error {
-                    Some(ErrorKind::Gateway)
-                } else {
-                    None
-                };
-                Some(match kind {
-                    Some(kind) if event.channel == Channel::Error => {
-                        self.error_item(event, kind, text.clone(), None)
-                    }
-                    _ => self.push_item(
-                        event,
-                        ItemBody::Notice {
-                            level: *level,
-                            text: text.clone(),
-                            source: source.clone(),
-                        },
-                    ),
-                })
-            }
-            EventBody::Custom { name, value } => Some(self.push_item(
-                event,
-                ItemBody::Json {
-                    label: format!("custom event {name}"),
-                    json: value.clone(),
-                },
-            )),
-            EventBody::Raw { source, event: raw } => Some(self.push_item(
-                event,
-                ItemBody::Json {
-                    label: match source {
-                        Some(source) => format!("raw event from {source}"),
-                        None => "raw event".into(),
-                    },
-                    json: raw.clone(),
-                },
-            )),
-            EventBody::Unknown {
-                upstream_type,
-                event: raw,
-            } => Some(self.push_item(
-                event,
-                ItemBody::Json {
-                    label: format!("unknown event {upstream_type}"),
-                    json: raw.clone(),
-                },
-            )),
-            EventBody::AskOpened { ask } => {
-                match self.index.asks.get(&ask.id) {
-                    // An ask once answered (or expired) stays as it was closed.
-                    Some(&position) if !self.asks[position].state.is_pending() => return None,
-                    Some(&position) => {
-                        self.asks[position] = (**ask).clone();
-                        if let Some(&item) = self.index.ask_items.get(&ask.id) {
-                            self.touch(item, event);
-                            return Some(item);
-                        }
-                    }
-                    None => {
-                        self.index.asks.insert(ask.id.clone(), self.asks.len());
-                        self.asks.push((**ask).clone());
-                    }
-                }
-                let position = self.push_item(
-                    event,
-                    ItemBody::Ask {
-                        ask_id: ask.id.clone(),
-                    },
-                );
-                self.index.ask_items.insert(ask.id.clone(), position);
-                Some(position)
-            }
-            EventBody::AskClosed { ask_id, state, .. } => {
-                let position = *self.index.asks.get(ask_id)?;
-                // The first close is the one that counts: a late expiry does not relabel
-                // an answer. Only the console reopens a closed ask (its answer was lost
-                // before it reached the agent).
-                if !self.asks[position].state.is_pending() && !state.is_pending() {
-                    return None;
-                }
-                self.asks[position].state = (**state).clone();
-                let item = self.index.ask_items.get(ask_id).copied();
-                if let Some(item) = item {
-                    self.touch(item, event);
-                }
-                if !matches!(**state, AskState::Pending) {
-                    self.settle_tools_if_terminal();
-                }
-                item
-            }
-            EventBody::ProtocolViolation { message, .. } => {
-                Some(self.error_item(event, ErrorKind::ProtocolViolation, message.clone(), None))
-            }
-            EventBody::Malformed { message, excerpt } => Some(self.error_item(
-                event,
-                ErrorKind::Malformed,
-                message.clone(),
-                (!excerpt.is_empty()).then(|| excerpt.clone()),
-            )),
-        }
-    }
-
-    /// Once the run is over, calls still waiting for a result will not get one here —
-    /// unless an open ask is about that very call.
-    fn settle_tools(&mut self) {
-        let waiting: Vec<&str> = self
-            .asks
-            .iter()
-            .filter(|ask| ask.state.is_pending())
-            .filter_map(|ask| ask.tool_call_id.as_deref())
-            .collect();
-        for item in &mut self.items {
-            match &mut item.body {
-                ItemBody::ToolCall {
-                    status,
-                    tool_call_id,
-                    ..
-                } if matches!(status, ToolStatus::Streaming | ToolStatus::Running)
-                    && !waiting.contains(&tool_call_id.as_str()) =>
-                {
-                    *status = ToolStatus::NoResult;
-                }
-                ItemBody::Step { active, .. } => {
-                    *active = false;
-                    self.index.active_steps.clear();
-                }
-                ItemBody::Subagent { running, .. } => *running = false,
-                _ => {}
-            }
-        }
-    }
-
-    fn settle_tools_if_terminal(&mut self) {
-        if self.status.is_terminal() {
-            self.settle_tools();
+            // apply_body routes only the kinds above here.
+            _ => None,
         }
     }
 }

@@ -1,0 +1,28 @@
+//! Review of a proposed edit: its diff, accepted or rejected.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::{Sender, kind_label};
+use crate::components::code_diff::CodeDiff;
+use crate::protocol::ask::Ask;
+
+#[component]
+pub(super) fn EditReview(ask: Ask, id: String, sender: Sender) -> impl IntoView {
+    let diff = ask.diff.clone();
+    view! {
+        <section class="ask edit" role="dialog" aria-labelledby=format!("{id}-title")>
+            <header class="ask-head">
+                <span class="ask-kind">{kind_label(ask.kind)}</span>
+                <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
+            </header>
+            {diff.map(|diff| view! { <CodeDiff patch=diff.patch filename=diff.filename /> })}
+            <footer class="ask-actions">
+                <button type="button" class="button primary" disabled=move || sender.sending.get()
+                    on:click=move |_| sender.send("accept", Value::Null)>"Accept"</button>
+                <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                    on:click=move |_| sender.send("reject", Value::Null)>"Reject"</button>
+            </footer>
+        </section>
+    }
+}

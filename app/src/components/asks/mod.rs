@@ -1,0 +1,237 @@
+//! Blocking asks and their receipts: approval_card, option_list, question_flow, the
+//! password and secret prompts, code_diff and frontend tools (tool-ui's contracts and
+//! accessibility conventions). Every answer goes to the exact pending ask as a typed
+//! receipt through a server function — never as chat text.
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use crate::api::answer_ask;
+use crate::model::AnswerOutcome;
+use crate::protocol::ask::{Ask, AskKind, AskState, Component};
+
+mod approval;
+mod credential;
+mod edit;
+mod questions;
+mod tool;
+
+use self::approval::ApprovalCard;
+use self::credential::CredentialPrompt;
+use self::edit::EditReview;
+use self::questions::{OptionList, QuestionFlow};
+use self::tool::FrontendTool;
+
+/// The receipt envelope for `ask`.
+fn receipt(ask: &Ask, action: &str, data: Value) -> String {
+    json!({
+        "channel": "tool-result",
+        "receipt": {
+            "toolCallId": ask.id,
+            "component": ask.component.as_str(),
+            "action": action,
+            "data": data,
+            "ts": now_ms(),
+        }
+    })
+    .to_string()
+}
+
+/// Epoch milliseconds, as the contract writes a receipt's `ts`.
+fn now_ms() -> i64 {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        js_sys::Date::now() as i64
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| {
+                i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
+            })
+    }
+}
+
+/// A DOM id fragment for an ask (its id may hold any character).
+fn dom_id(run_id: &str, ask: &Ask) -> String {
+    let clean: String = format!("{run_id}-{}", ask.id)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("ask-{clean}")
+}
+
+/// What the user sees while and after an answer travels.
+#[derive(Clone, Copy)]
+struct Sender {
+    sending: RwSignal<bool>,
+    notice: RwSignal<Option<String>>,
+    run_id: StoredValue<String>,
+    ask: StoredValue<Ask>,
+    on_answered: Callback<()>,
+}
+
+impl Sender {
+    fn send(self, action: &str, data: Value) {
+        if self.sending.get_untracked() {
+            return;
+        }
+        self.sending.set(true);
+        self.notice.set(None);
+        let envelope = self.ask.with_value(|ask| receipt(ask, action, data));
+        let run_id = self.run_id.get_value();
+        let ask_id = self.ask.with_value(|ask| ask.id.clone());
+        // The card may be gone by the time the answer comes back (the closing event can
+        // arrive first): every touch of its state below tolerates that.
+        leptos::task::spawn_local(async move {
+            match answer_ask(run_id, ask_id, envelope).await {
+                Ok(AnswerOutcome::Accepted) => {
+                    let _ = self.on_answered.try_run(());
+                }
+                Ok(AnswerOutcome::AlreadyClosed { state, answered_by }) => {
+                    let how = match &state {
+                        AskState::Resolved { answer } => answer.summary.clone(),
+                        other => format!("It is {}", other.label()),
+                    };
+                    let who = answered_by
+                        .map(|who| format!(" by {who}"))
+                        .unwrap_or_default();
+                    self.notice
+                        .try_set(Some(format!("Already answered{who}: {how}.")));
+                    self.sending.try_set(false);
+                    let _ = self.on_answered.try_run(());
+                }
+                Err(error) => {
+                    self.notice.try_set(Some(error.to_string()));
+                    self.sending.try_set(false);
+                }
+            }
+        });
+    }
+}
+
+/// One pending ask, rendered by its component.
+#[component]
+pub fn AskCard(run_id: String, ask: Ask, #[prop(into)] on_answered: Callback<()>) -> impl IntoView {
+    let id = dom_id(&run_id, &ask);
+    let sender = Sender {
+        sending: RwSignal::new(false),
+        notice: RwSignal::new(None),
+        run_id: StoredValue::new(run_id),
+        ask: StoredValue::new(ask.clone()),
+        on_answered,
+    };
+    let notice = move || {
+        sender
+            .notice
+            .get()
+            .map(|text| view! { <p class="ask-notice" role="alert">{text}</p> })
+    };
+    let body = match ask.component {
+        Component::ApprovalCard => {
+            view! { <ApprovalCard ask=ask.clone() id=id.clone() sender /> }.into_any()
+        }
+        Component::OptionList => {
+            view! { <OptionList ask=ask.clone() id=id.clone() sender /> }.into_any()
+        }
+        Component::QuestionFlow => {
+            view! { <QuestionFlow ask=ask.clone() id=id.clone() sender /> }.into_any()
+        }
+        Component::SudoPrompt | Component::SecretPrompt => {
+            view! { <CredentialPrompt ask=ask.clone() id=id.clone() sender /> }.into_any()
+        }
+        Component::CodeDiff => {
+            view! { <EditReview ask=ask.clone() id=id.clone() sender /> }.into_any()
+        }
+        Component::FrontendTool => {
+            view! { <FrontendTool ask=ask.clone() id=id.clone() sender /> }.into_any()
+        }
+    };
+    view! {
+        <div class="ask-card" data-ask-id=ask.id.clone() data-slot=ask.component.as_str() aria-busy=move || sender.sending.get().to_string()>
+            {body}
+            {notice}
+        </div>
+    }
+}
+
+#[component]
+fn Metadata(pairs: Vec<(String, String)>) -> impl IntoView {
+    (!pairs.is_empty()).then(|| {
+        view! {
+            <dl class="metadata">
+                {pairs
+                    .into_iter()
+                    .map(|(key, value)| view! { <dt>{key}</dt><dd>{value}</dd> })
+                    .collect_view()}
+            </dl>
+        }
+    })
+}
+
+fn kind_label(kind: AskKind) -> &'static str {
+    match kind {
+        AskKind::Approval => "Approval",
+        AskKind::Clarify => "Question",
+        AskKind::Sudo => "Password",
+        AskKind::Secret => "Secret",
+        AskKind::TerminalRead => "Terminal",
+        AskKind::Interrupt => "Input needed",
+        AskKind::FrontendTool => "Tool for the console",
+        AskKind::Edit => "Edit",
+    }
+}
+
+/// The head most ask cards share: kind, the title that labels the card, and the command.
+#[component]
+fn AskHead(ask: Ask, id: String) -> impl IntoView {
+    view! {
+        <header class="ask-head">
+            <span class="ask-kind">{kind_label(ask.kind)}</span>
+            <h3 id=format!("{id}-title")>{ask.title}</h3>
+        </header>
+        {ask.command.map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+    }
+}
+
+/// A closed ask in the timeline: read-only, past tense, e.g. "Approved once — rm -rf build/".
+#[component]
+pub fn AskReceipt(ask: Ask) -> impl IntoView {
+    let subject = ask.command.clone().unwrap_or_else(|| ask.title.clone());
+    let (label, text, outcome) = match &ask.state {
+        AskState::Resolved { answer } => {
+            let who = answer
+                .actor
+                .as_ref()
+                .map(|who| format!(" (by {who})"))
+                .unwrap_or_default();
+            (
+                answer.summary.clone(),
+                format!("{} — {subject}{who}", answer.summary),
+                "resolved",
+            )
+        }
+        AskState::Expired => (
+            "Expired".to_owned(),
+            format!("Expired — {subject}"),
+            "expired",
+        ),
+        AskState::Cancelled { reason } => (
+            "Cancelled".to_owned(),
+            format!("Cancelled ({reason}) — {subject}"),
+            "cancelled",
+        ),
+        AskState::Pending => (
+            "Waiting".to_owned(),
+            format!("Waiting for you — {subject}"),
+            "pending",
+        ),
+    };
+    view! {
+        <div class="receipt" data-receipt="true" data-outcome=outcome role="status" aria-label=label>
+            <span class="receipt-mark" aria-hidden="true">{match outcome { "resolved" => "✓", "pending" => "…", _ => "×" }}</span>
+            {text}
+        </div>
+    }
+}

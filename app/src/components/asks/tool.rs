@@ -1,0 +1,135 @@
+//! Frontend tools: run by the console in the browser, or answered by the operator.
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use super::{AskHead, Sender};
+use crate::console_tools::{ConsoleTool, failure};
+use crate::protocol::ask::{Ask, AskOrigin};
+
+/// A tool the agent asked the console to run. One the console implements runs at once
+/// and its result goes back by itself; for any other the operator gives the result.
+#[component]
+pub(super) fn FrontendTool(ask: Ask, id: String, sender: Sender) -> impl IntoView {
+    let console_tool = match &ask.origin {
+        AskOrigin::AgUiFrontendTool {
+            tool_name,
+            arguments,
+        } => ConsoleTool::from_call(tool_name, arguments),
+        _ => None,
+    };
+    match console_tool {
+        Some(call) => view! { <ConsoleToolRun ask id call sender /> }.into_any(),
+        None => view! { <OperatorToolResult ask id sender /> }.into_any(),
+    }
+}
+
+/// Runs a console tool once, in the browser, and sends what came of it.
+#[component]
+fn ConsoleToolRun(
+    ask: Ask,
+    id: String,
+    call: Result<ConsoleTool, String>,
+    sender: Sender,
+) -> impl IntoView {
+    let doing = match &call {
+        Ok(tool) => tool.describe(),
+        Err(problem) => problem.clone(),
+    };
+    let ran = StoredValue::new(false);
+    // Effects run only in the browser, after hydration: the server never runs the tool.
+    Effect::new(move |_| {
+        if ran.get_value() {
+            return;
+        }
+        ran.set_value(true);
+        let result = match &call {
+            Ok(tool) => run_in_browser(tool)
+                .map(|()| tool.result())
+                .unwrap_or_else(|problem| failure(&problem)),
+            Err(problem) => failure(problem),
+        };
+        sender.send("submit", json!({ "result": result }));
+    });
+    view! {
+        <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
+            <AskHead ask=ask.clone() id=id.clone() />
+            <p class="muted" role="status">"The console runs this itself: " {doing}</p>
+        </section>
+    }
+}
+
+/// Applies a console tool to this page.
+fn run_in_browser(tool: &ConsoleTool) -> Result<(), String> {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        match tool {
+            ConsoleTool::ChangeBackground { color } => {
+                let document = document();
+                // The browser is the judge of CSS: a colour it does not take reads back empty.
+                let probe = document
+                    .create_element("div")
+                    .ok()
+                    .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+                    .ok_or("the page cannot check a colour")?;
+                let _ = probe.style().set_property("color", color);
+                if probe
+                    .style()
+                    .get_property_value("color")
+                    .unwrap_or_default()
+                    .is_empty()
+                {
+                    return Err(format!("this browser does not take {color:?} as a colour"));
+                }
+                let root = document
+                    .document_element()
+                    .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+                    .ok_or("the page has no root element")?;
+                root.style()
+                    .set_property("--console-background", color)
+                    .map_err(|_| "the colour could not be set".to_owned())
+            }
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        let _ = tool;
+        Err("tools run in the browser only".into())
+    }
+}
+
+/// A tool the console does not implement: the operator gives its result.
+#[component]
+fn OperatorToolResult(ask: Ask, id: String, sender: Sender) -> impl IntoView {
+    let field: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    let field_id = format!("{id}-result");
+    let error = RwSignal::new(None::<String>);
+    let submit = move |_| {
+        let Some(area) = field.get_untracked() else {
+            return;
+        };
+        match crate::codec::from_json::<Value>(&area.value()) {
+            Ok(result) => {
+                error.set(None);
+                sender.send("submit", json!({ "result": result }));
+            }
+            Err(problem) => error.set(Some(format!("The result must be JSON: {problem}"))),
+        }
+    };
+    view! {
+        <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
+            <AskHead ask=ask.clone() id=id.clone() />
+            <label for=field_id.clone() class="field-label">"Result (JSON)"</label>
+            <textarea id=field_id node_ref=field rows="3">"{\"ok\": true}"</textarea>
+            {move || error.get().map(|text| view! { <p class="ask-notice" role="alert">{text}</p> })}
+            <footer class="ask-actions">
+                <button type="button" class="button primary" disabled=move || sender.sending.get() on:click=submit>
+                    "Send result"
+                </button>
+                <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                    on:click=move |_| sender.send("cancel", Value::Null)>"Decline"</button>
+            </footer>
+        </section>
+    }
+}

@@ -1,0 +1,214 @@
+//! The awkward demo agent: a real AG-UI endpoint (POST RunAgentInput, SSE back) whose
+//! scenarios exercise every corner of the protocol. The first word of the last user
+//! message picks the scenario; a resume run is recognised by its interrupt ids.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+mod http;
+mod resume;
+mod scenarios;
+
+pub use self::http::{cancellations, raw, resumes, run, tools};
+
+/// The tool set the demo agent needs offered; also served as the default tools file.
+pub const TOOLS: &str = include_str!("../tools.json");
+
+/// The words that pick a scenario, in the order the composer suggests them.
+pub const SCENARIOS: [&str; 16] = [
+    "chunks",
+    "call",
+    "parallel",
+    "mixed",
+    "approve",
+    "busy",
+    "slow",
+    "fail",
+    "clarify",
+    "sudo",
+    "secret",
+    "terminal",
+    "edit",
+    "artifacts",
+    "plan",
+    "frontend",
+];
+
+/// Shared by every request: cancellations observed, approvals remembered per thread.
+#[derive(Clone, Default)]
+pub struct DemoAgent {
+    inner: Arc<DemoInner>,
+}
+
+#[derive(Default)]
+struct DemoInner {
+    cancelled: Mutex<Vec<String>>,
+    /// Every resume received: its run id, and each interrupt it answered with its status
+    /// and whether a password or secret came with it (never the value).
+    resumes: Mutex<Vec<Value>>,
+    session_approvals: Mutex<HashMap<String, HashSet<String>>>,
+    /// Pause between events, so a browser sees text stream in.
+    delay: Duration,
+}
+
+impl DemoAgent {
+    pub fn new(delay: Duration) -> Self {
+        Self {
+            inner: Arc::new(DemoInner {
+                delay,
+                ..DemoInner::default()
+            }),
+        }
+    }
+
+    /// Run ids whose response stream the client dropped before the run ended.
+    pub fn cancelled(&self) -> Vec<String> {
+        self.inner
+            .cancelled
+            .lock()
+            .map(|list| list.clone())
+            .unwrap_or_default()
+    }
+
+    fn record_resume(&self, run_id: &str, resume: &[Value]) {
+        let answered: Vec<Value> = resume
+            .iter()
+            .map(|entry| {
+                let payload = entry.get("payload");
+                let secret = ["password", "value"]
+                    .iter()
+                    .find_map(|field| payload?.get(*field)?.as_str())
+                    .map(|text| if text.is_empty() { "empty" } else { "given" });
+                json!({
+                    "interruptId": entry.get("interruptId"),
+                    "status": entry.get("status"),
+                    "secret": secret,
+                })
+            })
+            .collect();
+        if let Ok(mut list) = self.inner.resumes.lock() {
+            list.push(json!({ "runId": run_id, "interrupts": answered }));
+        }
+    }
+
+    fn record_cancel(&self, run_id: &str) {
+        if let Ok(mut list) = self.inner.cancelled.lock() {
+            list.push(run_id.to_owned());
+        }
+    }
+
+    fn remembered(&self, thread_id: &str) -> HashSet<String> {
+        self.inner
+            .session_approvals
+            .lock()
+            .ok()
+            .and_then(|map| map.get(thread_id).cloned())
+            .unwrap_or_default()
+    }
+
+    fn remember(&self, thread_id: &str, key: &str) {
+        if let Ok(mut map) = self.inner.session_approvals.lock() {
+            map.entry(thread_id.to_owned())
+                .or_default()
+                .insert(key.to_owned());
+        }
+    }
+}
+
+/// One thing the stream does.
+enum Step {
+    Event(Value),
+    /// Keep the stream open without a word, until the client goes away.
+    Hang,
+    /// Wait until this long after the previous tick (the first: after now), so a paced
+    /// stream keeps its rate however long each send takes.
+    Tick(std::time::Duration),
+    /// An event sent at once, without the demo's pacing (bulk loads).
+    Unpaced(Value),
+}
+
+fn now_ms() -> i64 {
+    crate::clock::now_ms()
+}
+
+fn ev(kind: &str, fields: Value) -> Step {
+    let mut event = json!({ "type": kind, "timestamp": now_ms() });
+    if let (Value::Object(target), Value::Object(fields)) = (&mut event, fields) {
+        target.extend(fields);
+    }
+    Step::Event(event)
+}
+
+struct Run<'a> {
+    thread_id: &'a str,
+    run_id: &'a str,
+}
+
+impl Run<'_> {
+    fn started(&self) -> Step {
+        ev(
+            "RUN_STARTED",
+            json!({"threadId": self.thread_id, "runId": self.run_id, "protocolVersion": "1.0"}),
+        )
+    }
+
+    fn finished(&self) -> Step {
+        ev(
+            "RUN_FINISHED",
+            json!({"threadId": self.thread_id, "runId": self.run_id, "outcome": {"type": "success"}}),
+        )
+    }
+
+    fn interrupted(&self, interrupts: Value) -> Step {
+        ev(
+            "RUN_FINISHED",
+            json!({"threadId": self.thread_id, "runId": self.run_id,
+                   "outcome": {"type": "interrupt", "interrupts": interrupts}}),
+        )
+    }
+}
+
+/// A whole assistant message, streamed word by word.
+fn say(steps: &mut Vec<Step>, id: &str, text: &str) {
+    steps.push(ev(
+        "TEXT_MESSAGE_START",
+        json!({"messageId": id, "role": "assistant"}),
+    ));
+    for word in text.split_inclusive(' ') {
+        steps.push(ev(
+            "TEXT_MESSAGE_CONTENT",
+            json!({"messageId": id, "delta": word}),
+        ));
+    }
+    steps.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
+}
+
+fn call(steps: &mut Vec<Step>, id: &str, name: &str, args: &str, result: Option<&str>) {
+    steps.push(ev(
+        "TOOL_CALL_START",
+        json!({"toolCallId": id, "toolCallName": name}),
+    ));
+    steps.push(ev(
+        "TOOL_CALL_ARGS",
+        json!({"toolCallId": id, "delta": args}),
+    ));
+    steps.push(ev("TOOL_CALL_END", json!({"toolCallId": id})));
+    if let Some(result) = result {
+        steps.push(ev(
+            "TOOL_CALL_RESULT",
+            json!({"messageId": format!("result-{id}"), "toolCallId": id, "content": result, "role": "tool"}),
+        ));
+    }
+}
+
+fn tasks_state(titles: &[&str]) -> Step {
+    let tasks: Vec<Value> = titles
+        .iter()
+        .enumerate()
+        .map(|(n, title)| json!({"id": n + 1, "title": title, "done": false}))
+        .collect();
+    ev("STATE_SNAPSHOT", json!({"snapshot": {"tasks": tasks}}))
+}
