@@ -185,7 +185,10 @@ async fn a_long_run_streams_from_any_point_in_order_across_the_stores_pages() {
     let settled = api.settled(&run).await;
     assert_eq!(settled["run"]["status"], "succeeded", "{settled}");
     let last = settled["run"]["last_sequence"].as_u64().unwrap();
-    assert!(last > 2500, "the run must span several pages: {last} events");
+    assert!(
+        last > 2500,
+        "the run must span several pages: {last} events"
+    );
     for after in [0, 999, 1000, 1001, 1777, last - 1] {
         let body = api
             .client

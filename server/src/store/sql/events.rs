@@ -9,17 +9,19 @@ use sqlx::Row;
 
 use super::rows::*;
 use super::statement::Statement;
-use super::{Db, SqlStore};
+use super::{Db, Dialect, SqlStore};
 use crate::store::{AppendRequest, StoreError, UpstreamEvent, ask_key};
 
 /// Inserts events (and keeps the ask table in step) inside a transaction.
 pub(super) async fn insert_events(
     tx: &mut sqlx::Transaction<'_, Db>,
+    dialect: Dialect,
     events: &[RunEvent],
     now_ms: i64,
 ) -> Result<(), StoreError> {
     for chunk in events.chunks(INSERT_CHUNK) {
         let mut insert = Statement::new(
+            dialect,
             "INSERT INTO events (tenant_id, run_id, sequence, channel, kind, event, upstream, ts) ",
         );
         let mut texts = Vec::with_capacity(chunk.len());
@@ -137,6 +139,7 @@ pub(super) async fn take_sequences(
 /// Appends one run's events inside an open transaction.
 pub(super) async fn append_in(
     tx: &mut sqlx::Transaction<'_, Db>,
+    dialect: Dialect,
     tenant_id: &str,
     run_id: &str,
     upstream: &[UpstreamEvent],
@@ -147,6 +150,7 @@ pub(super) async fn append_in(
         take_sequences(tx, tenant_id, run_id, drafts.len(), upstream.len()).await?;
     for chunk in upstream.chunks(INSERT_CHUNK) {
         let mut insert = Statement::new(
+            dialect,
             "INSERT INTO upstream_events (tenant_id, run_id, position, body, received_at_ms) ",
         );
         insert.push_values(chunk, |row, raw| {
@@ -164,7 +168,7 @@ pub(super) async fn append_in(
         .enumerate()
         .map(|(offset, draft)| RunEvent::from_draft(&run, first + offset as u64, draft, now_ms))
         .collect();
-    insert_events(tx, &events, now_ms).await?;
+    insert_events(tx, dialect, &events, now_ms).await?;
     Ok(events)
 }
 
@@ -181,7 +185,16 @@ impl SqlStore {
             return Ok(Vec::new());
         }
         let mut tx = self.pool.begin().await?;
-        let events = append_in(&mut tx, tenant_id, run_id, upstream, drafts, now_ms).await?;
+        let events = append_in(
+            &mut tx,
+            self.dialect,
+            tenant_id,
+            run_id,
+            upstream,
+            drafts,
+            now_ms,
+        )
+        .await?;
         tx.commit().await?;
         Ok(events)
     }
@@ -212,7 +225,10 @@ impl SqlStore {
             }
         }
         let mut tx = self.pool.begin().await?;
-        let mut update = Statement::new("UPDATE runs SET last_sequence = last_sequence + CASE id");
+        let mut update = Statement::new(
+            self.dialect,
+            "UPDATE runs SET last_sequence = last_sequence + CASE id",
+        );
         for (_, run, events, _) in &totals {
             update
                 .push(" WHEN ")
@@ -255,6 +271,7 @@ impl SqlStore {
             .collect();
         for chunk in upstream.chunks(INSERT_CHUNK) {
             let mut insert = Statement::new(
+                self.dialect,
                 "INSERT INTO upstream_events (tenant_id, run_id, position, body, received_at_ms) ",
             );
             insert.push_values(chunk, |row, (request, raw)| {
@@ -281,7 +298,7 @@ impl SqlStore {
                 *sequence += 1;
             }
         }
-        insert_events(&mut tx, &all, now_ms).await?;
+        insert_events(&mut tx, self.dialect, &all, now_ms).await?;
         tx.commit().await?;
         let mut rest = all.into_iter();
         Ok(lengths

@@ -27,8 +27,17 @@ use super::{
 
 type Db = Any;
 
+/// Which database the pool speaks to; statements built at run time number their
+/// placeholders its way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
 pub struct SqlStore {
     pool: AnyPool,
+    dialect: Dialect,
 }
 
 impl SqlStore {
@@ -56,7 +65,10 @@ impl SqlStore {
         sqlx::migrate!("src/store/migrations/sqlite")
             .run(&pool)
             .await?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            dialect: Dialect::Sqlite,
+        })
     }
 
     /// A PostgreSQL database, migrated.
@@ -70,7 +82,10 @@ impl SqlStore {
         sqlx::migrate!("src/store/migrations/postgres")
             .run(&pool)
             .await?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            dialect: Dialect::Postgres,
+        })
     }
 }
 
@@ -290,5 +305,36 @@ impl Store for SqlStore {
         now_ms: i64,
     ) -> Result<(), StoreError> {
         SqlStore::settle_delivery(self, tenant_id, ask_key, outcome, note, now_ms).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sqlx::Row;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn every_sqlite_connection_runs_in_wal_mode_with_normal_sync_and_foreign_keys() {
+        let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+        let store = SqlStore::open_sqlite(&dir.path().join("a b?#.sqlite3"))
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        for (pragma, expected) in [
+            ("journal_mode", "wal"),
+            ("synchronous", "1"),
+            ("foreign_keys", "1"),
+            ("busy_timeout", "10000"),
+        ] {
+            let row = sqlx::query(&format!("PRAGMA {pragma}"))
+                .fetch_one(&store.pool)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            let value = row
+                .try_get::<String, _>(0)
+                .or_else(|_| row.try_get::<i64, _>(0).map(|n| n.to_string()))
+                .unwrap_or_else(|error| panic!("{error}"));
+            assert_eq!(value, expected, "PRAGMA {pragma}");
+        }
     }
 }

@@ -1,15 +1,19 @@
-//! Statements built at run time (multi-row inserts, one UPDATE over many runs) with
-//! numbered placeholders (`$1`, `$2`, …), which SQLite and PostgreSQL both read; sqlx's own
-//! builder writes `?` for its `Any` driver, which PostgreSQL does not.
+//! Statements built at run time (multi-row inserts, one UPDATE over many runs), with each
+//! dialect's placeholders: `$1`, `$2`, … for PostgreSQL; plain `?` for SQLite, which finds
+//! a numbered parameter by a linear search, so a 3,200-value insert numbered `$N` costs
+//! it quadratic time. (sqlx's own builder writes `?` for its `Any` driver whatever the
+//! database behind it.)
 
 use std::fmt::Write;
 
 use sqlx::any::{AnyArguments, AnyQueryResult, AnyRow};
 use sqlx::{Any, Arguments, Encode, Executor, Type};
 
+use super::Dialect;
 use crate::store::StoreError;
 
 pub(super) struct Statement<'q> {
+    dialect: Dialect,
     sql: String,
     arguments: AnyArguments<'q>,
     count: usize,
@@ -19,8 +23,9 @@ pub(super) struct Statement<'q> {
 }
 
 impl<'q> Statement<'q> {
-    pub(super) fn new(sql: &str) -> Self {
+    pub(super) fn new(dialect: Dialect, sql: &str) -> Self {
         Self {
+            dialect,
             sql: sql.to_owned(),
             arguments: AnyArguments::default(),
             count: 0,
@@ -46,7 +51,12 @@ impl<'q> Statement<'q> {
         if self.row_started.is_some() {
             self.row_started = Some(true);
         }
-        let _ = write!(self.sql, "${}", self.count);
+        match self.dialect {
+            Dialect::Postgres => {
+                let _ = write!(self.sql, "${}", self.count);
+            }
+            Dialect::Sqlite => self.sql.push('?'),
+        }
         if let Err(error) = self.arguments.add(value)
             && self.error.is_none()
         {
@@ -99,17 +109,32 @@ impl<'q> Statement<'q> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn placeholders_are_numbered_across_rows_and_parts() {
-        let mut statement = Statement::new("INSERT INTO t (a, b) ");
+    fn built(dialect: Dialect) -> Statement<'static> {
+        let mut statement = Statement::new(dialect, "INSERT INTO t (a, b) ");
         statement.push_values([(1_i64, "x"), (2, "y")], |row, (a, b)| {
             row.push_bind(a).push_bind(b);
         });
         statement.push(" RETURNING a WHERE c = ").push_bind(3_i64);
+        statement
+    }
+
+    #[test]
+    fn postgres_placeholders_are_numbered_across_rows_and_parts() {
+        let statement = built(Dialect::Postgres);
         assert_eq!(
             statement.sql,
             "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) RETURNING a WHERE c = $5"
         );
         assert!(statement.error.is_none());
+    }
+
+    #[test]
+    fn sqlite_placeholders_are_plain_and_in_order() {
+        let statement = built(Dialect::Sqlite);
+        assert_eq!(
+            statement.sql,
+            "INSERT INTO t (a, b) VALUES (?, ?), (?, ?) RETURNING a WHERE c = ?"
+        );
+        assert_eq!(statement.count, 5);
     }
 }
