@@ -88,17 +88,9 @@ pub mod service {
     /// Sets the response status from the error, so clients see 404 rather than a bare 500.
     pub fn with_status<T>(result: Result<T, ApiError>) -> Result<T, ApiError> {
         if let Err(error) = &result {
-            set_response_status(error);
+            error.set_response_status();
         }
         result
-    }
-
-    pub fn set_response_status(error: &ApiError) {
-        if let Some(response) = use_context::<leptos_axum::ResponseOptions>()
-            && let Ok(status) = http::StatusCode::from_u16(error.status_code())
-        {
-            response.set_status(status);
-        }
     }
 
     /// Who acts in the current request, and for which tenant, as the server's request

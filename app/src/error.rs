@@ -51,8 +51,22 @@ impl leptos::server_fn::error::FromServerFnError for ApiError {
         };
         // Argument errors are decided before the service runs; the status must follow.
         #[cfg(feature = "ssr")]
-        crate::api::service::set_response_status(&error);
+        error.set_response_status();
         error
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl ApiError {
+    /// Sets the current server-function response's status from this error, so clients
+    /// see 404 rather than a bare 500.
+    pub fn set_response_status(&self) {
+        use leptos::prelude::use_context;
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>()
+            && let Ok(status) = http::StatusCode::from_u16(self.status_code())
+        {
+            response.set_status(status);
+        }
     }
 }
 

@@ -163,6 +163,8 @@ async fn pages_and_json_are_compressed_for_clients_that_accept_it_and_event_stre
             .headers()
             .get("content-encoding")
             .map(|value| value.to_str().unwrap().to_owned());
+        // Read to the end: a page is rendered as it streams.
+        let compressed = response.bytes().await.unwrap();
         if gzip {
             assert!(
                 matches!(encoding.as_deref(), Some("gzip" | "br")),
@@ -174,6 +176,10 @@ async fn pages_and_json_are_compressed_for_clients_that_accept_it_and_event_stre
         // Without Accept-Encoding, nothing is compressed.
         let plain = api.client.get(api.url(&path)).send().await.unwrap();
         assert!(plain.headers().get("content-encoding").is_none(), "{path}");
+        let plain = plain.bytes().await.unwrap();
+        if gzip {
+            assert!(compressed.len() < plain.len(), "{path}");
+        }
     }
 }
 

@@ -33,6 +33,23 @@ async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
         .unwrap();
 }
 
+/// A run paused on the two asks of `pause_on_two_decisions.sse`; its stored events.
+async fn paused_run(store: &dyn Store, run_id: &str) -> Vec<app::protocol::channel::RunEvent> {
+    new_run(store, "default", run_id).await;
+    let drafts = normalize_recorded(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/agui/pause_on_two_decisions.sse"
+        ))
+        .unwrap(),
+        Default::default(),
+    );
+    store
+        .append("default", run_id, &[], drafts, 9)
+        .await
+        .unwrap()
+}
+
 fn text(delta: &str) -> EventDraft {
     EventDraft::new(
         EventBody::TextDelta {
@@ -142,19 +159,7 @@ async fn raw_upstream_events_are_kept_in_order_beside_the_normalized_ones() {
 async fn fifty_concurrent_receipts_close_an_ask_exactly_once() {
     for backend in backends::all().await {
         let store = backend.store.clone();
-        new_run(&*store, "default", "run-ask").await;
-        let drafts = normalize_recorded(
-            &std::fs::read(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../fixtures/agui/pause_on_two_decisions.sse"
-            ))
-            .unwrap(),
-            Default::default(),
-        );
-        store
-            .append("default", "run-ask", &[], drafts, 9)
-            .await
-            .unwrap();
+        paused_run(&*store, "run-ask").await;
         let pending = store.list_asks("default", Some("pending")).await.unwrap();
         assert_eq!(pending.len(), 2, "{}", backend.name);
         let key = ask_key("run-ask", "approve-budget");
@@ -411,19 +416,7 @@ async fn a_group_commit_keeps_each_runs_order_and_refuses_a_foreign_run() {
 async fn an_answered_ask_opened_again_keeps_its_answer_and_its_content() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-reopen").await;
-        let drafts = normalize_recorded(
-            &std::fs::read(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../fixtures/agui/pause_on_two_decisions.sse"
-            ))
-            .unwrap(),
-            Default::default(),
-        );
-        let stored = store
-            .append("default", "run-reopen", &[], drafts, 9)
-            .await
-            .unwrap();
+        let stored = paused_run(&**store, "run-reopen").await;
         let key = ask_key("run-reopen", "approve-budget");
         store
             .close_ask(
@@ -471,19 +464,7 @@ async fn an_answered_ask_opened_again_keeps_its_answer_and_its_content() {
 async fn a_claimed_resume_is_stored_and_read_back_as_the_resumed_status() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-claim").await;
-        let drafts = normalize_recorded(
-            &std::fs::read(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../fixtures/agui/pause_on_two_decisions.sse"
-            ))
-            .unwrap(),
-            Default::default(),
-        );
-        store
-            .append("default", "run-claim", &[], drafts, 9)
-            .await
-            .unwrap();
+        paused_run(&**store, "run-claim").await;
         assert!(store.claim_resume("default", "run-claim").await.unwrap());
         assert!(!store.claim_resume("default", "run-claim").await.unwrap());
         let run = store
@@ -499,19 +480,7 @@ async fn a_claimed_resume_is_stored_and_read_back_as_the_resumed_status() {
 async fn closing_an_ask_records_its_delivery_which_is_settled_once() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-outbox").await;
-        let drafts = normalize_recorded(
-            &std::fs::read(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../fixtures/agui/pause_on_two_decisions.sse"
-            ))
-            .unwrap(),
-            Default::default(),
-        );
-        store
-            .append("default", "run-outbox", &[], drafts, 9)
-            .await
-            .unwrap();
+        paused_run(&**store, "run-outbox").await;
         let key = ask_key("run-outbox", "approve-budget");
         store
             .close_ask(
@@ -567,19 +536,7 @@ async fn closing_an_ask_records_its_delivery_which_is_settled_once() {
 async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-lost").await;
-        let drafts = normalize_recorded(
-            &std::fs::read(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../fixtures/agui/pause_on_two_decisions.sse"
-            ))
-            .unwrap(),
-            Default::default(),
-        );
-        store
-            .append("default", "run-lost", &[], drafts, 9)
-            .await
-            .unwrap();
+        paused_run(&**store, "run-lost").await;
         let key = ask_key("run-lost", "approve-budget");
         store
             .close_ask(

@@ -145,6 +145,20 @@ pub struct Turn {
     pub text: String,
 }
 
+impl Turn {
+    /// The event a turn's run begins with: the user's message.
+    pub fn user_message(&self) -> EventDraft {
+        EventDraft::new(
+            app::protocol::channel::EventBody::UserMessage {
+                message_id: self.message_id.clone(),
+                text: self.text.clone(),
+            },
+            Some(crate::clock::now_ms()),
+            None,
+        )
+    }
+}
+
 /// A paused run whose asks are all closed, with the answer to each (by ask id).
 pub struct Paused {
     pub run: RunRecord,

@@ -123,6 +123,33 @@ async fn next_page(
     store.events(tenant_id, run_id, after, Some(end)).await
 }
 
+/// Sends every stored event after `*last`, a page at a time, moving `*last` on; false
+/// once the client is gone.
+async fn send_stored(
+    store: &dyn Store,
+    tenant_id: &str,
+    run_id: &str,
+    last: &mut u64,
+    progress: &mut Progress,
+    out: &mut String,
+    tx: &tokio::sync::mpsc::Sender<Bytes>,
+) -> Result<bool, StoreError> {
+    loop {
+        let page = next_page(store, tenant_id, run_id, *last, None).await?;
+        let Some(final_event) = page.last() else {
+            return Ok(true);
+        };
+        *last = final_event.sequence;
+        for event in &page {
+            progress.see(event);
+            push_frame(out, event);
+        }
+        if !flush(out, tx).await {
+            return Ok(false);
+        }
+    }
+}
+
 async fn pump(
     store: &dyn Store,
     receiver: &mut broadcast::Receiver<Arc<RunEvent>>,
@@ -144,19 +171,18 @@ async fn pump(
         page.iter().for_each(|event| progress.see(event));
     }
     let mut last = after;
-    loop {
-        let page = next_page(store, tenant_id, run_id, last, None).await?;
-        let Some(final_event) = page.last() else {
-            break;
-        };
-        last = final_event.sequence;
-        for event in &page {
-            progress.see(event);
-            push_frame(&mut out, event);
-        }
-        if !flush(&mut out, tx).await {
-            return Ok(());
-        }
+    if !send_stored(
+        store,
+        tenant_id,
+        run_id,
+        &mut last,
+        &mut progress,
+        &mut out,
+        tx,
+    )
+    .await?
+    {
+        return Ok(());
     }
     while !progress.done() {
         let first = match tokio::time::timeout(HEARTBEAT, receiver.recv()).await {
@@ -190,20 +216,21 @@ async fn pump(
                 }
                 // A gap (another writer's events reached us out of order) or a lagging
                 // receiver: the store has everything, in order.
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => loop {
-                    let page = next_page(store, tenant_id, run_id, last, None).await?;
-                    let Some(final_event) = page.last() else {
-                        break;
-                    };
-                    last = final_event.sequence;
-                    for event in &page {
-                        progress.see(event);
-                        push_frame(&mut out, event);
-                    }
-                    if !flush(&mut out, tx).await {
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    if !send_stored(
+                        store,
+                        tenant_id,
+                        run_id,
+                        &mut last,
+                        &mut progress,
+                        &mut out,
+                        tx,
+                    )
+                    .await?
+                    {
                         return Ok(());
                     }
-                },
+                }
                 Err(broadcast::error::RecvError::Closed) => {
                     flush(&mut out, tx).await;
                     return Ok(());

@@ -9,13 +9,11 @@ use std::sync::Arc;
 use app::error::ApiError;
 use app::model::AgentEnvironment;
 use app::projection::history::{latest_state, messages_from_views};
-use app::protocol::channel::{EventBody, EventDraft};
 use serde_json::{Value, json};
 
 use super::{
     AnswerRoute, Connector, Host, Launch, Paused, Prepared, Turn, url_without_credentials,
 };
-use crate::clock::now_ms;
 
 pub struct AgUiConnector {
     name: String,
@@ -103,14 +101,7 @@ impl Connector for AgUiConnector {
         Ok(Prepared {
             recorded: input.clone(),
             input,
-            first: vec![EventDraft::new(
-                EventBody::UserMessage {
-                    message_id: turn.message_id.clone(),
-                    text: turn.text.clone(),
-                },
-                Some(now_ms()),
-                None,
-            )],
+            first: vec![turn.user_message()],
         })
     }
 

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use app::error::ApiError;
 use app::model::AgentEnvironment;
-use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::receipts::{ValidatedAnswer, hermes_answer};
 use serde_json::{Value, json};
 
@@ -16,7 +15,6 @@ use self::gateway::HermesGateway;
 use super::{
     AnswerRoute, Connector, Host, Launch, Prepared, Turn, program_of, url_without_credentials,
 };
-use crate::clock::now_ms;
 use crate::store::{AskRecord, RunRecord};
 
 pub struct HermesConnector {
@@ -95,14 +93,7 @@ impl Connector for HermesConnector {
         Ok(Prepared {
             recorded: input.clone(),
             input,
-            first: vec![EventDraft::new(
-                EventBody::UserMessage {
-                    message_id: turn.message_id.clone(),
-                    text: turn.text.clone(),
-                },
-                Some(now_ms()),
-                None,
-            )],
+            first: vec![turn.user_message()],
         })
     }
 

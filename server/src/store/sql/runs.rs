@@ -71,16 +71,13 @@ impl SqlStore {
         tenant_id: &str,
         run_id: &str,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "UPDATE runs SET status = $1 WHERE tenant_id = $2 AND id = $3 AND status = $4",
+        self.move_status(
+            tenant_id,
+            run_id,
+            RunStatus::Interrupted,
+            RunStatus::Resumed,
         )
-        .bind(RunStatus::Resumed.label())
-        .bind(tenant_id)
-        .bind(run_id)
-        .bind(RunStatus::Interrupted.label())
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .await
     }
 
     pub(super) async fn unclaim_resume(
@@ -88,13 +85,31 @@ impl SqlStore {
         tenant_id: &str,
         run_id: &str,
     ) -> Result<bool, StoreError> {
+        self.move_status(
+            tenant_id,
+            run_id,
+            RunStatus::Resumed,
+            RunStatus::Interrupted,
+        )
+        .await
+    }
+
+    /// Moves a run from one status to another if, and only if, it is in the first: exactly
+    /// one of several callers racing for the same move gets `true`.
+    async fn move_status(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        from: RunStatus,
+        to: RunStatus,
+    ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE runs SET status = $1 WHERE tenant_id = $2 AND id = $3 AND status = $4",
         )
-        .bind(RunStatus::Interrupted.label())
+        .bind(to.label())
         .bind(tenant_id)
         .bind(run_id)
-        .bind(RunStatus::Resumed.label())
+        .bind(from.label())
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
