@@ -52,3 +52,13 @@ test('an unknown path renders the not-found page with status 404', async ({ page
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
+
+test('the not-found page keeps the workspace sidebar and shows no internal error', async ({ page, request }) => {
+  const created = await request.post('/api/v1/threads', { data: {} });
+  const { thread } = await created.json();
+  await page.goto('/nowhere/at/all');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Threads' }).getByRole('link', { name: thread.title })).toBeVisible();
+  await expect(page.getByText('internal error')).toHaveCount(0);
+  await expect(page.getByText('not provided')).toHaveCount(0);
+});

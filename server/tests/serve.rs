@@ -84,6 +84,22 @@ async fn an_unknown_thread_id_is_a_404_that_names_the_id() {
 }
 
 #[tokio::test]
+async fn an_unknown_path_renders_the_workspace_around_its_not_found_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("data")).await;
+    let (_, thread) = call_server_fn(&server, "create_thread", &[]).await;
+    let page = reqwest::get(server.url("/nowhere/at/all")).await.unwrap();
+    assert_eq!(page.status(), 404);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Page not found"), "{html}");
+    assert!(
+        html.contains(thread["title"].as_str().unwrap()),
+        "the sidebar lists the threads: {html}"
+    );
+    assert!(!html.contains("not provided"), "{html}");
+}
+
+#[tokio::test]
 async fn a_server_function_call_with_a_missing_argument_is_a_400_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(&dir.path().join("data")).await;

@@ -72,6 +72,7 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let workspace = state.workspace.clone();
+    let fallback_workspace = state.workspace.clone();
     let options = state.leptos_options.clone();
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
@@ -82,7 +83,12 @@ pub fn router(state: AppState) -> Router {
             move || provide_context(Workspace(workspace.clone())),
             move || shell(options.clone()),
         )
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        // A path no route names still renders the app (its not-found page with the
+        // sidebar), so it needs the same context as every page.
+        .fallback(leptos_axum::file_and_error_handler_with_context::<AppState, _>(
+            move || provide_context(Workspace(fallback_workspace.clone())),
+            shell,
+        ))
         .layer(axum::middleware::from_fn(context::attach))
         .layer(axum::middleware::from_fn(caching::cache_headers))
         // Pages and JSON go compressed to clients that accept it; event streams never
