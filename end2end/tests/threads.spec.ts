@@ -44,7 +44,11 @@ test('a new thread appears without a page reload and survives one', async ({ pag
 test('an unknown thread id renders a clear not-found message with status 404', async ({ page }) => {
   const response = await page.goto('/threads/no-such-thread');
   expect(response?.status()).toBe(404);
-  await expect(page.getByRole('alert')).toContainText('thread "no-such-thread" does not exist');
+  const alert = page.getByRole('alert');
+  await expect(alert.getByRole('heading', { name: 'Thread not found' })).toBeVisible();
+  await expect(alert).toContainText('\u201cno-such-thread\u201d');
+  await alert.getByRole('link', { name: 'Back to the workspace' }).click();
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test('an unknown path renders the not-found page with status 404', async ({ page }) => {

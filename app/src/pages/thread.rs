@@ -15,6 +15,7 @@ use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals};
 use crate::components::timeline::{Selection, Timeline};
 use crate::components::window::ScrollPort;
+use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
 use crate::model::{RunSummary, ThreadPage as ThreadData};
 use crate::projection::{ItemBody, RunView, ViewPolicy};
@@ -40,20 +41,54 @@ pub fn ThreadPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(data) => view! { <ThreadView data /> }.into_any(),
-                    Err(error) => view! {
-                        <Title text="Thread unavailable" />
-                        <main class="main" id="main" tabindex="-1">
-                            <section class="empty-state" role="alert">
-                                <h1>"Thread unavailable"</h1>
-                                <p>{error.to_string()}</p>
-                            </section>
-                        </main>
-                    }
-                    .into_any(),
+                    Err(error) => view! { <ThreadUnavailable id=thread_id() error /> }.into_any(),
                 }
             })}
         </Transition>
     }
+}
+
+/// Why a thread cannot be shown, in words, with a way on: a thread that does not exist
+/// here (it may belong to another tenant) or a failure worth trying again.
+#[component]
+fn ThreadUnavailable(id: String, error: ApiError) -> impl IntoView {
+    let (heading, text, again) = match &error {
+        ApiError::NotFound(_) => (
+            "Thread not found",
+            format!(
+                "There is no thread \u{201c}{id}\u{201d} in this workspace. It may have been \
+                 removed, or it belongs to another tenant."
+            ),
+            false,
+        ),
+        other => ("Thread unavailable", sentence(&other.to_string()), true),
+    };
+    view! {
+        <Title text=heading />
+        <main class="main" id="main" tabindex="-1">
+            <section class="empty-state" role="alert" aria-labelledby="unavailable-heading">
+                <h1 id="unavailable-heading">{heading}</h1>
+                <p>{text}</p>
+                <p class="ways-on">
+                    {again.then(|| view! { <a href=format!("/threads/{id}")>"Try again"</a> " · " })}
+                    <a href="/">"Back to the workspace"</a>
+                </p>
+            </section>
+        </main>
+    }
+}
+
+/// A message as a sentence: capital first letter, full stop at the end.
+fn sentence(text: &str) -> String {
+    let mut chars = text.trim().chars();
+    let mut out: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
 }
 
 fn signals(summary: RunSummary, view: RunView) -> RunSignals {

@@ -85,7 +85,10 @@ pub fn router(state: AppState) -> Router {
         )
         // A path no route names still renders the app (its not-found page with the
         // sidebar), so it needs the same context as every page.
-        .fallback(leptos_axum::file_and_error_handler_with_context::<AppState, _>(
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            AppState,
+            _,
+        >(
             move || provide_context(Workspace(fallback_workspace.clone())),
             shell,
         ))
