@@ -345,3 +345,58 @@ fn the_console_reopening_an_answered_ask_makes_it_pending_again() {
     );
     assert_eq!(answered_again.asks[0].state.label(), "resolved");
 }
+
+#[test]
+fn a_message_still_streaming_when_its_run_is_stopped_or_fails_is_streaming_no_more() {
+    for end in [
+        r#"{"type":"RUN_ERROR","message":"backend crashed"}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"cancelled"}}"#,
+    ] {
+        let body = format!(
+            concat!(
+                "data: {{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n\n",
+                "data: {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}}\n\n",
+                "data: {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"half\"}}\n\n",
+                "data: {{\"type\":\"REASONING_START\",\"messageId\":\"r1\"}}\n\n",
+                "data: {{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r1\",\"role\":\"reasoning\"}}\n\n",
+                "data: {{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r1\",\"delta\":\"hm\"}}\n\n",
+                "data: {}\n\n",
+            ),
+            end
+        );
+        let config = AgUiConfig {
+            verify: false,
+            ..AgUiConfig::default()
+        };
+        let view = RunView::from_events(
+            app::projection::ViewPolicy {
+                show_reasoning: true,
+            },
+            &events_of_bytes(body.as_bytes(), config),
+        );
+        let still: Vec<&ItemBody> = view
+            .items
+            .iter()
+            .map(|item| &item.body)
+            .filter(|body| {
+                matches!(
+                    body,
+                    ItemBody::Message {
+                        streaming: true,
+                        ..
+                    } | ItemBody::Reasoning {
+                        streaming: true,
+                        ..
+                    }
+                )
+            })
+            .collect();
+        assert!(still.is_empty(), "{end}: {still:?}");
+        assert!(
+            view.items
+                .iter()
+                .any(|item| matches!(&item.body, ItemBody::Message { text, .. } if text == "half")),
+            "{end}"
+        );
+    }
+}

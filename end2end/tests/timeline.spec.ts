@@ -134,6 +134,18 @@ test('artifacts open in the preview pane: table, chart, image, terminal output a
   await expect(context.getByRole('img', { name: /Minutes per task/ })).toBeVisible();
 });
 
+test('a message still streaming when the run is stopped no longer says streaming', async ({ page }) => {
+  await startScenario(page, 'slow');
+  await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
+  await expect(timeline(page).getByText('streaming…')).toBeVisible();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('.run-status[data-status="cancelled"]')).toBeVisible();
+  await expect(timeline(page).getByText('streaming…')).toHaveCount(0);
+  await page.reload();
+  await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
+  await expect(timeline(page).getByText('streaming…')).toHaveCount(0);
+});
+
 test('Stop cancels an active run', async ({ page }) => {
   await startScenario(page, 'slow');
   await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();

@@ -46,7 +46,7 @@ impl RunView {
                     self.touch(item, event);
                 }
                 if !matches!(**state, AskState::Pending) {
-                    self.settle_tools_if_terminal();
+                    self.settle_if_terminal();
                 }
                 item
             }

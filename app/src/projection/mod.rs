@@ -408,14 +408,14 @@ impl RunView {
                     RunOutcome::Interrupted { .. } => RunStatus::Interrupted,
                     RunOutcome::Cancelled => RunStatus::Cancelled,
                 };
-                self.settle_tools();
+                self.settle_open_items();
                 None
             }
             EventBody::RunFailed { message, .. } => {
                 self.activity = None;
                 self.status = RunStatus::Failed;
                 self.failure = Some(message.clone());
-                self.settle_tools();
+                self.settle_open_items();
                 Some(self.error_item(event, ErrorKind::RunFailed, message.clone(), None))
             }
             // apply_body routes only the kinds above here.

@@ -126,9 +126,10 @@ impl RunView {
         position
     }
 
-    /// Once the run is over, calls still waiting for a result will not get one here —
-    /// unless an open ask is about that very call.
-    pub(super) fn settle_tools(&mut self) {
+    /// Once the run is over nothing streams, no step or subagent is active, and calls
+    /// still waiting for a result will not get one here — unless an open ask is about
+    /// that very call.
+    pub(super) fn settle_open_items(&mut self) {
         let waiting: Vec<&str> = self
             .asks
             .iter()
@@ -151,14 +152,18 @@ impl RunView {
                     self.index.active_steps.clear();
                 }
                 ItemBody::Subagent { running, .. } => *running = false,
+                // A run that ended (stopped, failed, cut off) streams nothing more.
+                ItemBody::Message { streaming, .. } | ItemBody::Reasoning { streaming, .. } => {
+                    *streaming = false;
+                }
                 _ => {}
             }
         }
     }
 
-    pub(super) fn settle_tools_if_terminal(&mut self) {
+    pub(super) fn settle_if_terminal(&mut self) {
         if self.status.is_terminal() {
-            self.settle_tools();
+            self.settle_open_items();
         }
     }
 }
