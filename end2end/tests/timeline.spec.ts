@@ -217,3 +217,19 @@ test('the context pane shows how the chosen agent is reached, without credential
   await expect(fresh).toContainText('stdio');
   await expect(fresh.locator('code')).toHaveText('agent-os …');
 });
+
+test('the plan stays in the context pane when the next message starts a run without one', async ({ page }) => {
+  await startScenario(page, 'plan');
+  const context = page.getByRole('complementary', { name: 'Context' });
+  const plan = context.locator('ol.plan');
+  await expect(plan.getByText('Write the summary')).toBeVisible();
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('chunks');
+  await composer.press('Enter');
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(2);
+  await expect(plan.getByText('Write the summary')).toBeVisible();
+  await expect(context).toContainText('As run 1 of 2 left it');
+  await page.reload();
+  await expect(context.locator('ol.plan').getByText('Write the summary')).toBeVisible();
+});

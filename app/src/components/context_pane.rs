@@ -34,6 +34,26 @@ pub fn ContextPane(
             .cloned()
     };
     let latest = move || runs.with(|runs| runs.last().copied());
+    // State and plan belong to the thread: the last run that published one keeps showing
+    // until a later run replaces it.
+    let state_source = move || {
+        runs.with(|runs| {
+            runs.iter()
+                .enumerate()
+                .rev()
+                .find(|(_, run)| run.view.with(RunView::has_state))
+                .map(|(position, run)| (position, *run, runs.len()))
+        })
+    };
+    let plan_source = move || {
+        runs.with(|runs| {
+            runs.iter()
+                .enumerate()
+                .rev()
+                .find(|(_, run)| run.view.with(|view| !view.plan.is_empty()))
+                .map(|(position, run)| (position, *run, runs.len()))
+        })
+    };
     let preview = move || {
         let selected = selection.get()?;
         let (run, found) = match &selected {
@@ -70,27 +90,29 @@ pub fn ContextPane(
             {preview}
             <section class="pane-section" aria-labelledby="ctx-state">
                 <h2 id="ctx-state">"Agent state"</h2>
-                {move || match latest() {
-                    Some(run) => run.view.with(|view| {
-                        if view.state.as_object().is_some_and(|o| o.is_empty()) {
-                            view! { <p class="muted">"The agent has published no state."</p> }.into_any()
-                        } else {
-                            view! { <JsonBlock value=view.state.clone() /> }.into_any()
-                        }
-                    }),
-                    None => view! { <p class="muted">"No run yet."</p> }.into_any(),
+                {move || match (state_source(), latest()) {
+                    (Some((position, run, count)), _) => view! {
+                        {from_earlier_run(position, count)}
+                        <JsonBlock value=run.view.with(|view| view.state.clone()) />
+                    }
+                    .into_any(),
+                    (None, Some(_)) => view! { <p class="muted">"The agent has published no state."</p> }.into_any(),
+                    (None, None) => view! { <p class="muted">"No run yet."</p> }.into_any(),
                 }}
             </section>
             <section class="pane-section" aria-labelledby="ctx-plan">
                 <h2 id="ctx-plan">"Plan"</h2>
                 {move || {
-                    let plan = latest().map(|run| run.view.with(|view| view.plan.clone())).unwrap_or_default();
+                    let source = plan_source();
+                    let earlier = source.and_then(|(position, _, count)| from_earlier_run(position, count));
+                    let plan = source.map(|(_, run, _)| run.view.with(|view| view.plan.clone())).unwrap_or_default();
                     if plan.is_empty() {
                         view! { <p class="muted">"No plan published."</p> }.into_any()
                     } else {
                         let done = plan.iter().filter(|item| item.status == "completed").count();
                         let total = plan.len();
                         view! {
+                            {earlier}
                             <p class="muted">{format!("{done} of {total} done")}</p>
                             <ol class="plan">
                                 {plan.into_iter().map(|item| {
@@ -162,4 +184,11 @@ pub fn ContextPane(
             </section>
         </ContextFrame>
     }
+}
+
+/// A note that what is shown was published by an earlier run of the thread.
+fn from_earlier_run(position: usize, count: usize) -> Option<impl IntoView + use<>> {
+    (position + 1 < count).then(|| {
+        view! { <p class="muted from-run">{format!("As run {} of {count} left it", position + 1)}</p> }
+    })
 }

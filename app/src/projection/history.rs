@@ -97,11 +97,7 @@ pub fn messages_from_views<'a>(views: impl IntoIterator<Item = &'a RunView>) -> 
 pub fn latest_state<'a>(views: impl IntoIterator<Item = &'a RunView>) -> Value {
     views
         .into_iter()
-        .filter(|view| {
-            view.state
-                .as_object()
-                .is_none_or(|object| !object.is_empty())
-        })
+        .filter(|view| view.has_state())
         .last()
         .map(|view| view.state.clone())
         .unwrap_or_else(|| json!({}))

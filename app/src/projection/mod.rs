@@ -229,6 +229,13 @@ impl RunView {
     }
 
     /// Asks still waiting for an answer, oldest first.
+    /// Whether the agent published a state in this run (a snapshot or a patch left one).
+    pub fn has_state(&self) -> bool {
+        self.state
+            .as_object()
+            .is_none_or(|object| !object.is_empty())
+    }
+
     pub fn pending_asks(&self) -> impl Iterator<Item = &Ask> {
         self.asks.iter().filter(|ask| ask.state.is_pending())
     }
