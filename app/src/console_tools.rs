@@ -3,10 +3,13 @@
 
 use serde_json::{Value, json};
 
+use crate::projection::RunView;
+use crate::protocol::ask::{AskOrigin, AskState};
+
 /// A call to a tool the console implements, its arguments already checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConsoleTool {
-    /// Sets the console's main area background.
+    /// Tints its thread's main area (kept readable: a tint, not a fill).
     ChangeBackground { color: String },
 }
 
@@ -24,7 +27,7 @@ impl ConsoleTool {
     pub fn describe(&self) -> String {
         match self {
             ConsoleTool::ChangeBackground { color } => {
-                format!("Set the console background to {color}")
+                format!("Set the thread's background to {color}")
             }
         }
     }
@@ -35,6 +38,32 @@ impl ConsoleTool {
             ConsoleTool::ChangeBackground { color } => json!({ "applied": color }),
         }
     }
+}
+
+/// The background a run's agent set with `change_background`: the colour of the latest
+/// such call the console answered, read from the recorded answers (so it survives a reload
+/// and stays with its thread; the thread shows its latest run's that has one). Checked
+/// again: a recorded value is only shown if it is a plain colour.
+pub fn background_set_in(view: &RunView) -> Option<String> {
+    view.asks
+        .iter()
+        .rev()
+        .filter(|ask| {
+            matches!(
+                &ask.origin,
+                AskOrigin::AgUiFrontendTool { tool_name, .. } if tool_name == "change_background"
+            )
+        })
+        .filter_map(|ask| match &ask.state {
+            AskState::Resolved { answer } => answer
+                .data
+                .pointer("/result/applied")
+                .and_then(Value::as_str)
+                .filter(|colour| looks_like_css_colour(colour))
+                .map(str::to_owned),
+            _ => None,
+        })
+        .next()
 }
 
 /// The result reported when a call could not run.
@@ -85,13 +114,45 @@ fn looks_like_css_colour(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::agui::asks::ask_for_frontend_tool;
+    use crate::protocol::ask::RecordedAnswer;
+
+    fn answered_background(applied: &str) -> crate::protocol::ask::Ask {
+        let mut ask = ask_for_frontend_tool("call-1", "change_background", "{}");
+        ask.state = AskState::Resolved {
+            answer: RecordedAnswer {
+                action: "submit".into(),
+                data: json!({ "result": { "applied": applied } }),
+                summary: "Tool result sent".into(),
+                actor: None,
+                at: None,
+            },
+        };
+        ask
+    }
+
+    #[test]
+    fn a_runs_background_is_the_latest_colour_its_answers_recorded_and_only_a_colour() {
+        let mut view = RunView::default();
+        assert_eq!(background_set_in(&view), None);
+        view.asks.push(answered_background("#0b7285"));
+        view.asks
+            .push(answered_background("red; background: url(x)"));
+        assert_eq!(background_set_in(&view).as_deref(), Some("#0b7285"));
+        view.asks.push(answered_background("rebeccapurple"));
+        assert_eq!(background_set_in(&view).as_deref(), Some("rebeccapurple"));
+        let mut pending = ask_for_frontend_tool("call-2", "change_background", "{}");
+        pending.state = AskState::Pending;
+        view.asks.push(pending);
+        assert_eq!(background_set_in(&view).as_deref(), Some("rebeccapurple"));
+    }
 
     #[test]
     fn a_known_tool_with_good_arguments_runs_and_reports_what_it_applied() {
         let tool = ConsoleTool::from_call("change_background", r##"{"color": "#0b7285"}"##)
             .unwrap()
             .unwrap();
-        assert_eq!(tool.describe(), "Set the console background to #0b7285");
+        assert_eq!(tool.describe(), "Set the thread's background to #0b7285");
         assert_eq!(tool.result(), json!({"applied": "#0b7285"}));
         for color in [
             "teal",

@@ -160,7 +160,7 @@ test('a tool the console implements runs by itself and its result goes back once
   // Nothing to fill in: the console ran change_background and answered with what it applied.
   await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toContainText('change_background');
   await expect(askLane(page).getByRole('form')).toHaveCount(0);
-  await expect(page.locator('main.main')).toHaveCSS('background-color', 'rgb(11, 114, 133)');
+  await expect(page.locator('main.main')).toHaveAttribute('data-background', '#0b7285');
   // The agent's next run received the result.
   await expect(timeline(page).getByText('The console ran it: {"applied":"#0b7285"}')).toBeVisible();
   const threadUrl = page.url();
@@ -177,7 +177,7 @@ test('a tool the console implements runs by itself and its result goes back once
   // Arguments the console cannot use come back to the agent as an error result.
   await startScenario(page, 'frontend url(evil)');
   await expect(timeline(page).getByText('The console ran it: {"error":"change_background: \\"url(evil)\\" is not a CSS colour"}')).toBeVisible();
-  await expect(page.locator('main.main')).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+  await expect(page.locator('main.main')).not.toHaveAttribute('data-background', /./);
 });
 
 test('a tool the console does not implement is answered by the operator with a typed result', async ({ page }) => {
@@ -232,4 +232,22 @@ test('the plan stays in the context pane when the next message starts a run with
   await expect(context).toContainText('As run 1 of 2 left it');
   await page.reload();
   await expect(context.locator('ol.plan').getByText('Write the summary')).toBeVisible();
+});
+
+test('a colour a frontend tool sets tints its own thread only and keeps text readable', async ({ page }) => {
+  await startScenario(page, 'frontend');
+  const main = page.locator('main.main');
+  await expect(main).toHaveAttribute('data-background', '#0b7285');
+  // A tint over the theme's surface, never the raw colour behind the text.
+  const tinted = await main.evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(tinted).not.toBe('rgb(11, 114, 133)');
+  expect(tinted).not.toBe('rgba(0, 0, 0, 0)');
+  const tintedThread = page.url();
+  // Another thread, reached without a reload, is not tinted.
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).not.toHaveURL(tintedThread);
+  await expect(page.locator('main.main')).not.toHaveAttribute('data-background', /./);
+  // Back in the first thread, after a reload too, the tint is still there.
+  await page.goto(tintedThread);
+  await expect(page.locator('main.main')).toHaveAttribute('data-background', '#0b7285');
 });

@@ -329,9 +329,24 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             .enumerate()
             .collect::<Vec<(usize, RunSignals)>>()
     };
+    // A colour the agent set with `change_background` tints this thread only.
+    let background = Memo::new(move |_| {
+        runs.with(|runs| {
+            runs.iter()
+                .rev()
+                .find_map(|run| run.view.with(crate::console_tools::background_set_in))
+        })
+    });
     view! {
         <Title text=move || title.get() />
-        <main class="main" id="main" tabindex="-1">
+        <main
+            class="main"
+            class:tinted=move || background.with(Option::is_some)
+            id="main"
+            tabindex="-1"
+            data-background=move || background.get()
+            style:--thread-background=move || background.get()
+        >
             <ThreadHeader thread_id title agent agents runs show_reasoning arrival connection threads_changed />
             {move || problem.get().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
             <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite"
