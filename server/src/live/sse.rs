@@ -123,29 +123,36 @@ async fn next_page(
     store.events(tenant_id, run_id, after, Some(end)).await
 }
 
-/// Sends every stored event after `*last`, a page at a time, moving `*last` on; false
-/// once the client is gone.
-async fn send_stored(
-    store: &dyn Store,
-    tenant_id: &str,
-    run_id: &str,
-    last: &mut u64,
-    progress: &mut Progress,
-    out: &mut String,
-    tx: &tokio::sync::mpsc::Sender<Bytes>,
-) -> Result<bool, StoreError> {
-    loop {
-        let page = next_page(store, tenant_id, run_id, *last, None).await?;
-        let Some(final_event) = page.last() else {
-            return Ok(true);
-        };
-        *last = final_event.sequence;
-        for event in &page {
-            progress.see(event);
-            push_frame(out, event);
-        }
-        if !flush(out, tx).await {
-            return Ok(false);
+/// The stored events of one run, sent to one client.
+struct Backlog<'a> {
+    store: &'a dyn Store,
+    tenant_id: &'a str,
+    run_id: &'a str,
+    tx: &'a tokio::sync::mpsc::Sender<Bytes>,
+}
+
+impl Backlog<'_> {
+    /// Sends every stored event after `*last`, a page at a time, moving `*last` on; false
+    /// once the client is gone.
+    async fn send_after(
+        &self,
+        last: &mut u64,
+        progress: &mut Progress,
+        out: &mut String,
+    ) -> Result<bool, StoreError> {
+        loop {
+            let page = next_page(self.store, self.tenant_id, self.run_id, *last, None).await?;
+            let Some(final_event) = page.last() else {
+                return Ok(true);
+            };
+            *last = final_event.sequence;
+            for event in &page {
+                progress.see(event);
+                push_frame(out, event);
+            }
+            if !flush(out, self.tx).await {
+                return Ok(false);
+            }
         }
     }
 }
@@ -170,17 +177,16 @@ async fn pump(
         seen = last.sequence;
         page.iter().for_each(|event| progress.see(event));
     }
-    let mut last = after;
-    if !send_stored(
+    let backlog = Backlog {
         store,
         tenant_id,
         run_id,
-        &mut last,
-        &mut progress,
-        &mut out,
         tx,
-    )
-    .await?
+    };
+    let mut last = after;
+    if !backlog
+        .send_after(&mut last, &mut progress, &mut out)
+        .await?
     {
         return Ok(());
     }
@@ -217,16 +223,9 @@ async fn pump(
                 // A gap (another writer's events reached us out of order) or a lagging
                 // receiver: the store has everything, in order.
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    if !send_stored(
-                        store,
-                        tenant_id,
-                        run_id,
-                        &mut last,
-                        &mut progress,
-                        &mut out,
-                        tx,
-                    )
-                    .await?
+                    if !backlog
+                        .send_after(&mut last, &mut progress, &mut out)
+                        .await?
                     {
                         return Ok(());
                     }
