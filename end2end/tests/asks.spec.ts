@@ -189,3 +189,33 @@ test('two browser contexts answer one ask: the second sees the recorded resoluti
   await expect(askLane(late).getByRole('dialog', { name: 'Approve the budget?' })).toHaveCount(0);
   await other.close();
 });
+
+test('a reply typed in the composer answers the pending question instead of starting a run', async ({ page }) => {
+  await startScenario(page, 'clarify free');
+  await expect(askLane(page).getByRole('form', { name: 'What should the new task be called?' })).toBeVisible();
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await expect(page.getByText('Reply to: What should the new task be called?')).toBeVisible();
+  await composer.fill('water the plants');
+  await composer.press('Enter');
+  await expect(timeline(page).getByRole('status').filter({ hasText: 'water the plants' })).toBeVisible();
+  await expect(askLane(page).getByRole('form')).toHaveCount(0);
+  // The answer resumed the paused run; no third run was started with the text.
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  await expect(page.locator('.run-status')).toHaveCount(2);
+  await expect(page.getByText('Reply to:')).toHaveCount(0);
+});
+
+test('with an approval pending, Enter in the composer says so and sends only when asked to', async ({ page }) => {
+  await startScenario(page, 'approve');
+  await expect(askLane(page).getByRole('dialog').first()).toBeVisible();
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('what about the budget?');
+  await composer.press('Enter');
+  const notice = page.getByRole('status').filter({ hasText: 'An answer is pending' });
+  await expect(notice).toBeVisible();
+  await expect(composer).toHaveValue('what about the budget?');
+  await expect(page.locator('.run-status')).toHaveCount(1);
+  await notice.getByRole('button', { name: 'Send as a new message anyway' }).click();
+  await expect(page.locator('.run-status')).toHaveCount(2);
+  await expect(timeline(page).getByText('what about the budget?')).toBeVisible();
+});

@@ -9,7 +9,9 @@ use leptos::task::spawn_local;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::api::{bind_agent, cancel_run, load_thread_page, rename_thread, send_message};
+use crate::api::{
+    answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread, send_message,
+};
 use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals};
@@ -17,7 +19,7 @@ use crate::components::timeline::{Selection, Timeline};
 use crate::components::window::ScrollPort;
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
-use crate::model::{RunSummary, ThreadPage as ThreadData};
+use crate::model::{AnswerOutcome, RunSummary, ThreadPage as ThreadData};
 use crate::projection::{ItemBody, RunView, ViewPolicy};
 use crate::protocol::ask::Ask;
 use crate::protocol::channel::Role;
@@ -300,6 +302,34 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    let first_pending = Signal::derive(move || pending.with(|list| list.first().cloned()));
+    // Text typed in the composer as the answer to the waiting free-text question.
+    let reply = move |(run_id, ask, text): (String, Ask, String)| {
+        let Some(envelope) = crate::components::asks::free_text_receipt(&ask, &text) else {
+            returned.set(Some(text));
+            return;
+        };
+        busy.set(true);
+        problem.set(None);
+        spawn_local(async move {
+            match answer_ask(run_id, ask.id.clone(), envelope).await {
+                Ok(AnswerOutcome::Accepted) => discover(),
+                Ok(AnswerOutcome::AlreadyClosed { .. }) => {
+                    problem.try_set(Some(format!(
+                        "\u{201c}{}\u{201d} was already answered; your text is back in the box.",
+                        ask.title
+                    )));
+                    returned.try_set(Some(text));
+                    discover();
+                }
+                Err(error) => {
+                    problem.try_set(Some(error.to_string()));
+                    returned.try_set(Some(text));
+                }
+            }
+            busy.try_set(false);
+        });
+    };
     // An answered ask may have started a run on the server (the resume of a paused run):
     // look for it when the number of waiting asks drops, and shortly after.
     Effect::new(move |previous: Option<usize>| {
@@ -380,7 +410,8 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                     <AskCard run_id=entry.0 ask=entry.1 on_answered=move |_| discover() />
                 </For>
             </section>
-            <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned />
+            <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned
+                pending=first_pending on_reply=reply />
         </main>
         <ContextPane runs agent environments selection />
     }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::api::answer_ask;
 use crate::model::AnswerOutcome;
-use crate::protocol::ask::{Ask, AskKind, AskState, Component};
+use crate::protocol::ask::{Ask, AskKind, AskState, Component, Question};
 
 mod approval;
 mod credential;
@@ -23,7 +23,7 @@ use self::questions::{OptionList, QuestionFlow};
 use self::tool::FrontendTool;
 
 /// The receipt envelope for `ask`.
-fn receipt(ask: &Ask, action: &str, data: Value) -> String {
+pub(crate) fn receipt(ask: &Ask, action: &str, data: Value) -> String {
     json!({
         "channel": "tool-result",
         "receipt": {
@@ -60,6 +60,25 @@ fn dom_id(run_id: &str, ask: &Ask) -> String {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     format!("ask-{clean}")
+}
+
+/// The question an ask answers with free text alone — one question, no choices — so the
+/// composer can be its reply box.
+pub fn free_text_question(ask: &Ask) -> Option<&Question> {
+    match (ask.component, ask.questions.as_slice()) {
+        (Component::QuestionFlow, [question]) if question.choices.is_empty() => Some(question),
+        _ => None,
+    }
+}
+
+/// The receipt that answers a free-text question with `text`.
+pub fn free_text_receipt(ask: &Ask, text: &str) -> Option<String> {
+    let question = free_text_question(ask)?;
+    Some(receipt(
+        ask,
+        "answer",
+        json!({ "answers": { question.id.clone(): text } }),
+    ))
 }
 
 /// What the user sees while and after an answer travels.
