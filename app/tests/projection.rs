@@ -400,3 +400,47 @@ fn a_message_still_streaming_when_its_run_is_stopped_or_fails_is_streaming_no_mo
         );
     }
 }
+
+#[test]
+fn a_frontend_tools_card_shows_the_answer_its_ask_was_given_in_place() {
+    let stream = repo_path("fixtures/agui/frontend_tool_left_for_the_client.sse");
+    let mut events = events_of_file(&stream);
+    let view = RunView::from_events(Default::default(), &events);
+    let ask = view.pending_asks().next().unwrap().clone();
+    let call = ask.tool_call_id.clone().unwrap();
+    let card = |view: &RunView| {
+        view.items
+            .iter()
+            .find_map(|item| match &item.body {
+                ItemBody::ToolCall {
+                    tool_call_id,
+                    status,
+                    result,
+                    ..
+                } if *tool_call_id == call => Some((*status, result.clone())),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(card(&view).0, app::projection::ToolStatus::Running);
+    let mut closed = events.last().unwrap().clone();
+    closed.sequence += 1;
+    closed.body = EventBody::AskClosed {
+        ask_id: ask.id.clone(),
+        ask_kind: ask.kind,
+        state: Box::new(app::protocol::ask::AskState::Resolved {
+            answer: app::protocol::ask::RecordedAnswer {
+                action: "submit".into(),
+                data: json!({"result": {"applied": "#0b7285"}}),
+                summary: "Tool result sent".into(),
+                actor: None,
+                at: None,
+            },
+        }),
+    };
+    events.push(closed);
+    let answered = RunView::from_events(Default::default(), &events);
+    let (status, result) = card(&answered);
+    assert_eq!(status, app::projection::ToolStatus::Done);
+    assert_eq!(result.unwrap().content, json!({"applied": "#0b7285"}));
+}

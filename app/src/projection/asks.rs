@@ -1,7 +1,7 @@
 //! Asks opened and closed: the run's ask list, their items, and the first close that counts.
 
-use super::{ItemBody, RunView};
-use crate::protocol::ask::AskState;
+use super::{ItemBody, Keyed, RunView, ToolResultView, ToolStatus};
+use crate::protocol::ask::{AskOrigin, AskState};
 use crate::protocol::channel::{EventBody, RunEvent};
 
 impl RunView {
@@ -46,6 +46,7 @@ impl RunView {
                     self.touch(item, event);
                 }
                 if !matches!(**state, AskState::Pending) {
+                    self.answer_frontend_call(position, event);
                     self.settle_if_terminal();
                 }
                 item
@@ -53,5 +54,60 @@ impl RunView {
             // apply_body routes only the kinds above here.
             _ => None,
         }
+    }
+}
+
+impl RunView {
+    /// A frontend tool's call is answered by its ask: the card of that call shows the
+    /// result the console or the operator gave (or that it was declined), in place.
+    fn answer_frontend_call(&mut self, ask_position: usize, event: &RunEvent) {
+        let ask = &self.asks[ask_position];
+        if !matches!(ask.origin, AskOrigin::AgUiFrontendTool { .. }) {
+            return;
+        }
+        let Some(call_id) = ask.tool_call_id.clone() else {
+            return;
+        };
+        let (content, is_error) = match &ask.state {
+            AskState::Resolved { answer } if answer.action != "cancel" => {
+                let content = answer
+                    .data
+                    .get("result")
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null);
+                let is_error = content.get("error").is_some();
+                (content, is_error)
+            }
+            AskState::Resolved { answer } => {
+                (serde_json::Value::String(answer.summary.clone()), true)
+            }
+            other => (
+                serde_json::Value::String(format!("The ask {}", other.label())),
+                true,
+            ),
+        };
+        let Some(item) = self.index.items.get(&self.items, Keyed::Tool, &call_id) else {
+            return;
+        };
+        if let ItemBody::ToolCall {
+            status,
+            result,
+            started_ts,
+            ..
+        } = &mut self.items[item].body
+        {
+            *status = if is_error {
+                ToolStatus::Failed
+            } else {
+                ToolStatus::Done
+            };
+            *result = Some(ToolResultView {
+                content,
+                is_error,
+                duration_ms: u64::try_from(event.ts - *started_ts).ok(),
+                ts: event.ts,
+            });
+        }
+        self.touch(item, event);
     }
 }
