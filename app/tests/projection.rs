@@ -444,3 +444,12 @@ fn a_frontend_tools_card_shows_the_answer_its_ask_was_given_in_place() {
     assert_eq!(status, app::projection::ToolStatus::Done);
     assert_eq!(result.unwrap().content, json!({"applied": "#0b7285"}));
 }
+
+#[test]
+fn a_view_read_back_from_json_finds_its_tool_calls_like_the_one_it_came_from() {
+    let view = RunView::from_events(Default::default(), &events());
+    let back: RunView = serde_json::from_str(&serde_json::to_string(&view).unwrap()).unwrap();
+    assert!(view.tool_call("c1").is_some());
+    assert_eq!(back.tool_call("c1"), view.tool_call("c1"));
+    assert!(back.tool_call("nope").is_none());
+}

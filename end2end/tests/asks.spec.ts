@@ -219,3 +219,29 @@ test('with an approval pending, Enter in the composer says so and sends only whe
   await expect(page.locator('.run-status')).toHaveCount(2);
   await expect(timeline(page).getByText('what about the budget?')).toBeVisible();
 });
+
+test('a tool call finished by the resume run keeps one card, updated in place', async ({ page }) => {
+  await startScenario(page, 'sudo');
+  const card = askLane(page).getByRole('form', { name: 'sudo needs your password' });
+  await card.getByLabel('Password', { exact: true }).fill('correct horse');
+  await card.getByRole('button', { name: 'Send password' }).click();
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  const cards = timeline(page).locator('article.tool-card');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toHaveAttribute('data-status', 'done');
+  await expect(cards.first()).toContainText('Result');
+  await expect(cards.first()).not.toContainText('Waiting for the result');
+  await page.reload();
+  await expect(timeline(page).locator('article.tool-card')).toHaveCount(1);
+  await expect(timeline(page).locator('article.tool-card').first()).toHaveAttribute('data-status', 'done');
+});
+
+test('a frontend tool answered by the console shows its result on its card', async ({ page }) => {
+  await startScenario(page, 'frontend');
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  const cards = timeline(page).locator('article.tool-card');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toHaveAttribute('data-status', 'done');
+  await expect(cards.first()).toContainText('#0b7285');
+  await expect(cards.first()).not.toContainText('No result came back');
+});

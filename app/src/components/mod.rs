@@ -8,4 +8,5 @@ pub mod context_pane;
 pub mod layout;
 pub mod sidebar;
 pub mod timeline;
+pub mod tool_card;
 pub mod window;

@@ -7,8 +7,9 @@ use leptos::prelude::*;
 use crate::api::load_run_arrivals;
 use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
+use crate::components::tool_card::ToolCard;
 use crate::components::window::Windowing;
-use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
+use crate::projection::{ErrorKind, Item, ItemBody, RunView};
 use crate::protocol::channel::{Level, Role};
 
 /// What the preview pane shows.
@@ -18,36 +19,11 @@ pub enum Selection {
     Edit { run: usize, id: String },
 }
 
-fn status_text(status: ToolStatus) -> (&'static str, &'static str) {
-    match status {
-        ToolStatus::Streaming => ("…", "streaming arguments"),
-        ToolStatus::Running => ("◌", "running"),
-        ToolStatus::Done => ("✓", "done"),
-        ToolStatus::Failed => ("✗", "failed"),
-        ToolStatus::NoResult => ("–", "no result"),
-    }
-}
-
 /// "table: Tasks" — what the artifact is, in the words its producer gave it.
 fn artifact_label(artifact: &crate::projection::ArtifactView) -> String {
     match &artifact.title {
         Some(title) => format!("{}: {title}", artifact.kind),
         None => format!("{} {}", artifact.kind, artifact.artifact_id),
-    }
-}
-
-fn pretty_arguments(arguments: &str) -> String {
-    crate::codec::from_json::<serde_json::Value>(arguments)
-        .ok()
-        .and_then(|value| serde_json::to_string_pretty(&value).ok())
-        .unwrap_or_else(|| arguments.to_owned())
-}
-
-fn duration(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
     }
 }
 
@@ -62,6 +38,7 @@ pub fn Timeline(
     #[prop(into)] on_select: Callback<Selection>,
     #[prop(into)] on_retry: Callback<()>,
 ) -> impl IntoView {
+    let run_id = StoredValue::new(run_id);
     let entries = Memo::new(move |_| {
         view.with(|view| {
             view.items
@@ -97,14 +74,14 @@ pub fn Timeline(
                         });
                         let (item, ask, artifact) = (item.0, item.1, item.2);
                         let index = entry.0;
-                        view! { <ItemView run item index view ask artifact show_reasoning on_select on_retry /> }
+                        let run_id = run_id.get_value();
+                        view! { <ItemView run run_id item index view ask artifact show_reasoning on_select on_retry /> }
                     }
                 </For>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_below()></div>
             </div>
         }
     };
-    let run_id = StoredValue::new(run_id);
     let arrivals_problem = RwSignal::new(None::<String>);
     let in_arrival_order = move || {
         // The page leaves the arrival list out (one entry an event); the first look at it
@@ -250,6 +227,8 @@ fn MessageText(view: RwSignal<RunView>, index: usize) -> impl IntoView {
 #[component]
 fn ItemView(
     run: usize,
+    /// The run's id (a follow-up run leaves out cards the paused run shows).
+    run_id: String,
     item: Item,
     /// Where the item sits in `view`, for the parts that update in place.
     index: usize,
@@ -306,53 +285,7 @@ fn ItemView(
             </p>
         }
         .into_any(),
-        ItemBody::ToolCall {
-            tool_call_id,
-            name,
-            arguments,
-            status,
-            summary,
-            progress,
-            result,
-            ..
-        } => {
-            let (icon, label) = status_text(status);
-            let timing = result.as_ref().and_then(|r| r.duration_ms).map(duration);
-            view! {
-                <article class="tool-card" data-status=label data-tool-call-id=tool_call_id>
-                    <header class="tool-head">
-                        <span class="tool-name">{name}</span>
-                        <span class="tool-status"><span aria-hidden="true">{icon}</span>" " {label}</span>
-                        {timing.map(|t| view! { <span class="muted">{t}</span> })}
-                    </header>
-                    {summary.map(|s| view! { <p class="muted">{s}</p> })}
-                    <pre class="tool-args" aria-label="Arguments"><code>{pretty_arguments(&arguments)}</code></pre>
-                    {(!progress.is_empty()).then(|| view! { <p class="muted">{progress.join(" · ")}</p> })}
-                    {match result {
-                        Some(result) => {
-                            let text = match &result.content {
-                                serde_json::Value::String(text) => text.clone(),
-                                other => serde_json::to_string_pretty(other).unwrap_or_default(),
-                            };
-                            view! {
-                                <div class=if result.is_error { "tool-result error" } else { "tool-result" }>
-                                    <span class="label">{if result.is_error { "Error result" } else { "Result" }}</span>
-                                    <pre><code>{text}</code></pre>
-                                </div>
-                            }
-                            .into_any()
-                        }
-                        None => view! {
-                            <p class="tool-result pending muted">
-                                {if status == ToolStatus::NoResult { "No result came back." } else { "Waiting for the result…" }}
-                            </p>
-                        }
-                        .into_any(),
-                    }}
-                </article>
-            }
-            .into_any()
-        }
+        body @ ItemBody::ToolCall { .. } => view! { <ToolCard body run_id /> }.into_any(),
         ItemBody::Ask { ask_id } => match ask {
             Some(ask) if !ask.state.is_pending() => view! { <AskReceipt ask /> }.into_any(),
             Some(ask) => view! {

@@ -16,6 +16,7 @@ use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals};
 use crate::components::timeline::{Selection, Timeline};
+use crate::components::tool_card::ContinuedCalls;
 use crate::components::window::ScrollPort;
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
@@ -303,6 +304,36 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         })
     });
     let first_pending = Signal::derive(move || pending.with(|list| list.first().cloned()));
+    // One card per tool call across the thread: results a follow-up run brought for calls
+    // its paused run started are shown on the paused run's cards.
+    let continued = Memo::new(move |_| {
+        runs.with(|runs| {
+            let mut calls = std::collections::HashMap::new();
+            for run in runs {
+                let id = run.summary.with(|summary| summary.id.clone());
+                let Some(paused_id) = crate::projection::history::resumed_run(&id) else {
+                    continue;
+                };
+                let Some(paused) = runs
+                    .iter()
+                    .find(|other| other.summary.with(|summary| summary.id == paused_id))
+                else {
+                    continue;
+                };
+                run.view.with(|follow_up| {
+                    paused.view.with(|paused| {
+                        for item in crate::projection::history::continued_calls(follow_up, paused) {
+                            if let ItemBody::ToolCall { tool_call_id, .. } = &item.body {
+                                calls.insert(tool_call_id.clone(), item.clone());
+                            }
+                        }
+                    })
+                });
+            }
+            calls
+        })
+    });
+    provide_context(ContinuedCalls(continued));
     // Text typed in the composer as the answer to the waiting free-text question.
     let reply = move |(run_id, ask, text): (String, Ask, String)| {
         let Some(envelope) = crate::components::asks::free_text_receipt(&ask, &text) else {

@@ -102,3 +102,25 @@ pub fn latest_state<'a>(views: impl IntoIterator<Item = &'a RunView>) -> Value {
         .map(|view| view.state.clone())
         .unwrap_or_else(|| json!({}))
 }
+
+/// The run a follow-up run carries on from: `{paused}.resume` names `paused`.
+pub fn resumed_run(run_id: &str) -> Option<&str> {
+    run_id.strip_suffix(".resume")
+}
+
+/// The calls a follow-up run brought results for that the paused run started: a resume
+/// run answers the paused run's tool call with a TOOL_CALL_RESULT for the original id,
+/// without repeating its start. Each is the follow-up's item of that call; its card is the
+/// one in the paused run.
+pub fn continued_calls<'a>(
+    follow_up: &'a RunView,
+    paused: &'a RunView,
+) -> impl Iterator<Item = &'a crate::projection::Item> + 'a {
+    follow_up.items.iter().filter(move |item| {
+        matches!(
+            &item.body,
+            ItemBody::ToolCall { tool_call_id, result: Some(_), .. }
+                if paused.tool_call(tool_call_id).is_some()
+        )
+    })
+}

@@ -249,6 +249,21 @@ impl RunView {
         self.policy.show_reasoning
     }
 
+    /// The item of tool call `tool_call_id`, if this run has one.
+    pub fn tool_call(&self, tool_call_id: &str) -> Option<&Item> {
+        // A view read back from JSON has no index until an event is applied to it.
+        if !self.index.built {
+            return self
+                .items
+                .iter()
+                .find(|item| item_key(&item.body) == Some((Keyed::Tool, tool_call_id)));
+        }
+        self.index
+            .items
+            .get(&self.items, Keyed::Tool, tool_call_id)
+            .map(|position| &self.items[position])
+    }
+
     pub fn artifact(&self, artifact_id: &str) -> Option<&ArtifactView> {
         self.artifacts.iter().find(|a| a.artifact_id == artifact_id)
     }
