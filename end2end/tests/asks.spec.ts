@@ -223,6 +223,10 @@ test('with an approval pending, Enter in the composer says so and sends only whe
 test('a tool call finished by the resume run keeps one card, updated in place', async ({ page }) => {
   await startScenario(page, 'sudo');
   const card = askLane(page).getByRole('form', { name: 'sudo needs your password' });
+  // While the password is asked for, the call waits for the operator, and says so.
+  const waiting = timeline(page).locator('article.tool-card');
+  await expect(waiting).toHaveAttribute('data-status', 'waiting for you');
+  await expect(waiting).toContainText('Waiting for your answer');
   await card.getByLabel('Password', { exact: true }).fill('correct horse');
   await card.getByRole('button', { name: 'Send password' }).click();
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);

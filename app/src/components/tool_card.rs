@@ -13,6 +13,10 @@ use crate::projection::{Item, ItemBody, ToolResultView, ToolStatus};
 #[derive(Clone, Copy)]
 pub struct ContinuedCalls(pub Memo<HashMap<String, Item>>);
 
+/// The calls a pending ask of the thread is about: they wait for the operator.
+#[derive(Clone, Copy)]
+pub struct WaitingCalls(pub Memo<Vec<String>>);
+
 fn status_text(status: ToolStatus) -> (&'static str, &'static str) {
     match status {
         ToolStatus::Streaming => ("…", "streaming arguments"),
@@ -75,6 +79,7 @@ pub fn ToolCard(
         return ().into_any();
     };
     let continued = use_context::<ContinuedCalls>();
+    let waiting = use_context::<WaitingCalls>();
     if crate::projection::history::resumed_run(&run_id).is_some()
         && continued.is_some_and(|calls| {
             calls
@@ -89,12 +94,25 @@ pub fn ToolCard(
         let later = continued.and_then(|calls| calls.0.with(|calls| calls.get(&id).cloned()));
         outcome(status, result.clone(), later.as_ref())
     });
+    let id = tool_call_id.clone();
+    let for_you = Signal::derive(move || {
+        waiting.is_some_and(|calls| calls.0.with(|calls| calls.contains(&id)))
+    });
+    // What the card says of its state: an ask about the call makes it wait for you.
+    let label = move || {
+        let (status, _) = shown.get();
+        if for_you.get() && !matches!(status, ToolStatus::Done | ToolStatus::Failed) {
+            ("⏸", "waiting for you")
+        } else {
+            status_text(status)
+        }
+    };
     view! {
-        <article class="tool-card" data-status=move || status_text(shown.get().0).1 data-tool-call-id=tool_call_id>
+        <article class="tool-card" data-status=move || label().1 data-tool-call-id=tool_call_id>
             <header class="tool-head">
                 <span class="tool-name">{name}</span>
                 <span class="tool-status">{move || {
-                    let (icon, label) = status_text(shown.get().0);
+                    let (icon, label) = label();
                     view! { <span aria-hidden="true">{icon}</span>" " {label} }
                 }}</span>
                 {move || shown.get().1.and_then(|r| r.duration_ms).map(|t| view! { <span class="muted">{duration(t)}</span> })}
@@ -120,7 +138,13 @@ pub fn ToolCard(
                     }
                     None => view! {
                         <p class="tool-result pending muted">
-                            {if status == ToolStatus::NoResult { "No result came back." } else { "Waiting for the result…" }}
+                            {if status == ToolStatus::NoResult {
+                                "No result came back."
+                            } else if for_you.get() {
+                                "Waiting for your answer (see Pending asks)."
+                            } else {
+                                "Waiting for the result…"
+                            }}
                         </p>
                     }
                     .into_any(),

@@ -16,7 +16,7 @@ use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals};
 use crate::components::timeline::{Selection, Timeline};
-use crate::components::tool_card::ContinuedCalls;
+use crate::components::tool_card::{ContinuedCalls, WaitingCalls};
 use crate::components::window::ScrollPort;
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
@@ -334,6 +334,14 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         })
     });
     provide_context(ContinuedCalls(continued));
+    let waiting = Memo::new(move |_| {
+        pending.with(|list| {
+            list.iter()
+                .filter_map(|(_, ask)| ask.tool_call_id.clone())
+                .collect::<Vec<String>>()
+        })
+    });
+    provide_context(WaitingCalls(waiting));
     // Text typed in the composer as the answer to the waiting free-text question.
     let reply = move |(run_id, ask, text): (String, Ask, String)| {
         let Some(envelope) = crate::components::asks::free_text_receipt(&ask, &text) else {
