@@ -309,3 +309,15 @@ mod tests {
         assert!(!looks_dangerous("ls -la"));
     }
 }
+
+/// The strings of a JSON array (others left out); `None` when it is not an array. Ask
+/// builders read choices, pattern keys and the like with it.
+pub(crate) fn strings(value: Option<&Value>) -> Option<Vec<String>> {
+    Some(
+        value?
+            .as_array()?
+            .iter()
+            .filter_map(|item| item.as_str().map(str::to_owned))
+            .collect(),
+    )
+}

@@ -4,21 +4,11 @@ use serde_json::{Map, Value};
 
 use crate::protocol::ask::{
     Ask, AskKind, AskOrigin, AskState, Component, DiffPreview, Question, approval_actions,
-    looks_dangerous,
+    looks_dangerous, strings,
 };
 
 fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
     object.get(key)?.as_str().map(str::to_owned)
-}
-
-fn strings(value: Option<&Value>) -> Option<Vec<String>> {
-    Some(
-        value?
-            .as_array()?
-            .iter()
-            .filter_map(|item| item.as_str().map(str::to_owned))
-            .collect(),
-    )
 }
 
 /// Scalar metadata worth showing beside the ask; structured keys are rendered elsewhere.

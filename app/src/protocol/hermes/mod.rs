@@ -44,18 +44,10 @@ pub struct HermesNormalizer {
     open_asks: Vec<Ask>,
 }
 
+use crate::protocol::ask::strings;
+
 fn text_of(payload: &Value, key: &str) -> Option<String> {
     payload.get(key)?.as_str().map(str::to_owned)
-}
-
-fn strings(value: Option<&Value>) -> Option<Vec<String>> {
-    Some(
-        value?
-            .as_array()?
-            .iter()
-            .filter_map(|item| item.as_str().map(str::to_owned))
-            .collect(),
-    )
 }
 
 impl HermesNormalizer {
