@@ -272,6 +272,18 @@ pub fn looks_dangerous(command: &str) -> bool {
     MARKERS.iter().any(|marker| lower.contains(marker)) || lower.starts_with("sudo ")
 }
 
+/// The strings of a JSON array (others left out); `None` when it is not an array. Ask
+/// builders read choices, pattern keys and the like with it.
+pub(crate) fn strings(value: Option<&Value>) -> Option<Vec<String>> {
+    Some(
+        value?
+            .as_array()?
+            .iter()
+            .filter_map(|item| item.as_str().map(str::to_owned))
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,16 +320,4 @@ mod tests {
         assert!(looks_dangerous("sudo apt-get remove x"));
         assert!(!looks_dangerous("ls -la"));
     }
-}
-
-/// The strings of a JSON array (others left out); `None` when it is not an array. Ask
-/// builders read choices, pattern keys and the like with it.
-pub(crate) fn strings(value: Option<&Value>) -> Option<Vec<String>> {
-    Some(
-        value?
-            .as_array()?
-            .iter()
-            .filter_map(|item| item.as_str().map(str::to_owned))
-            .collect(),
-    )
 }
