@@ -57,6 +57,8 @@ pub mod service {
             thread_id: &str,
             text: &str,
         ) -> Result<RunSummary, ApiError>;
+        /// Sends the thread's last message again in place of its turn (see the runs).
+        async fn retry_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError>;
         async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError>;
         /// Every event of the run in arrival order (what a page's views leave out).
         async fn run_arrivals(
@@ -205,6 +207,14 @@ pub async fn send_message(thread_id: String, text: String) -> Result<RunSummary,
             .send_message(&tenant()?, &thread_id, &text)
             .await,
     )
+}
+
+/// Sends the thread's last message again, as the same message, in place of the turn
+/// `run_id` belongs to.
+#[server(prefix = "/fn", endpoint = "retry_run")]
+pub async fn retry_run(run_id: String) -> Result<RunSummary, ApiError> {
+    use service::*;
+    with_status(workspace()?.retry_run(&tenant()?, &run_id).await)
 }
 
 #[server(prefix = "/fn", endpoint = "cancel_run")]

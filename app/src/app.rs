@@ -8,7 +8,7 @@ use leptos_router::path;
 
 use crate::api::{CreateThread, list_threads};
 use crate::codec::Json;
-use crate::components::layout::{Pane, PaneResizer, provide_layout};
+use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::pages::home::HomePage;
 use crate::pages::not_found::NotFoundPage;
@@ -111,11 +111,20 @@ fn Workspace() -> impl IntoView {
     });
 
     let layout = provide_layout();
+
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
         <div class="shell" style=move || layout.shell_style()
             data-sidebar=move || if layout.sidebar_open.get() { "open" } else { "collapsed" }
-            data-context=move || if layout.context_open.get() { "open" } else { "collapsed" }>
+            data-context=move || if layout.context_open.get() { "open" } else { "collapsed" }
+            data-drawer=move || if layout.drawer_open.get() { "open" } else { "closed" }
+            on:keydown=move |event: leptos::ev::KeyboardEvent| {
+                // Esc closes the drawer of a narrow screen, wherever focus is.
+                if event.key() == "Escape" && layout.drawer_open.get_untracked() {
+                    layout.drawer_open.set(false);
+                }
+            }>
+            <NarrowBar />
             <Sidebar threads create_thread />
             <PaneResizer pane=Pane::Sidebar />
             <Routes fallback=NotFoundPage>

@@ -34,6 +34,7 @@ pub mod pages;
 pub mod projection;
 pub mod protocol;
 pub mod tagged;
+pub mod when;
 
 #[cfg(feature = "ui")]
 pub use app::{App, shell};

@@ -218,7 +218,8 @@ fn every_older_form_ask_is_projected_with_expiry() {
 fn every_newer_form_ask_is_projected_with_cancellation() {
     let view = project_file(&repo_path("fixtures/hermes/asks_request_form.jsonl"));
     let approval = view.ask("srq-0a1b2c3d4e5f").unwrap();
-    assert_eq!(approval.actions, ["once", "session", "always", "deny"]);
+    // A recursive delete is dangerous: it may be allowed for the session, never always.
+    assert_eq!(approval.actions, ["once", "session", "deny"]);
     let clarify = view.ask("srq-111111111111").unwrap();
     assert_eq!(clarify.questions.len(), 2);
     assert_eq!(clarify.questions[0].choices, ["main", "dev"]);
@@ -386,4 +387,33 @@ fn a_json_rpc_error_reply_is_an_error_item() {
         view.timeline_lines(),
         ["[error] the gateway answered request 3 with error 4009: no pending answer request"]
     );
+}
+
+#[test]
+fn a_destructive_command_is_never_offered_always_even_when_the_agent_allows_it() {
+    let request = |command: &str| {
+        let view = project_lines(&[event(
+            "approval.request",
+            json!({"command": command, "description": "asked", "allow_permanent": true,
+                   "choices": ["once", "session", "always", "deny"]}),
+        )]);
+        view.pending_asks().next().unwrap().clone()
+    };
+    let harmless = request("ls -la");
+    assert_eq!(harmless.actions, ["once", "session", "always", "deny"]);
+    let destructive = request("rm -rf /srv/project/x");
+    assert!(destructive.dangerous);
+    assert_eq!(destructive.actions, ["once", "session", "deny"]);
+    assert!(
+        !destructive.denial_reason_reaches_agent(),
+        "a Hermes approval answer has no field for a reason"
+    );
+    let always = Receipt {
+        tool_call_id: destructive.id.clone(),
+        component: "approval_card".into(),
+        action: "always".into(),
+        data: Value::Null,
+        ts: Some(ReceiptTime(1_764_669_600_000)),
+    };
+    assert!(validate(&destructive, &always).is_err());
 }

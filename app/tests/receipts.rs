@@ -239,6 +239,27 @@ fn ag_ui_interrupts_are_answered_by_one_resume_covering_every_open_interrupt() {
 }
 
 #[test]
+fn a_denial_reason_goes_along_with_a_cancelled_interrupt() {
+    let date = interrupt("confirm-date", "tool_approval", json!({}));
+    assert!(date.denial_reason_reaches_agent());
+    let mut answers = BTreeMap::new();
+    answers.insert(
+        date.id.clone(),
+        validate(
+            &date,
+            &receipt(&date, "deny", json!({"reason": "book Friday instead"})),
+        )
+        .unwrap(),
+    );
+    let resume = agui_resume(&[&date], &answers).unwrap();
+    assert_eq!(resume[0].status, "cancelled");
+    assert_eq!(
+        resume[0].payload,
+        Some(json!({"reason": "book Friday instead"}))
+    );
+}
+
+#[test]
 fn a_refusal_is_resolved_with_approved_false_when_the_schema_asks_for_it() {
     let view = project_file(&repo_path("fixtures/peers/agui/pydantic-ai-approval.sse"));
     let ask = view.pending_asks().next().unwrap().clone();

@@ -1,18 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { askLane, openHydrated, startScenario, timeline } from './helpers';
+import { askLane, chooseMore, openHydrated, startScenario, timeline } from './helpers';
 
 test('approve once and deny go back as receipts, and the resumed run reports both', async ({ page }) => {
   await startScenario(page, 'approve');
   const lane = askLane(page);
   const budget = lane.getByRole('dialog', { name: 'Approve the budget?' });
   await expect(budget.getByText('book --budget 1200')).toBeVisible();
-  await expect(budget.getByRole('button', { name: 'Always approve' })).toBeVisible();
   await budget.getByRole('button', { name: 'Approve once' }).click();
-  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Deny' }).click();
+  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Deny', exact: true }).click();
 
   await expect(lane.getByRole('dialog')).toHaveCount(0);
   const log = timeline(page);
-  await expect(log.getByRole('status', { name: 'Approved once' })).toHaveText(/Approved once — book --budget 1200 \(by operator\)/);
+  await expect(log.getByRole('status', { name: 'Approved once' })).toHaveText(/Approved once — book --budget 1200 · operator/);
   await expect(log.getByRole('status', { name: 'Denied' })).toHaveText(/Denied — book --date 2026-12-24/);
   await expect(log.getByText('Declined: confirm-date. Nothing booked.')).toBeVisible();
   // No receipt was sent as chat text: the only user message is the scenario word.
@@ -22,8 +21,8 @@ test('approve once and deny go back as receipts, and the resumed run reports bot
 test('approve for session is remembered by the agent for the next run in the thread', async ({ page }) => {
   await startScenario(page, 'approve');
   const lane = askLane(page);
-  await lane.getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Approve for session' }).click();
-  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Approve for session' }).click();
+  await chooseMore(lane.getByRole('dialog', { name: 'Approve the budget?' }), 'Approve for session');
+  await chooseMore(lane.getByRole('dialog', { name: 'Confirm the date?' }), 'Approve for session');
   await expect(timeline(page).getByRole('status', { name: 'Approved for session' })).toHaveCount(2);
   await expect(timeline(page).getByText('Both approved. Booked.')).toBeVisible();
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
@@ -39,14 +38,15 @@ test('always approve is offered only where permanent approval is allowed and is 
   await startScenario(page, 'busy');
   const card = askLane(page).getByRole('dialog', { name: 'Add the third task too?' });
   await expect(card.getByRole('button', { name: 'Approve once' })).toBeVisible();
+  await card.getByText('More choices').click();
   await expect(card.getByRole('button', { name: 'Always approve' })).toHaveCount(0);
-  await card.getByRole('button', { name: 'Deny' }).click();
+  await card.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(timeline(page).getByRole('status', { name: 'Denied' })).toBeVisible();
 
   await startScenario(page, 'approve');
   const lane = askLane(page);
-  await lane.getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Always approve' }).click();
-  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Always approve' }).click();
+  await chooseMore(lane.getByRole('dialog', { name: 'Approve the budget?' }), 'Always approve');
+  await chooseMore(lane.getByRole('dialog', { name: 'Confirm the date?' }), 'Always approve');
   await expect(timeline(page).getByRole('status', { name: 'Always approved' })).toHaveCount(2);
 });
 
@@ -57,7 +57,7 @@ test('a clarify with choices is answered from the keyboard alone', async ({ page
   await card.getByRole('option', { name: 'red' }).focus();
   await page.keyboard.press('End');
   await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('Enter');
+  await page.keyboard.press(' ');
   await expect(card.getByRole('option', { name: 'green' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowDown');
@@ -155,10 +155,10 @@ for (const { words, ask, answer } of reloadable) {
     await expect(lane.getByRole('heading', { name: ask })).toHaveCount(1);
     await answer(page);
     await expect(lane.getByRole('heading', { name: ask })).toHaveCount(0);
-    await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]').first()).toBeVisible();
+    await expect(timeline(page).locator('[data-receipt][data-state="resolved"]').first()).toBeVisible();
 
     await openHydrated(page, url);
-    await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]').first()).toBeVisible();
+    await expect(timeline(page).locator('[data-receipt][data-state="resolved"]').first()).toBeVisible();
     await expect(lane.getByRole('heading', { name: ask })).toHaveCount(0);
   });
 }
@@ -181,7 +181,7 @@ test('two browser contexts answer one ask: the second sees the recorded resoluti
   await askLane(page).getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Approve once' }).click();
   await expect(timeline(page).getByRole('status', { name: 'Approved once' })).toBeVisible();
 
-  await lateCard.getByRole('button', { name: 'Deny' }).click();
+  await lateCard.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(late.getByText('Already answered by operator: Approved once.')).toBeVisible();
   await late.unroute('**/api/v1/runs/*/events*');
   await openHydrated(late, url);

@@ -89,7 +89,7 @@ test('secret: a field named after the env var, redacted metadata shown, the valu
   await field.fill(token);
   await card.getByRole('button', { name: 'Save secret' }).click();
 
-  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
   await expectNowhere(page, token, responses);
 });

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Opens a path and waits until the browser bundle has hydrated the server-rendered page. */
 export async function openHydrated(page: Page, path: string): Promise<void> {
@@ -27,4 +27,10 @@ export function askLane(page: Page) {
 /** The run timeline. */
 export function timeline(page: Page) {
   return page.getByRole('log', { name: 'Run timeline' });
+}
+
+/** Picks a choice from an approval card's "More choices" menu. */
+export async function chooseMore(card: Locator, choice: string): Promise<void> {
+  await card.getByText('More choices').click();
+  await card.getByRole('button', { name: choice }).click();
 }

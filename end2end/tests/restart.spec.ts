@@ -49,6 +49,15 @@ class OwnServer {
     throw new Error(`the server on port ${this.port} did not start`);
   }
 
+  /** SIGTERM: the server is told to stop, as by a service manager. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
   /** SIGKILL: no shutdown hook runs, as when the machine loses power. */
   async kill(): Promise<void> {
     const child = this.child;
@@ -106,6 +115,23 @@ test('the server killed mid-run: "Reconnecting…", then the run resumes from it
   const sequences = (await log.locator('.arrival .seq').allTextContents()).map((text) => Number(text.slice(1)));
   expect(sequences.length).toBeGreaterThan(3);
   expect(sequences).toEqual(sequences.map((_, index) => index + 1));
+});
+
+test('a server told to stop ends its live streams: the page says "Reconnecting…" while it is gone, never "Live"', async ({ page }) => {
+  await startOn(page, 'slow');
+  const log = timeline(page);
+  await expect(log.getByText('working on it, this will take a while')).toBeVisible();
+  const connection = page.locator('.connection');
+  await expect(connection).toHaveText('Live');
+
+  const stopped = server.stop();
+  await expect(connection).toHaveText('Reconnecting…');
+  await stopped;
+  await expect(connection).toHaveText('Reconnecting…');
+
+  await server.start();
+  await expect(log.locator('.error-card')).toContainText('the server restarted while this run was streaming');
+  await expect(connection).not.toHaveText('Live');
 });
 
 test('a pending ask survives a server kill and restart and is still answerable once', async ({ page }) => {

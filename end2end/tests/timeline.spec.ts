@@ -52,7 +52,7 @@ test('a tool call streams its arguments into one card and the result replaces th
   await expect(card.getByLabel('Arguments')).toContainText('"title": "ship the SDK"');
   await expect(card.getByLabel('Arguments')).toContainText('"note": "line\\nbreak"');
   await expect(card).toHaveAttribute('data-status', 'done');
-  await expect(card.locator('.tool-result')).toContainText('"title":"ship the SDK"');
+  await expect(card.locator('.tool-result')).toContainText('"title": "ship the SDK"');
   await expect(card.getByText('Waiting for the result…')).toHaveCount(0);
 });
 
@@ -107,6 +107,8 @@ test('a failed run shows an error card whose Retry starts a new run', async ({ p
   await card.getByRole('button', { name: 'Retry' }).click();
   await expect(timeline(page).locator('section.run')).toHaveCount(2);
   await expect(timeline(page).locator('.error-card')).toHaveCount(2);
+  // The message went again, not a copy of it.
+  await expect(timeline(page).locator('article.message.user')).toHaveCount(1);
 });
 
 test('a plan is shown as progress in the context pane', async ({ page }) => {
@@ -134,16 +136,21 @@ test('artifacts open in the preview pane: table, chart, image, terminal output a
   await expect(context.getByRole('img', { name: /Minutes per task/ })).toBeVisible();
 });
 
-test('a message still streaming when the run is stopped no longer says streaming', async ({ page }) => {
+test('a message still streaming when the run is stopped loses its caret', async ({ page }) => {
   await startScenario(page, 'slow');
   await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
-  await expect(timeline(page).getByText('streaming…')).toBeVisible();
+  const writing = timeline(page).locator('article.message[aria-busy="true"]');
+  await expect(writing).toHaveCount(1);
+  const caret = await writing.locator('.text-block').last().evaluate((element) => getComputedStyle(element, '::after').content);
+  expect(caret).toBe('""');
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect(page.locator('.run-status[data-status="cancelled"]')).toBeVisible();
-  await expect(timeline(page).getByText('streaming…')).toHaveCount(0);
+  await expect(page.locator('.run-status[data-status="cancelled"]')).toHaveText('Stopped');
+  await expect(writing).toHaveCount(0);
+  const after = await timeline(page).locator('article.message .text-block').last().evaluate((element) => getComputedStyle(element, '::after').content);
+  expect(after).toBe('none');
   await page.reload();
   await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
-  await expect(timeline(page).getByText('streaming…')).toHaveCount(0);
+  await expect(timeline(page).locator('article.message[aria-busy="true"]')).toHaveCount(0);
 });
 
 test('Stop cancels an active run', async ({ page }) => {
@@ -158,7 +165,7 @@ test('Stop cancels an active run', async ({ page }) => {
 test('a tool the console implements runs by itself and its result goes back once', async ({ page }) => {
   await startScenario(page, 'frontend');
   // Nothing to fill in: the console ran change_background and answered with what it applied.
-  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toContainText('change_background');
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toContainText('change_background');
   await expect(askLane(page).getByRole('form')).toHaveCount(0);
   await expect(page.locator('main.main')).toHaveAttribute('data-background', '#0b7285');
   // The agent's next run received the result.
@@ -170,7 +177,7 @@ test('a tool the console implements runs by itself and its result goes back once
   });
   // A reload finds the ask answered: the tool does not run, nothing is sent again.
   await openHydrated(page, threadUrl);
-  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
   await page.waitForTimeout(500);
   expect(answers).toHaveLength(0);
 
@@ -186,7 +193,7 @@ test('a tool the console does not implement is answered by the operator with a t
   await expect(card).toContainText('render_a2ui');
   await card.getByLabel('Result (JSON)').fill('{"rendered": true}');
   await card.getByRole('button', { name: 'Send result' }).click();
-  await expect(timeline(page).locator('[data-receipt][data-outcome="resolved"]')).toBeVisible();
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
 });
 
 test('a stream that breaks the protocol shows its diagnosis', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openHydrated } from './helpers';
+import { askLane, openHydrated, startScenario, timeline } from './helpers';
 
 const sections = [
   ['Projects', '/projects'],
@@ -138,16 +138,53 @@ test('reduced motion turns transitions off', async ({ browser }) => {
 test('a narrow screen reads as a single column', async ({ page }) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await openHydrated(page, '/');
-  const sidebar = (await page.getByRole('navigation', { name: 'Workspace' }).boundingBox())!;
   const main = (await page.getByRole('main').boundingBox())!;
   const context = (await page.getByRole('complementary', { name: 'Context' }).boundingBox())!;
-  for (const box of [sidebar, main, context]) {
+  for (const box of [main, context]) {
     expect(box.x).toBe(0);
     expect(box.width).toBeGreaterThan(400);
   }
-  expect(main.y).toBeGreaterThan(sidebar.y);
   expect(context.y).toBeGreaterThan(main.y);
   await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toBeHidden();
+});
+
+test('at 390 px the sidebar is a drawer, the composer stays pinned, and a diff reads unified', async ({ page }) => {
+  await startScenario(page, 'long 300');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  const sidebar = page.getByRole('navigation', { name: 'Workspace' });
+  await expect(sidebar).toBeHidden();
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  await expect(sidebar).toBeVisible();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  // Once slid in, it lies over the page's left edge.
+  await expect.poll(async () => Math.round((await sidebar.boundingBox())!.x)).toBe(0);
+  expect((await sidebar.boundingBox())!.width).toBeLessThanOrEqual(390);
+  // Focus goes into the drawer, and Esc brings it back to the button.
+  await expect(sidebar.locator(':focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(sidebar).toBeHidden();
+  await expect(menu).toBeFocused();
+
+  // The composer is in view with a long timeline above it, and stays there while it scrolls.
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await expect(composer).toBeInViewport();
+  await timeline(page).evaluate((element) => { element.scrollTop = 0; });
+  await expect(composer).toBeInViewport();
+
+  // Following a link in the drawer closes it.
+  await menu.click();
+  await sidebar.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\//);
+  await expect(sidebar).toBeHidden();
+
+  await page.getByRole('textbox', { name: 'Message' }).fill('edit');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const diff = askLane(page).locator('figure.code-diff');
+  await expect(diff.locator('table.diff.unified')).toBeVisible();
+  await expect(diff.locator('table.diff.split')).toBeHidden();
+  await expect(diff.getByRole('group', { name: 'Diff layout' })).toBeHidden();
 });
 
 test('the workspace is usable from the keyboard alone, with a visible focus ring', async ({ page }) => {

@@ -1,5 +1,6 @@
 //! `agent-os serve`: open the store, bind the port, serve until Ctrl-C or SIGTERM.
 
+use std::future::IntoFuture;
 use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -55,7 +56,9 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     warn_if_bundle_missing(&config.site_root);
 
     let agents = config.agents(addr).map_err(StartupError::Agents)?;
-    let host = Host::new(store.clone(), Live::default(), config.timeouts);
+    let live = Live::default();
+    let closed = live.clone();
+    let host = Host::new(store.clone(), live.clone(), config.timeouts);
     let runs = Runs::new(host, agents);
     match runs.recover().await {
         Ok(0) => {}
@@ -83,13 +86,29 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         tracing::info!("demo agent at http://{addr}/demo/agent");
     }
     println!("Agent OS is serving at http://{addr}/");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(StartupError::Serve)?;
+    let stopping = async move {
+        shutdown_signal().await;
+        live.close();
+    };
+    let serving = axum::serve(listener, app)
+        .with_graceful_shutdown(stopping)
+        .into_future();
+    tokio::pin!(serving);
+    // Requests in flight get a moment to finish; a stream that never ends (an agent's
+    // response still arriving) does not hold the shutdown.
+    tokio::select! {
+        served = &mut serving => served.map_err(StartupError::Serve)?,
+        () = async {
+            closed.closed().await;
+            tokio::time::sleep(SHUTDOWN_GRACE).await;
+        } => tracing::warn!(grace = ?SHUTDOWN_GRACE, "connections still open at shutdown were dropped"),
+    }
     tracing::info!("shut down cleanly");
     Ok(())
 }
+
+/// How long requests in flight may take to finish once the server is told to stop.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `agent-os demo-agent`: only the demo AG-UI agent, on loopback.
 pub async fn demo_agent(port: u16) -> Result<(), StartupError> {

@@ -166,6 +166,14 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(run_summary(&run))
     }
 
+    async fn retry_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError> {
+        let run = self
+            .runs
+            .retry(tenant_id, run_id, RunOptions::default())
+            .await?;
+        Ok(run_summary(&run))
+    }
+
     async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError> {
         Ok(run_summary(&self.runs.cancel(tenant_id, run_id).await?))
     }

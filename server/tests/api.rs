@@ -157,42 +157,6 @@ async fn fifty_concurrent_receipts_for_one_ask_give_one_200_and_forty_nine_409s(
 }
 
 #[tokio::test]
-async fn a_run_that_did_work_can_pause_and_its_resume_carries_the_first_half() {
-    let api = Api::start(&[]).await;
-    let thread = api.thread(None).await;
-    let run = api.say(&thread, "busy").await;
-    let paused = api.settled(&run).await;
-    assert_eq!(paused["run"]["status"], "interrupted");
-    assert_eq!(tool_calls(&paused["view"]).len(), 2);
-    assert_eq!(
-        paused["view"]["state"]["tasks"].as_array().unwrap().len(),
-        2
-    );
-    api.receipt(&run, "busy-third", "approval_card", "once", json!({}))
-        .await;
-    let resumed = api.nth_run(&thread, 1).await;
-    assert_eq!(texts(&resumed["view"]), ["Three on the board."]);
-    assert_eq!(
-        resumed["view"]["state"]["tasks"].as_array().unwrap().len(),
-        3
-    );
-}
-
-#[tokio::test]
-async fn a_second_run_carries_the_messages_and_state_the_first_established() {
-    let api = Api::start(&[]).await;
-    let thread = api.thread(None).await;
-    api.settled(&api.say(&thread, "hello there").await).await;
-    let second = api.settled(&api.say(&thread, "and again").await).await;
-    let text = texts(&second["view"]).join(" ");
-    // user, assistant text, the render_a2ui call and its result.
-    assert!(
-        text.contains("I remember 4 earlier messages; the board had 2 tasks."),
-        "{text}"
-    );
-}
-
-#[tokio::test]
 async fn cancelling_a_run_drops_the_stream_and_the_agent_sees_it() {
     let api = Api::start(&[]).await;
     let thread = api.thread(None).await;
@@ -589,33 +553,6 @@ async fn a_server_killed_mid_run_restarts_with_every_event_and_pending_ask() {
         .await
         .0,
         409
-    );
-}
-
-#[tokio::test]
-async fn a_frontend_tool_call_is_answered_with_a_tool_message_in_the_next_run() {
-    let api = Api::start(&[]).await;
-    let thread = api.thread(None).await;
-    let run = api.say(&thread, "frontend").await;
-    let paused = api.settled(&run).await;
-    assert_eq!(paused["run"]["status"], "interrupted");
-    let ask = &paused["view"]["asks"][0];
-    assert_eq!(ask["kind"], "frontend_tool");
-    let id = ask["id"].as_str().unwrap();
-    let (status, _) = api
-        .receipt(
-            &run,
-            id,
-            "frontend_tool",
-            "submit",
-            json!({"result": {"applied": "#0b7285"}}),
-        )
-        .await;
-    assert_eq!(status, 200);
-    let follow_up = api.nth_run(&thread, 1).await;
-    assert_eq!(
-        texts(&follow_up["view"]),
-        ["The console ran it: {\"applied\":\"#0b7285\"}"]
     );
 }
 

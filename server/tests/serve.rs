@@ -192,6 +192,48 @@ async fn ctrl_c_shuts_the_server_down_cleanly() {
 }
 
 #[tokio::test]
+async fn stopping_the_server_ends_its_live_streams_at_once() {
+    let api = common::api::Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    // The demo's "slow" run never ends: only the shutdown can end its stream.
+    let run = api.say(&thread, "slow").await;
+    let mut stream = api
+        .client
+        .get(api.url(&format!("/api/v1/runs/{run}/events")))
+        .send()
+        .await
+        .unwrap();
+    let mut seen = String::new();
+    while !seen.contains("this will take a while") {
+        let chunk = stream
+            .chunk()
+            .await
+            .unwrap()
+            .expect("the stream carries the run's text");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    api.server.send_interrupt();
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        loop {
+            match stream.chunk().await {
+                Ok(Some(_)) => continue,
+                Ok(None) => return "ended",
+                Err(_) => return "dropped",
+            }
+        }
+    })
+    .await
+    .expect("the live stream outlived the shutdown");
+    assert_eq!(
+        ended, "ended",
+        "the stream ends cleanly, not by a dropped connection"
+    );
+    let common::api::Api { server, _dir, .. } = api;
+    let status = server.wait_for_exit();
+    assert!(status.success(), "exit status {status:?}");
+}
+
+#[tokio::test]
 async fn a_config_file_supplies_settings_and_agents() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();

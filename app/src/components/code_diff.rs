@@ -69,7 +69,7 @@ pub fn CodeDiff(patch: String, filename: Option<String>) -> impl IntoView {
             <figcaption class="diff-head">
                 <span class="filename">{filename.unwrap_or_else(|| "diff".to_owned())}</span>
                 <span class="diff-stat">{format!("+{added} −{removed}")}</span>
-                <div class="segmented" role="group" aria-label="Diff layout">
+                <div class="segmented diff-layout" role="group" aria-label="Diff layout">
                     <button type="button" class="button small" aria-pressed=move || (!split.get()).to_string()
                         on:click=move |_| split.set(false)>"Unified"</button>
                     <button type="button" class="button small" aria-pressed=move || split.get().to_string()
@@ -77,7 +77,7 @@ pub fn CodeDiff(patch: String, filename: Option<String>) -> impl IntoView {
                 </div>
             </figcaption>
             <div class="diff-scroll">
-                <table class="diff" hidden=move || split.get()>
+                <table class="diff unified" hidden=move || split.get()>
                     <tbody>{unified_rows}</tbody>
                 </table>
                 <table class="diff split" hidden=move || !split.get()>

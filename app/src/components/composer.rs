@@ -115,7 +115,7 @@ pub fn Composer(
                     </p>
                 }
             })}
-            <textarea id="composer-message" node_ref=field rows="2"
+            <textarea id=crate::components::focus::COMPOSER_ID node_ref=field rows="2"
                 placeholder=move || match reply_to() {
                     Some(question) => format!("Reply to: {question}"),
                     None => "Message the agent (Enter sends, Shift+Enter for a new line)".to_owned(),

@@ -77,6 +77,8 @@ if(t==='light'||t==='dark')document.documentElement.setAttribute('data-theme',t)
 #[derive(Clone, Copy)]
 pub struct Layout {
     pub sidebar_open: RwSignal<bool>,
+    /// On a narrow screen the sidebar is a drawer over the page: open or not.
+    pub drawer_open: RwSignal<bool>,
     pub context_open: RwSignal<bool>,
     pub sidebar_width: RwSignal<i32>,
     pub context_width: RwSignal<i32>,
@@ -113,6 +115,7 @@ impl Layout {
 pub fn provide_layout() -> Layout {
     let layout = Layout {
         sidebar_open: RwSignal::new(true),
+        drawer_open: RwSignal::new(false),
         context_open: RwSignal::new(true),
         sidebar_width: RwSignal::new(Pane::Sidebar.widths().0),
         context_width: RwSignal::new(Pane::Context.widths().0),
@@ -217,6 +220,43 @@ pub fn PaneToggle(pane: Pane) -> impl IntoView {
             aria-label=label title=label on:click=move |_| open.update(|open| *open = !*open)>
             <span aria-hidden="true">{glyph}</span>
         </button>
+    }
+}
+
+/// The bar a narrow screen shows above the page: the button that opens the sidebar as a
+/// drawer, and the console's name. Hidden on wide screens.
+#[component]
+pub fn NarrowBar() -> impl IntoView {
+    let drawer = layout().drawer_open;
+    let toggle: NodeRef<leptos::html::Button> = NodeRef::new();
+    // Focus goes into the drawer as it opens and back to its button as it closes.
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    Effect::new(move |was_open: Option<bool>| {
+        let open = drawer.get();
+        if open {
+            // After the frame that shows the drawer: hidden elements take no focus.
+            request_animation_frame(|| {
+                if let Some(sidebar) = document().get_element_by_id("sidebar") {
+                    crate::components::focus::focus_first_shown(&sidebar, "a, button, select");
+                }
+            });
+        } else if was_open == Some(true)
+            && let Some(button) = toggle.get_untracked()
+        {
+            let _ = button.focus();
+        }
+        open
+    });
+    view! {
+        <header class="narrow-bar">
+            <button type="button" class="button small ghost drawer-toggle" aria-controls="sidebar" node_ref=toggle
+                aria-expanded=move || drawer.get().to_string()
+                on:click=move |_| drawer.update(|open| *open = !*open)>
+                <span aria-hidden="true">"☰ "</span>"Menu"
+            </button>
+            <span class="narrow-brand">"Agent OS"</span>
+        </header>
+        <div class="drawer-backdrop" hidden=move || !drawer.get() on:click=move |_| drawer.set(false)></div>
     }
 }
 

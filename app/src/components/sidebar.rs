@@ -17,10 +17,12 @@ pub fn Sidebar(
     create_thread: ServerAction<CreateThread>,
 ) -> impl IntoView {
     let creating = create_thread.pending();
+    let drawer =
+        use_context::<crate::components::layout::Layout>().map(|layout| layout.drawer_open);
     let create_error = move || create_thread.value().get().and_then(Result::err);
 
     view! {
-        <nav class="sidebar" id="sidebar" aria-label="Workspace">
+        <nav class="sidebar" id="sidebar" aria-label="Workspace" on:click=move |event| close_drawer_after(drawer, &event)>
             <header class="sidebar-head">
                 <A href="/" attr:class="brand">
                     "Agent OS"
@@ -177,4 +179,28 @@ fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
         </ul>
     }
     .into_any()
+}
+
+/// On a narrow screen the sidebar is a drawer: following a link or creating a thread in it
+/// closes it, so the page it leads to is in view.
+fn close_drawer_after(drawer: Option<RwSignal<bool>>, event: &leptos::ev::MouseEvent) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        let followed = event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+            .and_then(|element| {
+                element
+                    .closest("a[href], button[type=submit]")
+                    .ok()
+                    .flatten()
+            })
+            .is_some();
+        if followed && let Some(drawer) = drawer {
+            drawer.set(false);
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = (drawer, event);
 }

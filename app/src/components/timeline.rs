@@ -7,9 +7,10 @@ use leptos::prelude::*;
 use crate::api::load_run_arrivals;
 use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
-use crate::components::tool_card::ToolCard;
+use crate::components::message::{MessageActions, MessageText};
+use crate::components::tool_card::{ContinuedCalls, ExpandedRows, ToolCard};
 use crate::components::window::Windowing;
-use crate::projection::{ErrorKind, Item, ItemBody, RunView};
+use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
 use crate::protocol::channel::{Level, Role};
 
 /// What the preview pane shows.
@@ -18,6 +19,14 @@ pub enum Selection {
     Artifact { run: usize, id: String },
     Edit { run: usize, id: String },
 }
+
+/// The thread's last run once it is over: its assistant messages offer Retry.
+#[derive(Clone, Copy)]
+pub struct RetryableRun(pub Memo<Option<String>>);
+
+/// `(run id, message id)` of user messages a retry sent again: shown once, where first sent.
+#[derive(Clone, Copy)]
+pub struct RepeatedMessages(pub Memo<std::collections::HashSet<(String, String)>>);
 
 /// "table: Tasks" — what the artifact is, in the words its producer gave it.
 fn artifact_label(artifact: &crate::projection::ArtifactView) -> String {
@@ -38,15 +47,24 @@ pub fn Timeline(
     #[prop(into)] on_select: Callback<Selection>,
     #[prop(into)] on_retry: Callback<()>,
 ) -> impl IntoView {
+    // A follow-up run leaves out the calls its paused run shows (one card per call).
+    let continued = use_context::<ContinuedCalls>()
+        .filter(|_| crate::projection::history::resumed_run(&run_id).is_some());
     let run_id = StoredValue::new(run_id);
     let entries = Memo::new(move |_| {
+        let shown_elsewhere = |item: &Item| match (&item.body, continued) {
+            (ItemBody::ToolCall { tool_call_id, .. }, Some(calls)) => {
+                calls.0.with(|calls| calls.contains_key(tool_call_id))
+            }
+            _ => false,
+        };
         view.with(|view| {
-            view.items
-                .iter()
-                .enumerate()
-                .filter(|(_, item)| !item.is_blank())
-                .map(|(index, item)| (index, item.sequence, render_version(item)))
-                .collect::<Vec<_>>()
+            rows(
+                view.items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, item)| !item.is_blank() && !shown_elsewhere(item)),
+            )
         })
     });
     let grouped = move || {
@@ -58,8 +76,14 @@ pub fn Timeline(
         view! {
             <div class="items" node_ref=window.root>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_above()></div>
-                <For each=keys key=|(_, sequence, version)| (*sequence, *version) let:entry>
+                <For each=keys key=Row::key let:row>
                     {
+                        match row {
+                            Row::Tools(members) => {
+                                let run_id = run_id.get_value();
+                                view! { <ToolGroup members view run_id /> }.into_any()
+                            }
+                            Row::Item(entry) => {
                         let item = view.with_untracked(|view| {
                             let item = view.items[entry.0].clone();
                             let ask = match &item.body {
@@ -75,7 +99,9 @@ pub fn Timeline(
                         let (item, ask, artifact) = (item.0, item.1, item.2);
                         let index = entry.0;
                         let run_id = run_id.get_value();
-                        view! { <ItemView run run_id item index view ask artifact show_reasoning on_select on_retry /> }
+                        view! { <ItemView run run_id item index view ask artifact show_reasoning on_select on_retry /> }.into_any()
+                            }
+                        }
                     }
                 </For>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_below()></div>
@@ -155,6 +181,113 @@ pub fn Timeline(
     }
 }
 
+/// One row of the grouped timeline: an item `(index, sequence, version)`, or two or more
+/// consecutive tool calls shown as one "Ran 3 tools" group.
+#[derive(Clone, Debug, PartialEq)]
+enum Row {
+    Item((usize, u64, u64)),
+    Tools(Vec<(usize, u64, u64)>),
+}
+
+impl Row {
+    /// What identifies the row's rendering: it renders anew when this changes.
+    fn key(&self) -> (u64, u64) {
+        match self {
+            Row::Item((_, sequence, version)) => (*sequence, *version),
+            Row::Tools(members) => {
+                // FNV-1a over every member's place and version; the top bit keeps it
+                // apart from a single item's key.
+                let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+                for (_, sequence, version) in members {
+                    for part in [*sequence, *version] {
+                        hash = (hash ^ part).wrapping_mul(0x0100_0000_01b3);
+                    }
+                }
+                (members[0].1, hash | 1 << 63)
+            }
+        }
+    }
+}
+
+/// The rows of `items` (with their indexes): consecutive tool calls grouped.
+fn rows<'a>(items: impl Iterator<Item = (usize, &'a Item)>) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut calls: Vec<(usize, u64, u64)> = Vec::new();
+    let close = |calls: &mut Vec<(usize, u64, u64)>, rows: &mut Vec<Row>| match calls.len() {
+        0 => {}
+        1 => rows.push(Row::Item(calls.remove(0))),
+        _ => rows.push(Row::Tools(std::mem::take(calls))),
+    };
+    for (index, item) in items {
+        let entry = (index, item.sequence, render_version(item));
+        if matches!(item.body, ItemBody::ToolCall { .. }) {
+            calls.push(entry);
+        } else {
+            close(&mut calls, &mut rows);
+            rows.push(Row::Item(entry));
+        }
+    }
+    close(&mut calls, &mut rows);
+    rows
+}
+
+/// Consecutive tool calls, collapsed to "Ran 3 tools" until opened.
+#[component]
+fn ToolGroup(
+    members: Vec<(usize, u64, u64)>,
+    view: RwSignal<RunView>,
+    run_id: String,
+) -> impl IntoView {
+    let bodies: Vec<ItemBody> = view.with_untracked(|view| {
+        members
+            .iter()
+            .filter_map(|(index, ..)| view.items.get(*index).map(|item| item.body.clone()))
+            .collect()
+    });
+    let count = bodies.len();
+    let statuses: Vec<ToolStatus> = bodies
+        .iter()
+        .filter_map(|body| match body {
+            ItemBody::ToolCall { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect();
+    let running = statuses
+        .iter()
+        .any(|status| matches!(status, ToolStatus::Streaming | ToolStatus::Running));
+    let failed = statuses
+        .iter()
+        .filter(|status| **status == ToolStatus::Failed)
+        .count();
+    let mut label = if running {
+        format!("Running {count} tools…")
+    } else {
+        format!("Ran {count} tools")
+    };
+    if failed > 0 {
+        label.push_str(&format!(" · {failed} failed"));
+    }
+    let first_sequence = members.first().map_or(0, |member| member.1);
+    let open = use_context::<ExpandedRows>()
+        .map(|rows| rows.key(&format!("{run_id}/group/{first_sequence}")));
+    let cards = bodies
+        .into_iter()
+        .map(|body| {
+            let run_id = run_id.clone();
+            view! { <ToolCard body run_id /> }
+        })
+        .collect_view();
+    view! {
+        <div class="item" data-channel="tool-group">
+            <details class="tool-group" open=open.is_some_and(|row| row.is_open())
+                on:toggle=move |event| if let Some(row) = open { row.toggled(&event) }>
+                <summary>{label}</summary>
+                <div class="tool-group-cards">{cards}</div>
+            </details>
+        </div>
+    }
+}
+
 /// What makes a row render anew. A message's text streams into its row in place (see
 /// `MessageText`), so only its badges count; any other item re-renders when it changes.
 fn render_version(item: &Item) -> u64 {
@@ -165,62 +298,6 @@ fn render_version(item: &Item) -> u64 {
             ..
         } => u64::from(*streaming) | (u64::from(*is_final) << 1),
         _ => item.updated,
-    }
-}
-
-/// Longest block a message's text is laid out in. The browser lays out a changed block
-/// whole, so a message streaming into one block costs more each delta; in blocks only
-/// the last one changes.
-const TEXT_BLOCK_BYTES: usize = 2048;
-
-/// Cuts `text` into blocks of at most `limit` bytes: after the last newline that fits,
-/// else after the last space, else at a character boundary. Cuts depend only on the text
-/// before them, so appending never moves an earlier one.
-pub fn text_blocks(text: &str, limit: usize) -> Vec<(usize, usize)> {
-    let mut blocks = Vec::new();
-    let mut start = 0;
-    while text.len() - start > limit {
-        let mut end = start + limit;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        if end == start {
-            // A limit below one character's width still makes progress.
-            end += text[start..].chars().next().map_or(1, char::len_utf8);
-        }
-        let window = &text[start..end];
-        let cut = window
-            .rfind('\n')
-            .or_else(|| window.rfind([' ', '\t']))
-            .map_or(end, |at| start + at + 1);
-        blocks.push((start, cut));
-        start = cut;
-    }
-    if start < text.len() || blocks.is_empty() {
-        blocks.push((start, text.len()));
-    }
-    blocks
-}
-
-/// A message's text, updated in place as it streams.
-#[component]
-fn MessageText(view: RwSignal<RunView>, index: usize) -> impl IntoView {
-    fn text_of(view: &RunView, index: usize) -> &str {
-        match view.items.get(index).map(|item| &item.body) {
-            Some(ItemBody::Message { text, .. }) => text,
-            _ => "",
-        }
-    }
-    let blocks =
-        Memo::new(move |_| view.with(|view| text_blocks(text_of(view, index), TEXT_BLOCK_BYTES)));
-    view! {
-        <div class="message-text">
-            <For each=move || blocks.get() key=|block| *block let:block>
-                <div class="text-block">
-                    {view.with_untracked(|view| text_of(view, index).get(block.0..block.1).unwrap_or_default().to_owned())}
-                </div>
-            </For>
-        </div>
     }
 }
 
@@ -242,6 +319,23 @@ fn ItemView(
     let channel = item.channel.as_str();
     let body = match item.body {
         ItemBody::Message {
+            role: Role::User,
+            ref message_id,
+            ..
+        } if use_context::<RepeatedMessages>().is_some_and(|repeated| {
+            repeated
+                .0
+                .with_untracked(|repeated| repeated.contains(&(run_id.clone(), message_id.clone())))
+        }) =>
+        {
+            view! {
+                <p class="notice retry-note" role="note">
+                    <span aria-hidden="true">"↻ "</span>"Your last message, sent again"
+                </p>
+            }
+            .into_any()
+        }
+        ItemBody::Message {
             role,
             streaming,
             is_final,
@@ -260,14 +354,28 @@ fn ItemView(
                 (_, true) => "message final",
                 _ => "message",
             };
+            let at = crate::when::rfc3339(item.ts);
+            let at_text = crate::when::readable(&at);
+            let at_title = at_text.clone();
             view! {
                 <article class=class aria-busy=streaming.to_string()>
                     <header class="message-head">
                         <span class="who">{who}</span>
                         {is_final.then(|| view! { <span class="badge">"Final answer"</span> })}
-                        {streaming.then(|| view! { <span class="badge muted">"streaming…"</span> })}
+                        {streaming.then(|| view! { <span class="visually-hidden">"Still writing"</span> })}
+                        <time datetime=at title=at_title>{at_text}</time>
                     </header>
                     <MessageText view index />
+                    {(!streaming).then(|| {
+                        let retry = (role == Role::Assistant)
+                            .then(use_context::<RetryableRun>)
+                            .flatten()
+                            .map(|last| {
+                                let run_id = run_id.clone();
+                                Signal::derive(move || last.0.with(|last| last.as_deref() == Some(run_id.as_str())))
+                            });
+                        view! { <MessageActions view index retry on_retry /> }
+                    })}
                 </article>
             }
             .into_any()
@@ -315,8 +423,11 @@ fn ItemView(
             }
             .into_any()
         }
+        // The agent's own step markers: detail, shown with the reasoning.
         ItemBody::Step { name, active } => view! {
-            <p class="step">{format!("Step {name}")} {active.then_some(" (running)")}</p>
+            <p class="step" hidden=move || !show_reasoning.get()>
+                {if active { format!("Working on: {name}") } else { format!("Finished: {name}") }}
+            </p>
         }
         .into_any(),
         ItemBody::Subagent { name, running, error, .. } => view! {
@@ -367,61 +478,4 @@ fn ItemView(
         }
     };
     view! { <div class="item" data-channel=channel>{body}</div> }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pieces(text: &str, limit: usize) -> Vec<&str> {
-        text_blocks(text, limit)
-            .into_iter()
-            .map(|(start, end)| &text[start..end])
-            .collect()
-    }
-
-    #[test]
-    fn short_text_is_one_block() {
-        assert_eq!(pieces("hello", 10), vec!["hello"]);
-        assert_eq!(pieces("", 10), vec![""]);
-    }
-
-    #[test]
-    fn long_text_is_cut_after_a_newline_then_a_space() {
-        assert_eq!(
-            pieces("one two\nthree four", 12),
-            vec!["one two\n", "three four"]
-        );
-        assert_eq!(
-            pieces("one two three four", 10),
-            vec!["one two ", "three four"]
-        );
-    }
-
-    #[test]
-    fn a_word_longer_than_the_limit_is_cut_on_a_character_boundary() {
-        let text = "ééééé";
-        let blocks = pieces(text, 3);
-        assert_eq!(blocks.concat(), text);
-        assert!(blocks.iter().all(|block| !block.is_empty()));
-        assert_eq!(pieces("abc", 0).concat(), "abc");
-    }
-
-    #[test]
-    fn appending_never_moves_an_earlier_cut() {
-        let mut text = String::new();
-        let mut earlier: Vec<(usize, usize)> = Vec::new();
-        for n in 0..2_000 {
-            text.push_str(&format!("w{n} "));
-            if n % 97 == 0 {
-                text.push('\n');
-            }
-            let blocks = text_blocks(&text, 64);
-            assert_eq!(blocks.iter().map(|(s, e)| e - s).sum::<usize>(), text.len());
-            // Every block but the last is final.
-            let settled = earlier.len().saturating_sub(1);
-            assert_eq!(&blocks[..settled], &earlier[..settled]);
-            earlier = blocks;
-        }
-    }
 }

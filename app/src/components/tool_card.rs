@@ -34,6 +34,91 @@ fn pretty_arguments(arguments: &str) -> String {
         .unwrap_or_else(|| arguments.to_owned())
 }
 
+/// One line saying what a call was given, by argument name: `note: "…", title: "ship the SDK"`. Arguments
+/// still streaming (not yet JSON) are shown as they are, cut short.
+pub fn argument_brief(arguments: &str) -> String {
+    const MOST: usize = 80;
+    let cut = |text: &str, most: usize| -> String {
+        if text.chars().count() <= most {
+            text.to_owned()
+        } else {
+            let kept: String = text.chars().take(most.saturating_sub(1)).collect();
+            format!("{kept}…")
+        }
+    };
+    let line = match crate::codec::from_json::<serde_json::Value>(arguments) {
+        Ok(serde_json::Value::Object(fields)) => fields
+            .iter()
+            .map(|(key, value)| {
+                let value = match value {
+                    serde_json::Value::String(text) => format!("{:?}", cut(text, 40)),
+                    other => cut(&other.to_string(), 40),
+                };
+                format!("{key}: {value}")
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Ok(other) => other.to_string(),
+        Err(_) => arguments.split_whitespace().collect::<Vec<_>>().join(" "),
+    };
+    cut(&line, MOST)
+}
+
+/// Which collapsed rows of the timeline the operator opened, kept across re-renders (a
+/// card renders anew as its call progresses) by a key of the row's own.
+#[derive(Clone, Copy)]
+pub struct ExpandedRows(pub RwSignal<std::collections::HashSet<String>>);
+
+impl ExpandedRows {
+    pub fn key(self, key: &str) -> ExpandedRow {
+        ExpandedRow {
+            rows: self,
+            key: StoredValue::new(key.to_owned()),
+        }
+    }
+}
+
+/// One row's place in [`ExpandedRows`].
+#[derive(Clone, Copy)]
+pub struct ExpandedRow {
+    rows: ExpandedRows,
+    key: StoredValue<String>,
+}
+
+impl ExpandedRow {
+    pub fn is_open(self) -> bool {
+        self.key
+            .with_value(|key| self.rows.0.with_untracked(|rows| rows.contains(key)))
+    }
+
+    /// Remembers the state a `toggle` event of the row's `<details>` reports.
+    pub fn toggled(self, event: &leptos::ev::Event) {
+        #[cfg(any(feature = "hydrate", feature = "csr"))]
+        {
+            use wasm_bindgen::JsCast;
+            let Some(details) = event
+                .target()
+                .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+            else {
+                return;
+            };
+            let open = details.open();
+            if open != self.is_open() {
+                let key = self.key.get_value();
+                self.rows.0.update(|rows| {
+                    if open {
+                        rows.insert(key);
+                    } else {
+                        rows.remove(&key);
+                    }
+                });
+            }
+        }
+        #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+        let _ = event;
+    }
+}
+
 fn duration(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
@@ -107,50 +192,77 @@ pub fn ToolCard(
             status_text(status)
         }
     };
+    let brief = argument_brief(&arguments);
+    let open = use_context::<ExpandedRows>().map(|rows| rows.key(&tool_call_id));
     view! {
         <article class="tool-card" data-status=move || label().1 data-tool-call-id=tool_call_id>
-            <header class="tool-head">
-                <span class="tool-name">{name}</span>
-                <span class="tool-status">{move || {
-                    let (icon, label) = label();
-                    view! { <span aria-hidden="true">{icon}</span>" " {label} }
-                }}</span>
-                {move || shown.get().1.and_then(|r| r.duration_ms).map(|t| view! { <span class="muted">{duration(t)}</span> })}
-            </header>
-            {summary.map(|s| view! { <p class="muted">{s}</p> })}
-            <pre class="tool-args" aria-label="Arguments"><code>{pretty_arguments(&arguments)}</code></pre>
-            {(!progress.is_empty()).then(|| view! { <p class="muted">{progress.join(" · ")}</p> })}
-            {move || {
-                let (status, result) = shown.get();
-                match result {
-                    Some(result) => {
-                        let text = match &result.content {
-                            serde_json::Value::String(text) => text.clone(),
-                            other => serde_json::to_string_pretty(other).unwrap_or_default(),
-                        };
-                        view! {
-                            <div class=if result.is_error { "tool-result error" } else { "tool-result" }>
-                                <span class="label">{if result.is_error { "Error result" } else { "Result" }}</span>
-                                <pre><code>{text}</code></pre>
-                            </div>
+            <details class="tool-details" open=open.is_some_and(|row| row.is_open())
+                on:toggle=move |event| if let Some(row) = open { row.toggled(&event) }>
+                <summary class="tool-head">
+                    <span class="tool-icon" aria-hidden="true">{move || label().0}</span>
+                    <span class="tool-name">{name}</span>
+                    <span class="tool-brief">{brief}</span>
+                    <span class="tool-status">{move || label().1}</span>
+                    {move || shown.get().1.and_then(|r| r.duration_ms).map(|t| view! { <span class="tool-duration muted">{duration(t)}</span> })}
+                </summary>
+                {summary.map(|s| view! { <p class="muted">{s}</p> })}
+                <pre class="tool-args" aria-label="Arguments"><code>{pretty_arguments(&arguments)}</code></pre>
+                {(!progress.is_empty()).then(|| view! { <p class="muted">{progress.join(" · ")}</p> })}
+                {move || {
+                    let (status, result) = shown.get();
+                    match result {
+                        Some(result) => {
+                            let text = match &result.content {
+                                serde_json::Value::String(text) => pretty_arguments(text),
+                                other => serde_json::to_string_pretty(other).unwrap_or_default(),
+                            };
+                            view! {
+                                <div class=if result.is_error { "tool-result error" } else { "tool-result" }>
+                                    <span class="label">{if result.is_error { "Error result" } else { "Result" }}</span>
+                                    <pre><code>{text}</code></pre>
+                                </div>
+                            }
+                            .into_any()
                         }
-                        .into_any()
+                        None => view! {
+                            <p class="tool-result pending muted">
+                                {if status == ToolStatus::NoResult {
+                                    "No result came back."
+                                } else if for_you.get() {
+                                    "Waiting for your answer (see Pending asks)."
+                                } else {
+                                    "Waiting for the result…"
+                                }}
+                            </p>
+                        }
+                        .into_any(),
                     }
-                    None => view! {
-                        <p class="tool-result pending muted">
-                            {if status == ToolStatus::NoResult {
-                                "No result came back."
-                            } else if for_you.get() {
-                                "Waiting for your answer (see Pending asks)."
-                            } else {
-                                "Waiting for the result…"
-                            }}
-                        </p>
-                    }
-                    .into_any(),
-                }
-            }}
+                }}
+            </details>
         </article>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_brief_names_each_argument_and_cuts_long_values() {
+        assert_eq!(
+            argument_brief(r#"{"title":"ship the SDK","count":3}"#),
+            r#"count: 3, title: "ship the SDK""#
+        );
+        let long = format!(r#"{{"text":"{}"}}"#, "x".repeat(100));
+        let brief = argument_brief(&long);
+        assert!(brief.chars().count() <= 80, "{brief}");
+        assert!(brief.contains('…'));
+    }
+
+    #[test]
+    fn arguments_still_streaming_are_shown_as_they_are() {
+        assert_eq!(argument_brief("{\"ti"), "{\"ti");
+        assert_eq!(argument_brief(""), "");
+    }
 }

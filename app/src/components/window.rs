@@ -4,6 +4,9 @@
 
 use leptos::prelude::*;
 
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+use crate::components::scroll_port::ScrollPort;
+
 /// Lists shorter than this render every row.
 pub const WINDOW_FROM: usize = 200;
 /// Rows rendered at the live end while the view follows it.
@@ -49,15 +52,6 @@ impl Slice {
         let end = (row_at(bottom) + 1 + OVERSCAN).min(count).max(start);
         Slice { start, end }
     }
-}
-
-/// The scrolling element the rows live in, and a counter bumped on each of its scrolls.
-#[derive(Clone, Copy)]
-pub struct ScrollPort {
-    pub element: NodeRef<leptos::html::Section>,
-    pub scrolled: RwSignal<u64>,
-    /// True while the view is at (or within a few pixels of) the live end.
-    pub following: RwSignal<bool>,
 }
 
 /// A windowed list: its root element, its slice and the row height estimate.

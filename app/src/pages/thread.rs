@@ -10,23 +10,21 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::api::{
-    answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread, send_message,
+    answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread, retry_run, send_message,
 };
 use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals};
-use crate::components::timeline::{Selection, Timeline};
-use crate::components::tool_card::{ContinuedCalls, WaitingCalls};
-use crate::components::window::ScrollPort;
+use crate::components::run_section::RunSection;
+use crate::components::scroll_port::{JumpToLatest, ScrollPort};
+use crate::components::timeline::{RepeatedMessages, RetryableRun, Selection};
+use crate::components::tool_card::{ContinuedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
 use crate::model::{AnswerOutcome, RunSummary, ThreadPage as ThreadData};
 use crate::projection::{ItemBody, RunView, ViewPolicy};
 use crate::protocol::ask::Ask;
-use crate::protocol::channel::Role;
-
-/// How close to the bottom (in pixels) still counts as following the live end.
-const FOLLOW_SLACK_PX: i32 = 24;
+use crate::protocol::status::RunStatus;
 
 /// Bumped when a thread's title changes, so the sidebar reloads its list.
 #[derive(Clone, Copy)]
@@ -123,42 +121,31 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let suggestions = data.suggestions.clone();
     let environments = data.environments.clone();
     let threads_changed = use_context::<ThreadsChanged>();
-    let port = ScrollPort {
-        element: NodeRef::new(),
-        scrolled: RwSignal::new(0),
-        following: RwSignal::new(true),
-    };
+    // What the thread shows, counted only while the reader is away from the live end.
+    let items = Signal::derive(move || {
+        runs.with(|runs| {
+            runs.iter()
+                .map(|run| {
+                    run.view
+                        .with(|view| view.items.iter().filter(|item| !item.is_blank()).count())
+                })
+                .sum::<usize>()
+        })
+    });
+    let port = ScrollPort::new(items);
     provide_context(port);
-    // Only the reader scrolling up leaves the live end; the list growing or re-slicing
-    // under a follower (which can move the offset down) never does.
-    let last_offset = StoredValue::new(0);
-    let on_scroll = move |_| {
-        if let Some(element) = port.element.get_untracked() {
-            let offset = element.scroll_top();
-            let at_end =
-                offset + element.client_height() >= element.scroll_height() - FOLLOW_SLACK_PX;
-            let following =
-                at_end || (port.following.get_untracked() && offset >= last_offset.get_value());
-            last_offset.set_value(offset);
-            if port.following.get_untracked() != following {
-                port.following.set(following);
-            }
-        }
-        port.scrolled.update(|count| *count += 1);
-    };
+    port.pin();
     // While the reader is at the live end, keep it in view as events arrive. Live events
     // land once a frame, and this runs right after, before the frame is laid out: one
-    // layout serves both. Scrolling past the end lands on it without reading the height.
+    // layout serves both. What grows later (layout after a bulk load) the pin catches.
     Effect::new(move |_| {
         let events: u64 = runs.with(|runs| {
             runs.iter()
                 .map(|run| run.view.with(|view| view.last_sequence))
                 .sum()
         });
-        if port.following.get()
-            && let Some(element) = port.element.get_untracked()
-        {
-            element.set_scroll_top(i32::MAX);
+        if port.following.get() {
+            port.keep_at_end();
         }
         events
     });
@@ -213,6 +200,8 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     };
 
     let send = move |text: String| {
+        // Whoever sends wants to see what comes back.
+        port.jump_to_latest();
         busy.set(true);
         problem.set(None);
         returned.set(None);
@@ -269,25 +258,69 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         });
     };
     // Retry: the thread's last message, sent again as a new run.
+    // Retry: the thread's last message sent again in place of its turn (no second copy of
+    // the message, in the timeline or for the agent).
     let retry = move |_| {
-        let last = runs.with_untracked(|list| {
-            list.iter().rev().find_map(|run| {
-                run.view.with_untracked(|view| {
-                    view.items.iter().rev().find_map(|item| match &item.body {
-                        ItemBody::Message {
-                            role: Role::User,
-                            text,
-                            ..
-                        } => Some(text.clone()),
-                        _ => None,
-                    })
-                })
-            })
+        let Some(last) = runs.with_untracked(|list| list.last().copied()) else {
+            return;
+        };
+        let id = last.summary.with_untracked(|summary| summary.id.clone());
+        port.jump_to_latest();
+        busy.set(true);
+        problem.set(None);
+        spawn_local(async move {
+            match retry_run(id).await {
+                Ok(summary) => {
+                    let id = summary.id.clone();
+                    let added = signals(summary, RunView::new(ViewPolicy::default()));
+                    if runs.try_update(|list| list.push(added)).is_some() {
+                        follow(&id, added.view, connection);
+                    }
+                }
+                Err(error) => {
+                    problem.try_set(Some(error.to_string()));
+                }
+            }
+            busy.try_set(false);
         });
-        if let Some(text) = last {
-            send(text);
-        }
     };
+    // The thread's last run, once over (and not waiting): what Retry redoes.
+    let retryable = Memo::new(move |_| {
+        runs.with(|list| {
+            list.last().and_then(|run| {
+                run.view
+                    .with(|view| {
+                        matches!(
+                            view.status,
+                            RunStatus::Succeeded | RunStatus::Failed | RunStatus::Cancelled
+                        )
+                    })
+                    .then(|| run.summary.with(|summary| summary.id.clone()))
+            })
+        })
+    });
+    provide_context(RetryableRun(retryable));
+    // A user message a later run sends again (a retry) is shown once, where it was first.
+    let repeated = Memo::new(move |_| {
+        let mut seen = std::collections::HashSet::new();
+        let mut repeated = std::collections::HashSet::new();
+        runs.with(|list| {
+            for run in list {
+                run.view.with(|view| {
+                    if let Some(id) = crate::projection::history::user_message_id(view)
+                        && !seen.insert(id.to_owned())
+                    {
+                        repeated.insert((
+                            run.summary.with(|summary| summary.id.clone()),
+                            id.to_owned(),
+                        ));
+                    }
+                });
+            }
+        });
+        repeated
+    });
+    provide_context(RepeatedMessages(repeated));
 
     let pending = Memo::new(move |_| {
         runs.with(|list| {
@@ -342,6 +375,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         })
     });
     provide_context(WaitingCalls(waiting));
+    provide_context(ExpandedRows(RwSignal::new(Default::default())));
     // Text typed in the composer as the answer to the waiting free-text question.
     let reply = move |(run_id, ask, text): (String, Ask, String)| {
         let Some(envelope) = crate::components::asks::free_text_receipt(&ask, &text) else {
@@ -374,6 +408,13 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     Effect::new(move |previous: Option<usize>| {
         let count = pending.with(Vec::len);
         if previous.is_some_and(|previous| count < previous) {
+            // The answered card is gone: focus goes on, never to the page body.
+            #[cfg(any(feature = "hydrate", feature = "csr"))]
+            request_animation_frame(|| {
+                if crate::components::focus::focus_is_lost() {
+                    crate::components::focus::focus_next_ask_or_composer();
+                }
+            });
             discover();
             for delay in [400u64, 1500, 4000] {
                 set_timeout(discover, std::time::Duration::from_millis(delay));
@@ -419,30 +460,18 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             <ThreadHeader thread_id title agent agents runs show_reasoning arrival connection threads_changed />
             {move || problem.get().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
             <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite"
-                node_ref=port.element on:scroll=on_scroll>
+                node_ref=port.element on:scroll=move |_| port.on_scroll()>
+                <div class="timeline-content" node_ref=port.content>
                 {move || runs.with(Vec::is_empty).then(|| view! {
                     <p class="muted empty">"No runs in this thread yet. Send a message, or try a scenario below."</p>
                 })}
                 <For each=numbered_runs key=|(_, run)| run.summary.with_untracked(|s| s.id.clone()) let:entry>
-                    {
-                        let (index, run) = entry;
-                        let label = move || run.view.with(|view| view.status.label());
-                        view! {
-                            <section class="run" aria-label=format!("Run {}", index + 1)>
-                                <header class="run-head">
-                                    <span>{format!("Run {}", index + 1)}</span>
-                                    <span class="run-status" data-status=label>{label}</span>
-                                    {move || run.view.with(|view| view.activity.clone()).map(|activity| view! {
-                                        <span class="activity muted" role="status">{activity}</span>
-                                    })}
-                                </header>
-                                <Timeline run=index run_id=run.summary.with_untracked(|s| s.id.clone()) view=run.view show_reasoning arrival
-                                    on_select=move |selected| selection.set(Some(selected)) on_retry=retry />
-                            </section>
-                        }
-                    }
+                    <RunSection index=entry.0 run=entry.1 show_reasoning arrival
+                        on_select=move |selected| selection.set(Some(selected)) on_retry=retry />
                 </For>
+                </div>
             </section>
+            <JumpToLatest port />
             <section class="ask-lane" role="region" aria-label="Pending asks">
                 <h2 class="visually-hidden">"Pending asks"</h2>
                 <For each=move || pending.get() key=|(run, ask)| format!("{run}:{}", ask.id) let:entry>
@@ -542,7 +571,7 @@ fn ThreadHeader(
                 <label class="toggle">
                     <input type="checkbox" prop:checked=move || show_reasoning.get()
                         on:change=move |event| show_reasoning.set(event_target_checked(&event)) />
-                    "Show reasoning"
+                    "Show reasoning and steps"
                 </label>
                 <div class="segmented" role="group" aria-label="Timeline order">
                     <button type="button" class="button small" aria-pressed=move || (!arrival.get()).to_string()

@@ -8,10 +8,60 @@ use crate::projection::{ItemBody, RunView};
 use crate::protocol::ask::{AskKind, AskState};
 use crate::protocol::channel::Role;
 
-/// Messages of the runs so far, oldest first.
-pub fn messages_from_views<'a>(views: impl IntoIterator<Item = &'a RunView>) -> Vec<Value> {
+/// The id of the user message a run starts with, if it starts with one (a follow-up run
+/// carrying answers does not).
+pub fn user_message_id(view: &RunView) -> Option<&str> {
+    view.items.iter().find_map(|item| match &item.body {
+        ItemBody::Message {
+            message_id,
+            role: Role::User,
+            ..
+        } => Some(message_id.as_str()),
+        _ => None,
+    })
+}
+
+/// Which runs a retry replaced: a turn (a run with a user message, and the follow-ups
+/// after it) whose message is sent again later, or is `next` (the message about to be
+/// sent), is left out of the conversation: the agent hears the message once, and not
+/// the reply it is asked to redo.
+pub fn retried_runs(views: &[&RunView], next: Option<&str>) -> Vec<bool> {
+    let turn_ids: Vec<Option<&str>> = {
+        let mut current = None;
+        views
+            .iter()
+            .map(|view| {
+                if let Some(id) = user_message_id(view) {
+                    current = Some(id);
+                }
+                current
+            })
+            .collect()
+    };
+    turn_ids
+        .iter()
+        .enumerate()
+        .map(|(index, turn)| {
+            turn.is_some_and(|id| {
+                next == Some(id)
+                    || views[index + 1..]
+                        .iter()
+                        .any(|later| user_message_id(later) == Some(id))
+            })
+        })
+        .collect()
+}
+
+/// Messages of the runs so far, oldest first, without the turns a retry replaced; `next`
+/// is the id of the user message about to be sent, when it is a retry's.
+pub fn messages_from_views<'a>(
+    views: impl IntoIterator<Item = &'a RunView>,
+    next: Option<&str>,
+) -> Vec<Value> {
+    let views: Vec<&RunView> = views.into_iter().collect();
+    let retried = retried_runs(&views, next);
     let mut messages = Vec::new();
-    for view in views {
+    for (view, _) in views.iter().zip(retried).filter(|(_, retried)| !retried) {
         for item in &view.items {
             match &item.body {
                 ItemBody::Message {
@@ -123,4 +173,73 @@ pub fn continued_calls<'a>(
                 if paused.tool_call(tool_call_id).is_some()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::projection::{Item, ViewPolicy};
+    use crate::protocol::channel::Channel;
+
+    fn run(messages: &[(Role, &str, &str)]) -> RunView {
+        let mut view = RunView::new(ViewPolicy::default());
+        for (n, (role, id, text)) in messages.iter().enumerate() {
+            view.items.push(Item {
+                sequence: n as u64 + 1,
+                updated: n as u64 + 1,
+                ts: 0,
+                channel: if *role == Role::User {
+                    Channel::User
+                } else {
+                    Channel::Final
+                },
+                body: ItemBody::Message {
+                    message_id: (*id).into(),
+                    role: *role,
+                    name: None,
+                    text: (*text).into(),
+                    streaming: false,
+                    is_final: false,
+                },
+            });
+        }
+        view
+    }
+
+    fn contents(messages: &[Value]) -> Vec<&str> {
+        messages
+            .iter()
+            .filter_map(|message| message["content"].as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_retried_turn_is_heard_once_and_its_old_reply_not_at_all() {
+        let first = run(&[(Role::User, "u1", "hello"), (Role::Assistant, "a1", "hi")]);
+        let failed = run(&[
+            (Role::User, "u2", "book it"),
+            (Role::Assistant, "a2", "half a"),
+        ]);
+        let paused_follow_up = run(&[(Role::Assistant, "a2b", "still half")]);
+        let retry = run(&[
+            (Role::User, "u2", "book it"),
+            (Role::Assistant, "a3", "booked"),
+        ]);
+        let views = [&first, &failed, &paused_follow_up];
+        // About to retry u2: the failed turn and its follow-up are left out.
+        assert_eq!(
+            contents(&messages_from_views(views, Some("u2"))),
+            ["hello", "hi"]
+        );
+        // Once the retry ran, the conversation holds it instead.
+        let views = [&first, &failed, &paused_follow_up, &retry];
+        assert_eq!(
+            contents(&messages_from_views(views, None)),
+            ["hello", "hi", "book it", "booked"]
+        );
+        assert_eq!(
+            retried_runs(&[&first, &failed, &paused_follow_up, &retry], None),
+            [false, true, true, false]
+        );
+    }
 }

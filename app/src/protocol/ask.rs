@@ -189,6 +189,49 @@ impl AskState {
     }
 }
 
+/// How an ask ended, as the console tells it apart: each has its own sign and colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pending,
+    Approved,
+    Denied,
+    Answered,
+    Skipped,
+    Cancelled,
+    Expired,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pending => "pending",
+            Outcome::Approved => "approved",
+            Outcome::Denied => "denied",
+            Outcome::Answered => "answered",
+            Outcome::Skipped => "skipped",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Expired => "expired",
+        }
+    }
+}
+
+impl AskState {
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            AskState::Pending => Outcome::Pending,
+            AskState::Expired => Outcome::Expired,
+            AskState::Cancelled { .. } => Outcome::Cancelled,
+            AskState::Resolved { answer } => match answer.action.as_str() {
+                "once" | "session" | "always" | "approve" | "accept" => Outcome::Approved,
+                "deny" | "reject" => Outcome::Denied,
+                "skip" => Outcome::Skipped,
+                "cancel" => Outcome::Cancelled,
+                _ => Outcome::Answered,
+            },
+        }
+    }
+}
+
 /// One blocking request of an agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ask {
@@ -229,11 +272,23 @@ pub struct Ask {
     pub state: AskState,
 }
 
+impl Ask {
+    /// Whether a denial's reason reaches the agent. AG-UI resumes carry it; a Hermes
+    /// approval answer has no field for one, so the console does not ask for it there.
+    pub fn denial_reason_reaches_agent(&self) -> bool {
+        matches!(
+            self.origin,
+            AskOrigin::AgUiInterrupt { .. } | AskOrigin::AgUiCustomInterrupt
+        )
+    }
+}
+
 /// Approval choices in Hermes semantics.
 pub const APPROVAL_CHOICES: [&str; 4] = ["once", "session", "always", "deny"];
 
 /// The approval choices to offer: all four, minus `always` when permanent approval is not
-/// allowed, and only once/deny after a smart deny. An explicit upstream list is honoured
+/// allowed (callers pass false for a destructive command: nobody should approve `rm -rf`
+/// forever with one click), and only once/deny after a smart deny. An explicit upstream list is honoured
 /// but never widened beyond those rules.
 pub fn approval_actions(
     offered: Option<&[String]>,
@@ -287,6 +342,38 @@ pub(crate) fn strings(value: Option<&Value>) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_way_an_ask_ends_has_its_own_outcome() {
+        let resolved = |action: &str| AskState::Resolved {
+            answer: RecordedAnswer {
+                action: action.into(),
+                data: Value::Null,
+                summary: String::new(),
+                actor: None,
+                at: None,
+            },
+        };
+        let outcomes: Vec<Outcome> = ["once", "session", "always", "accept", "deny", "reject"]
+            .into_iter()
+            .chain(["skip", "cancel", "answer", "submit", "save"])
+            .map(|action| resolved(action).outcome())
+            .collect();
+        use Outcome::*;
+        assert_eq!(
+            outcomes,
+            [
+                Approved, Approved, Approved, Approved, Denied, Denied, Skipped, Cancelled,
+                Answered, Answered, Answered
+            ]
+        );
+        assert_eq!(AskState::Expired.outcome(), Expired);
+        let cancelled = AskState::Cancelled {
+            reason: "interrupted".into(),
+        };
+        assert_eq!(cancelled.outcome(), Cancelled);
+        assert_eq!(AskState::Pending.outcome(), Pending);
+    }
 
     #[test]
     fn always_is_not_offered_when_permanent_approval_is_not_allowed() {

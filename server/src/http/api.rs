@@ -36,6 +36,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/runs/{run_id}", get(get_run))
         .route("/api/v1/runs/{run_id}/events", get(run_events))
         .route("/api/v1/runs/{run_id}/cancel", post(cancel_run))
+        .route("/api/v1/runs/{run_id}/retry", post(retry_run))
         .route("/api/v1/asks", get(list_asks))
         .route("/api/v1/asks/{key}", get(get_ask))
         .route("/api/v1/asks/{key}/receipt", post(post_receipt))
@@ -204,6 +205,22 @@ async fn send_message(
                 skip_verification: message.skip_verification,
             },
         )
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        axum::Json(json!({ "run": run_json(&run) })),
+    )
+        .into_response())
+}
+
+/// Sends the thread's last message again in place of the turn the run belongs to.
+async fn retry_run(
+    State(runs): State<Arc<Runs>>,
+    Context(context): Context,
+    UrlPath(run_id): UrlPath<String>,
+) -> ApiResult {
+    let run = runs
+        .retry(&context.tenant, &run_id, RunOptions::default())
         .await?;
     Ok((
         StatusCode::ACCEPTED,

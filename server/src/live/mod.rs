@@ -10,18 +10,44 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use app::protocol::channel::RunEvent;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 /// How many events a slow subscriber may fall behind before it re-reads the store.
 const CHANNEL_CAPACITY: usize = 1024;
 
-/// Per-run broadcast channels.
-#[derive(Clone, Default)]
+/// Per-run broadcast channels, and the signal that ends every stream at shutdown.
+#[derive(Clone)]
 pub struct Live {
     runs: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<RunEvent>>>>>,
+    closing: Arc<watch::Sender<bool>>,
+}
+
+impl Default for Live {
+    fn default() -> Live {
+        Live {
+            runs: Arc::default(),
+            closing: Arc::new(watch::channel(false).0),
+        }
+    }
 }
 
 impl Live {
+    /// Ends every live stream, now and from now on. A server that stops listening must
+    /// say so to the browsers it streams to, or they would read "Live" from a server
+    /// that refuses their next request.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the streams are to end.
+    pub async fn closed(&self) {
+        let mut closing = self.closing.subscribe();
+        // An error means the sender is gone: nothing will ever close the streams then.
+        if closing.wait_for(|closed| *closed).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+
     pub fn subscribe(&self, run_id: &str) -> broadcast::Receiver<Arc<RunEvent>> {
         let mut runs = self
             .runs

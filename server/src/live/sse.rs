@@ -68,7 +68,12 @@ pub fn event_stream(
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
         let mut receiver = live.subscribe(&run_id);
-        let pumped = pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx).await;
+        // At shutdown the stream ends: the browser's EventSource notices at once and
+        // reconnects (to a restarted server) from its last sequence.
+        let pumped = tokio::select! {
+            pumped = pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx) => pumped,
+            () = live.closed() => Ok(()),
+        };
         drop(receiver);
         live.release(&run_id);
         if let Err(error) = pumped {

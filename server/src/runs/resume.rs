@@ -48,6 +48,9 @@ impl Runs {
             }
         }
         let next_run_id = resume_run_id(run_id);
+        // The follow-up run's existence is the delivery: once it is there (started now, or
+        // before a crash), every answer it carries counts as delivered.
+        let keys: Vec<String> = asks.iter().map(|record| record.key.clone()).collect();
         if store.get_run(tenant_id, &next_run_id).await?.is_none() {
             let Some(answers) = self.answers_of(tenant_id, &asks).await? else {
                 store.unclaim_resume(tenant_id, run_id).await?;
@@ -71,28 +74,10 @@ impl Runs {
                 RunOptions::default(),
             )
             .await?;
-            for record in &paused.asks {
-                store
-                    .settle_delivery(
-                        tenant_id,
-                        &record.key,
-                        DeliveryOutcome::Delivered,
-                        None,
-                        now_ms(),
-                    )
-                    .await?;
-            }
-            return Ok(());
         }
-        for record in &asks {
+        for key in &keys {
             store
-                .settle_delivery(
-                    tenant_id,
-                    &record.key,
-                    DeliveryOutcome::Delivered,
-                    None,
-                    now_ms(),
-                )
+                .settle_delivery(tenant_id, key, DeliveryOutcome::Delivered, None, now_ms())
                 .await?;
         }
         Ok(())

@@ -1,10 +1,12 @@
-//! Starting runs: a user message becomes a run of the thread's agent (bound on first use);
-//! the store creates the run and its first events before the connector sends it.
+//! Starting runs: a user message (or the last one, sent again) becomes a run of the
+//! thread's agent (bound on first use); the store creates the run and its first events
+//! before the connector sends it.
 
 use std::sync::Arc;
 
 use app::error::ApiError;
-use app::protocol::channel::{EventBody, EventDraft};
+use app::projection::ItemBody;
+use app::protocol::channel::{EventBody, EventDraft, Role};
 use app::protocol::status::RunStatus;
 
 use super::Runs;
@@ -57,13 +59,7 @@ impl Runs {
         if text.is_empty() {
             return Err(ApiError::BadRequest("the message is empty".into()));
         }
-        let agent = self.thread_agent(tenant_id, thread_id).await?;
-        let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
-        if runs.iter().any(|run| run.status == RunStatus::Running) {
-            return Err(ApiError::Conflict(format!(
-                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
-            )));
-        }
+        self.refuse_while_running(tenant_id, thread_id).await?;
         let run_id = uuid::Uuid::new_v4().to_string();
         let turn = Turn {
             tenant_id: tenant_id.to_owned(),
@@ -72,6 +68,76 @@ impl Runs {
             run_id,
             text: text.to_owned(),
         };
+        self.start_turn(turn, options).await
+    }
+
+    /// Sends the thread's last message again, as the same message, in place of the turn
+    /// that answered it: the agent hears it once, without the reply it is asked to redo,
+    /// and the timeline shows it once. `run_id` is any run of that last turn.
+    pub async fn retry(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        let run = self.get_run(tenant_id, run_id).await?;
+        let thread_id = run.thread_id.clone();
+        self.refuse_while_running(tenant_id, &thread_id).await?;
+        let records = self.host.store.list_runs(tenant_id, &thread_id).await?;
+        let views = self.host.thread_views(tenant_id, &thread_id).await?;
+        let last_turn = views.iter().zip(&records).rev().find_map(|(view, record)| {
+            let (id, text) = view.items.iter().find_map(|item| match &item.body {
+                ItemBody::Message {
+                    message_id,
+                    role: Role::User,
+                    text,
+                    ..
+                } => Some((message_id.clone(), text.clone())),
+                _ => None,
+            })?;
+            Some((record.id.clone(), id, text))
+        });
+        let Some((turn_run, message_id, text)) = last_turn else {
+            return Err(ApiError::Conflict(
+                "this thread has no message to send again".into(),
+            ));
+        };
+        let in_last_turn = records
+            .iter()
+            .skip_while(|record| record.id != turn_run)
+            .any(|record| record.id == run_id);
+        if !in_last_turn {
+            return Err(ApiError::Conflict(format!(
+                "run {run_id:?} is not the thread's last turn: only the last message can be sent again"
+            )));
+        }
+        let turn = Turn {
+            tenant_id: tenant_id.to_owned(),
+            thread_id,
+            run_id: uuid::Uuid::new_v4().to_string(),
+            message_id,
+            text,
+        };
+        self.start_turn(turn, options).await
+    }
+
+    async fn refuse_while_running(&self, tenant_id: &str, thread_id: &str) -> Result<(), ApiError> {
+        let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
+        if runs.iter().any(|run| run.status == RunStatus::Running) {
+            return Err(ApiError::Conflict(format!(
+                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
+            )));
+        }
+        Ok(())
+    }
+
+    async fn start_turn(
+        self: &Arc<Self>,
+        turn: Turn,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
+        let (tenant_id, thread_id) = (turn.tenant_id.as_str(), turn.thread_id.as_str());
+        let agent = self.thread_agent(tenant_id, thread_id).await?;
         let prepared = agent.prepare_turn(&self.host, &turn).await?;
         self.start(
             &agent,

@@ -134,14 +134,24 @@ impl TestServer {
         format!("{}{path}", self.base_url)
     }
 
-    /// Sends SIGINT (what Ctrl-C sends) and waits for the process to exit.
-    pub fn interrupt(mut self) -> std::process::ExitStatus {
+    /// Sends SIGINT (what Ctrl-C sends).
+    pub fn send_interrupt(&self) {
         let pid = self.child.id().to_string();
         let status = Command::new("kill")
             .args(["-INT", &pid])
             .status()
             .expect("kill runs");
         assert!(status.success(), "kill -INT {pid} failed");
+    }
+
+    /// Sends SIGINT (what Ctrl-C sends) and waits for the process to exit.
+    pub fn interrupt(self) -> std::process::ExitStatus {
+        self.send_interrupt();
+        self.wait_for_exit()
+    }
+
+    /// Waits (up to 10 s) for the process to exit.
+    pub fn wait_for_exit(mut self) -> std::process::ExitStatus {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             if let Some(status) = self.child.try_wait().expect("try_wait") {

@@ -14,12 +14,14 @@ mod approval;
 mod credential;
 mod edit;
 mod questions;
+mod receipt;
 mod tool;
 
 use self::approval::ApprovalCard;
 use self::credential::CredentialPrompt;
 use self::edit::EditReview;
 use self::questions::{OptionList, QuestionFlow};
+pub use self::receipt::AskReceipt;
 use self::tool::FrontendTool;
 
 /// The receipt envelope for `ask`.
@@ -167,12 +169,71 @@ pub fn AskCard(run_id: String, ask: Ask, #[prop(into)] on_answered: Callback<()>
             view! { <FrontendTool ask=ask.clone() id=id.clone() sender /> }.into_any()
         }
     };
+    let card: NodeRef<leptos::html::Div> = NodeRef::new();
+    take_focus_on_arrival(card);
     view! {
-        <div class="ask-card" data-ask-id=ask.id.clone() data-slot=ask.component.as_str() aria-busy=move || sender.sending.get().to_string()>
+        <div class="ask-card" node_ref=card data-ask-id=ask.id.clone() data-slot=ask.component.as_str()
+            aria-busy=move || sender.sending.get().to_string() on:keydown=move |event| on_card_key(card, &event)>
             {body}
             {notice}
         </div>
     }
+}
+
+/// An ask takes focus as it arrives, unless the operator is typing or another ask
+/// already has it.
+fn take_focus_on_arrival(card: NodeRef<leptos::html::Div>) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        let Some(element) = card.get() else {
+            return false;
+        };
+        let another_has_it = document()
+            .active_element()
+            .and_then(|active| active.closest(".ask-lane").ok().flatten())
+            .is_some();
+        if !another_has_it && !crate::components::focus::is_typing() {
+            crate::components::focus::focus_answer_control(&element);
+        }
+        true
+    });
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = card;
+}
+
+/// Keys that work anywhere in a card: Esc goes back to the composer; 1–9 pick an option
+/// (outside a text field).
+fn on_card_key(card: NodeRef<leptos::html::Div>, event: &leptos::ev::KeyboardEvent) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        if event.is_composing() || event.ctrl_key() || event.meta_key() || event.alt_key() {
+            return;
+        }
+        let key = event.key();
+        if key == "Escape" {
+            event.prevent_default();
+            crate::components::focus::focus_composer();
+            return;
+        }
+        let in_text_field = event.target().is_some_and(|target| {
+            target.dyn_ref::<web_sys::HtmlTextAreaElement>().is_some()
+                || target.dyn_ref::<web_sys::HtmlInputElement>().is_some()
+        });
+        if let (Some(number), false, Some(element)) = (
+            key.parse::<u32>().ok().filter(|n| (1..=9).contains(n)),
+            in_text_field,
+            card.get_untracked(),
+        ) && crate::components::focus::pick_option(&element, number)
+        {
+            event.prevent_default();
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = (card, event);
 }
 
 #[component]
@@ -211,46 +272,5 @@ fn AskHead(ask: Ask, id: String) -> impl IntoView {
             <h3 id=format!("{id}-title")>{ask.title}</h3>
         </header>
         {ask.command.map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
-    }
-}
-
-/// A closed ask in the timeline: read-only, past tense, e.g. "Approved once — rm -rf build/".
-#[component]
-pub fn AskReceipt(ask: Ask) -> impl IntoView {
-    let subject = ask.command.clone().unwrap_or_else(|| ask.title.clone());
-    let (label, text, outcome) = match &ask.state {
-        AskState::Resolved { answer } => {
-            let who = answer
-                .actor
-                .as_ref()
-                .map(|who| format!(" (by {who})"))
-                .unwrap_or_default();
-            (
-                answer.summary.clone(),
-                format!("{} — {subject}{who}", answer.summary),
-                "resolved",
-            )
-        }
-        AskState::Expired => (
-            "Expired".to_owned(),
-            format!("Expired — {subject}"),
-            "expired",
-        ),
-        AskState::Cancelled { reason } => (
-            "Cancelled".to_owned(),
-            format!("Cancelled ({reason}) — {subject}"),
-            "cancelled",
-        ),
-        AskState::Pending => (
-            "Waiting".to_owned(),
-            format!("Waiting for you — {subject}"),
-            "pending",
-        ),
-    };
-    view! {
-        <div class="receipt" data-receipt="true" data-outcome=outcome role="status" aria-label=label>
-            <span class="receipt-mark" aria-hidden="true">{match outcome { "resolved" => "✓", "pending" => "…", _ => "×" }}</span>
-            {text}
-        </div>
     }
 }

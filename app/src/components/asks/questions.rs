@@ -21,13 +21,15 @@ fn focus(id: &str) {
     let _ = id;
 }
 
-/// A single-choice listbox with a roving tab stop: arrows, Home/End, Enter/Space.
+/// A single-choice listbox with a roving tab stop: arrows and Home/End move, Space
+/// chooses, Enter chooses and submits (number keys are the card's: see `AskCard`).
 #[component]
 fn Choices(
     id: String,
     label_id: String,
     choices: Vec<String>,
     selected: RwSignal<Option<usize>>,
+    on_submit: Callback<()>,
 ) -> impl IntoView {
     let active = RwSignal::new(0usize);
     let count = choices.len();
@@ -66,11 +68,15 @@ fn Choices(
                     event.prevent_default();
                     move_to(count - 1);
                 }
-                "Enter" | " " => {
+                " " => {
                     event.prevent_default();
                     selected.set(Some(current));
                 }
-                "Escape" => selected.set(None),
+                "Enter" => {
+                    event.prevent_default();
+                    selected.set(Some(current));
+                    on_submit.run(());
+                }
                 _ => {}
             }
         }
@@ -109,9 +115,9 @@ pub(super) fn OptionList(ask: Ask, id: String, sender: Sender) -> impl IntoView 
     let label_id = format!("{id}-label");
     let (section_label, heading_label) = (label_id.clone(), label_id.clone());
     let selected = RwSignal::new(None::<usize>);
-    let answer = {
+    let answer = Callback::new({
         let choices = choices.clone();
-        move |_| {
+        move |()| {
             if let Some(choice) = selected
                 .get_untracked()
                 .and_then(|index| choices.get(index).cloned())
@@ -119,17 +125,17 @@ pub(super) fn OptionList(ask: Ask, id: String, sender: Sender) -> impl IntoView 
                 sender.send("answer", json!({ "answer": choice }));
             }
         }
-    };
+    });
     view! {
         <section class="ask question" role="form" aria-labelledby=section_label>
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=heading_label>{question.map(|q| q.text).unwrap_or_else(|| ask.title.clone())}</h3>
             </header>
-            <Choices id=id.clone() label_id choices selected />
+            <Choices id=id.clone() label_id choices selected on_submit=answer />
             <footer class="ask-actions">
-                <button type="button" class="button primary"
-                    disabled=move || sender.sending.get() || selected.get().is_none() on:click=answer>
+                <button type="button" class="button primary" data-primary="true"
+                    disabled=move || sender.sending.get() || selected.get().is_none() on:click=move |_| answer.run(())>
                     "Answer"
                 </button>
                 <button type="button" class="button ghost" disabled=move || sender.sending.get()
@@ -170,15 +176,21 @@ pub(super) fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             }
         }
     };
-    let advance = {
+    let advance = Callback::new({
+        let flow_id = id.clone();
         let read_step = read_step.clone();
         let questions = questions.clone();
-        move |_| {
+        move |()| {
             let current = step.get_untracked();
             let value = read_step(current);
             answers.update(|answers| answers[current] = value);
             if current + 1 < total {
                 step.set(current + 1);
+                let field_id = format!("{flow_id}-q{}", current + 1);
+                request_animation_frame(move || {
+                    focus(&format!("{field_id}-option-0"));
+                    focus(&field_id);
+                });
                 return;
             }
             let mut map = serde_json::Map::new();
@@ -190,7 +202,7 @@ pub(super) fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             }
             sender.send("answer", json!({ "answers": map }));
         }
-    };
+    });
     let steps = questions
         .iter()
         .enumerate()
@@ -198,10 +210,17 @@ pub(super) fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             let field_id = format!("{id}-q{index}");
             let label_id = format!("{field_id}-label");
             let input = if question.choices.is_empty() {
-                view! { <textarea id=field_id.clone() node_ref=texts[index] rows="3" aria-labelledby=label_id.clone()></textarea> }
+                // Enter answers, Shift+Enter breaks the line, as in the composer.
+                view! { <textarea id=field_id.clone() node_ref=texts[index] rows="3" aria-labelledby=label_id.clone()
+                    on:keydown=move |event: leptos::ev::KeyboardEvent| {
+                        if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
+                            event.prevent_default();
+                            advance.run(());
+                        }
+                    }></textarea> }
                     .into_any()
             } else {
-                view! { <Choices id=field_id.clone() label_id=label_id.clone() choices=question.choices.clone() selected=picks[index] /> }
+                view! { <Choices id=field_id.clone() label_id=label_id.clone() choices=question.choices.clone() selected=picks[index] on_submit=advance /> }
                     .into_any()
             };
             view! {
@@ -230,7 +249,8 @@ pub(super) fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoVie
                     <button type="button" class="button ghost" disabled=move || step.get() == 0
                         on:click=move |_| step.update(|step| *step = step.saturating_sub(1))>"Back"</button>
                 })}
-                <button type="button" class="button primary" disabled=move || sender.sending.get() on:click=advance>
+                <button type="button" class="button primary" data-primary="true" disabled=move || sender.sending.get()
+                    on:click=move |_| advance.run(())>
                     {move || if step.get() + 1 < total { "Next" } else { "Answer" }}
                 </button>
                 <button type="button" class="button ghost" disabled=move || sender.sending.get()

@@ -155,7 +155,7 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
                     .and_then(|m| m.get("allowPermanent"))
                     .and_then(Value::as_bool)
                     .unwrap_or(true);
-                approval_actions(Some(offered), allow_permanent, false)
+                approval_actions(Some(offered), allow_permanent && !ask.dangerous, false)
             }
             // The agent only learns approved yes/no: session and always cannot be honoured.
             None => vec!["once".into(), "deny".into()],

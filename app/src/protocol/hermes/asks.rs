@@ -86,9 +86,10 @@ impl HermesNormalizer {
             Some(command) => format!("Run {command}?"),
             None => "Approve the agent's action?".into(),
         };
+        let dangerous = command.as_deref().is_some_and(looks_dangerous);
         Ask {
             tool_call_id: self.open_tools.last().cloned(),
-            dangerous: command.as_deref().is_some_and(looks_dangerous),
+            dangerous,
             command,
             description: text_of(payload, "description"),
             pattern_keys,
@@ -97,7 +98,11 @@ impl HermesNormalizer {
                 AskKind::Approval,
                 Component::ApprovalCard,
                 title,
-                approval_actions(offered.as_deref(), allow_permanent, smart_denied),
+                approval_actions(
+                    offered.as_deref(),
+                    allow_permanent && !dangerous,
+                    smart_denied,
+                ),
                 origin,
             )
         }

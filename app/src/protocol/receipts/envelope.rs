@@ -38,14 +38,7 @@ pub struct ReceiptTime(pub i64);
 impl ReceiptTime {
     /// The time as RFC 3339 in UTC with milliseconds, e.g. `2026-12-02T10:00:00.000Z`.
     pub fn to_rfc3339(self) -> String {
-        let nanos = i128::from(self.0) * 1_000_000;
-        time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
-            .ok()
-            .and_then(|at| {
-                at.format(&time::format_description::well_known::Rfc3339)
-                    .ok()
-            })
-            .unwrap_or_else(|| self.0.to_string())
+        crate::when::rfc3339(self.0)
     }
 
     /// Reads an RFC 3339 time (any offset) as epoch milliseconds.

@@ -32,7 +32,9 @@ fn interrupt_payload(ask: &Ask, answer: &ValidatedAnswer) -> (bool, Option<Value
         Component::ApprovalCard => {
             let approved = answer.action != "deny";
             if !approved && !approval_schema {
-                return (false, None);
+                // Abandoned, yet the operator's reason still goes along.
+                let reason = answer.data.get("reason").cloned();
+                return (false, reason.map(|reason| json!({ "reason": reason })));
             }
             let mut payload = Map::new();
             payload.insert("approved".into(), json!(approved));

@@ -89,7 +89,7 @@ impl Connector for AgUiConnector {
 
     async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
         let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
-        let mut messages = messages_from_views(&views);
+        let mut messages = messages_from_views(&views, Some(&turn.message_id));
         messages.push(json!({ "id": turn.message_id, "role": "user", "content": turn.text }));
         let input = self.run_input(
             &turn.thread_id,
@@ -117,7 +117,7 @@ impl Connector for AgUiConnector {
             &paused.run.thread_id,
             &paused.next_run_id,
             Some(&paused.run.id),
-            messages_from_views(&views),
+            messages_from_views(&views, None),
             latest_state(&views),
         );
         resume::with_answers(input, paused)

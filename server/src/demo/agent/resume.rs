@@ -56,11 +56,17 @@ pub(super) fn resume_script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> 
             .into_iter()
             .filter(|id| !approved(id))
             .collect();
-        let text = match declined.len() {
+        let mut text = match declined.len() {
             0 => "Both approved. Booked.".to_owned(),
             2 => "Both declined. Nothing booked.".to_owned(),
             _ => format!("Declined: {}. Nothing booked.", declined.join(", ")),
         };
+        // A reason the operator gave with a denial is read back, so it is seen to arrive.
+        for id in &declined {
+            if let Some(reason) = payload(id).get("reason").and_then(Value::as_str) {
+                text.push_str(&format!(" Reason given for {id}: {reason}"));
+            }
+        }
         say(&mut steps, &message, &text);
     } else if answers.contains_key("busy-third") {
         if approved("busy-third") {

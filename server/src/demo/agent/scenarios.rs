@@ -138,6 +138,11 @@ pub(super) fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Ste
                 );
                 steps.push(run.finished());
             } else {
+                // "approve later": the agent thinks a while before it says anything and
+                // asks (the operator may be typing meanwhile).
+                if second == "later" {
+                    steps.push(Step::Tick(std::time::Duration::from_millis(1500)));
+                }
                 say(
                     &mut steps,
                     &format!("m-{}", run.run_id),

@@ -1,0 +1,126 @@
+//! Where keyboard focus goes in the thread: to an ask as it arrives (unless the operator
+//! is typing), back to the composer on Esc, and after an answer to the next waiting ask
+//! or the composer — never to the page body.
+
+/// The composer's message box.
+pub const COMPOSER_ID: &str = "composer-message";
+
+/// The controls an ask card would be answered with, most likely first.
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+const ANSWER_CONTROLS: [&str; 5] = [
+    "textarea:not([disabled]), input:not([type=hidden]):not([disabled])",
+    "[role=option][tabindex='0']",
+    "button[data-primary]:not([disabled])",
+    "button:not([disabled])",
+    "summary",
+];
+
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+mod browser {
+    use leptos::prelude::document;
+    use wasm_bindgen::JsCast;
+    use web_sys::{Element, HtmlElement};
+
+    use super::{ANSWER_CONTROLS, COMPOSER_ID};
+
+    fn is_shown(element: &Element) -> bool {
+        element.get_client_rects().length() > 0
+    }
+
+    fn focus(element: Element) -> bool {
+        match element.dyn_into::<HtmlElement>() {
+            Ok(element) => element.focus().is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    /// The operator is writing something: focus stays where it is.
+    pub fn is_typing() -> bool {
+        let Some(active) = document().active_element() else {
+            return false;
+        };
+        if let Some(area) = active.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            return !area.value().is_empty();
+        }
+        if let Some(input) = active.dyn_ref::<web_sys::HtmlInputElement>() {
+            return !input.value().is_empty();
+        }
+        active.has_attribute("contenteditable")
+    }
+
+    /// Nothing in particular has focus (the body, or an element that is gone).
+    pub fn focus_is_lost() -> bool {
+        match document().active_element() {
+            None => true,
+            Some(active) => !active.is_connected() || active.tag_name() == "BODY",
+        }
+    }
+
+    /// Focuses the control `card` is most likely answered with; false if it has none.
+    pub fn focus_answer_control(card: &Element) -> bool {
+        ANSWER_CONTROLS
+            .iter()
+            .any(|selector| focus_first_shown(card, selector))
+    }
+
+    /// Focuses the first element matching `selector` in `container` that is shown.
+    pub fn focus_first_shown(container: &Element, selector: &str) -> bool {
+        let Ok(found) = container.query_selector_all(selector) else {
+            return false;
+        };
+        for index in 0..found.length() {
+            if let Some(element) = found
+                .item(index)
+                .and_then(|node| node.dyn_into::<Element>().ok())
+                && is_shown(&element)
+            {
+                return focus(element);
+            }
+        }
+        false
+    }
+
+    pub fn focus_composer() {
+        if let Some(element) = document().get_element_by_id(COMPOSER_ID) {
+            focus(element);
+        }
+    }
+
+    /// The first waiting ask, else the composer.
+    pub fn focus_next_ask_or_composer() {
+        let next = document()
+            .query_selector(".ask-lane .ask-card:not([aria-busy='true'])")
+            .ok()
+            .flatten();
+        if !next.is_some_and(|card| focus_answer_control(&card)) {
+            focus_composer();
+        }
+    }
+
+    /// Picks the `number`th (from 1) option shown in `card`, as a click would.
+    pub fn pick_option(card: &Element, number: u32) -> bool {
+        let Ok(options) = card.query_selector_all("[role=option]") else {
+            return false;
+        };
+        let shown: Vec<Element> = (0..options.length())
+            .filter_map(|index| options.item(index)?.dyn_into::<Element>().ok())
+            .filter(is_shown)
+            .collect();
+        let Some(option) = usize::try_from(number)
+            .ok()
+            .and_then(|number| number.checked_sub(1))
+            .and_then(|index| shown.get(index).cloned())
+        else {
+            return false;
+        };
+        let Ok(option) = option.dyn_into::<HtmlElement>() else {
+            return false;
+        };
+        option.click();
+        let _ = option.focus();
+        true
+    }
+}
+
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+pub use browser::*;

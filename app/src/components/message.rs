@@ -1,0 +1,168 @@
+//! A message's body: its text laid out in blocks that stay put as it streams, and the
+//! actions under it once it is finished (Copy, Retry).
+
+use leptos::prelude::*;
+
+use crate::projection::{ItemBody, RunView};
+
+/// Longest block a message's text is laid out in. The browser lays out a changed block
+/// whole, so a message streaming into one block costs more each delta; in blocks only
+/// the last one changes.
+const TEXT_BLOCK_BYTES: usize = 2048;
+
+/// Cuts `text` into blocks of at most `limit` bytes: after the last newline that fits,
+/// else after the last space, else at a character boundary. Cuts depend only on the text
+/// before them, so appending never moves an earlier one.
+pub fn text_blocks(text: &str, limit: usize) -> Vec<(usize, usize)> {
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    while text.len() - start > limit {
+        let mut end = start + limit;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == start {
+            // A limit below one character's width still makes progress.
+            end += text[start..].chars().next().map_or(1, char::len_utf8);
+        }
+        let window = &text[start..end];
+        let cut = window
+            .rfind('\n')
+            .or_else(|| window.rfind([' ', '\t']))
+            .map_or(end, |at| start + at + 1);
+        blocks.push((start, cut));
+        start = cut;
+    }
+    if start < text.len() || blocks.is_empty() {
+        blocks.push((start, text.len()));
+    }
+    blocks
+}
+
+/// A message's text, updated in place as it streams.
+#[component]
+pub fn MessageText(view: RwSignal<RunView>, index: usize) -> impl IntoView {
+    fn text_of(view: &RunView, index: usize) -> &str {
+        match view.items.get(index).map(|item| &item.body) {
+            Some(ItemBody::Message { text, .. }) => text,
+            _ => "",
+        }
+    }
+    let blocks =
+        Memo::new(move |_| view.with(|view| text_blocks(text_of(view, index), TEXT_BLOCK_BYTES)));
+    view! {
+        <div class="message-text">
+            <For each=move || blocks.get() key=|block| *block let:block>
+                <div class="text-block">
+                    {view.with_untracked(|view| text_of(view, index).get(block.0..block.1).unwrap_or_default().to_owned())}
+                </div>
+            </For>
+        </div>
+    }
+}
+
+/// Under a finished message: Copy (its text, as written), and on the reply of the
+/// thread's last run, Retry.
+#[component]
+pub fn MessageActions(
+    view: RwSignal<RunView>,
+    index: usize,
+    /// Whether Retry applies to this message now.
+    retry: Option<Signal<bool>>,
+    on_retry: Callback<()>,
+) -> impl IntoView {
+    let copied = RwSignal::new(None::<bool>);
+    let copy = move |_| {
+        let text = view.with_untracked(|view| match view.items.get(index).map(|item| &item.body) {
+            Some(ItemBody::Message { text, .. }) => text.clone(),
+            _ => String::new(),
+        });
+        #[cfg(any(feature = "hydrate", feature = "csr"))]
+        {
+            let promise = window().navigator().clipboard().write_text(&text);
+            leptos::task::spawn_local(async move {
+                let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+                copied.try_set(Some(done));
+                set_timeout(
+                    move || {
+                        copied.try_set(None);
+                    },
+                    std::time::Duration::from_millis(2000),
+                );
+            });
+        }
+        #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+        let _ = (text, copied);
+    };
+    view! {
+        <div class="message-actions">
+            <button type="button" class="button small ghost" on:click=copy>
+                {move || match copied.get() {
+                    Some(true) => "Copied",
+                    Some(false) => "Could not copy",
+                    None => "Copy",
+                }}
+            </button>
+            {move || retry.is_some_and(|retry| retry.get()).then(|| view! {
+                <button type="button" class="button small ghost" on:click=move |_| on_retry.run(())>"Retry"</button>
+            })}
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(text: &str, limit: usize) -> Vec<&str> {
+        text_blocks(text, limit)
+            .into_iter()
+            .map(|(start, end)| &text[start..end])
+            .collect()
+    }
+
+    #[test]
+    fn short_text_is_one_block() {
+        assert_eq!(pieces("hello", 10), vec!["hello"]);
+        assert_eq!(pieces("", 10), vec![""]);
+    }
+
+    #[test]
+    fn long_text_is_cut_after_a_newline_then_a_space() {
+        assert_eq!(
+            pieces("one two\nthree four", 12),
+            vec!["one two\n", "three four"]
+        );
+        assert_eq!(
+            pieces("one two three four", 10),
+            vec!["one two ", "three four"]
+        );
+    }
+
+    #[test]
+    fn a_word_longer_than_the_limit_is_cut_on_a_character_boundary() {
+        let text = "ééééé";
+        let blocks = pieces(text, 3);
+        assert_eq!(blocks.concat(), text);
+        assert!(blocks.iter().all(|block| !block.is_empty()));
+        assert_eq!(pieces("abc", 0).concat(), "abc");
+    }
+
+    #[test]
+    fn appending_never_moves_an_earlier_cut() {
+        let mut text = String::new();
+        let mut earlier: Vec<(usize, usize)> = Vec::new();
+        for n in 0..2_000 {
+            text.push_str(&format!("w{n} "));
+            if n % 97 == 0 {
+                text.push('\n');
+            }
+            let blocks = text_blocks(&text, 64);
+            assert_eq!(blocks.iter().map(|(s, e)| e - s).sum::<usize>(), text.len());
+            // Every block but the last is final.
+            let settled = earlier.len().saturating_sub(1);
+            assert_eq!(&blocks[..settled], &earlier[..settled]);
+            earlier = blocks;
+        }
+    }
+}
