@@ -13,6 +13,49 @@ pub const TENANT_HEADER: &str = "x-agent-os-tenant";
 /// The cookie the console's tenant switcher sets.
 pub const TENANT_COOKIE: &str = "agent_os_tenant";
 
+/// What a user may do in a tenant, each role including the ones below it: a viewer reads
+/// and follows runs live; an operator also starts and stops runs, answers asks and edits
+/// workspace objects; an owner also manages members and tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Viewer,
+    Operator,
+    Owner,
+}
+
+impl Role {
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Viewer => "viewer",
+            Role::Operator => "operator",
+            Role::Owner => "owner",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Role, String> {
+        match text {
+            "viewer" => Ok(Role::Viewer),
+            "operator" => Ok(Role::Operator),
+            "owner" => Ok(Role::Owner),
+            other => Err(format!(
+                "a role is owner, operator or viewer, not {other:?}"
+            )),
+        }
+    }
+
+    /// Whether this role includes `needed`.
+    pub fn allows(self, needed: Role) -> bool {
+        self >= needed
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.label())
+    }
+}
+
 /// Who is acting in a request and for which tenant: worked out once per request by the
 /// server (REST, server functions, live streams and page renders alike) and handed to
 /// every handler in the request's extensions.

@@ -37,6 +37,20 @@ pub enum Command {
     /// Show a stored run or thread (or a recorded stream file) as the console would,
     /// read-only: it never calls an agent, re-runs a tool or answers an ask.
     Replay(ReplayArgs),
+    /// Manage users: add one, grant a role in a tenant, set a password.
+    #[command(subcommand)]
+    User(crate::auth::cli::UserCommand),
+    /// Manage API tokens: create one (printed once), revoke one.
+    #[command(subcommand)]
+    Token(crate::auth::cli::TokenCommand),
+}
+
+/// The database a command opens: `db` when given, else the SQLite file in `data_dir`.
+pub fn database_url(db: Option<&str>, data_dir: &std::path::Path) -> String {
+    match db {
+        Some(url) => url.to_owned(),
+        None => format!("sqlite:{}", data_dir.join("agent-os.sqlite3").display()),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -79,12 +93,7 @@ pub struct ReplayArgs {
 impl ReplayArgs {
     pub fn into_request(self) -> crate::replay::Request {
         crate::replay::Request {
-            database_url: self.db.unwrap_or_else(|| {
-                format!(
-                    "sqlite:{}",
-                    self.data_dir.join("agent-os.sqlite3").display()
-                )
-            }),
+            database_url: database_url(self.db.as_deref(), &self.data_dir),
             target: self.target,
             file: self.file,
             after: self.after_seq_id,
@@ -220,13 +229,7 @@ pub struct ServeConfig {
 impl ServeConfig {
     /// The database to open: `--db`, or the SQLite file in the data directory.
     pub fn database_url(&self) -> String {
-        match &self.db {
-            Some(url) => url.clone(),
-            None => format!(
-                "sqlite:{}",
-                self.data_dir.join("agent-os.sqlite3").display()
-            ),
-        }
+        database_url(self.db.as_deref(), &self.data_dir)
     }
 
     /// Whether the data directory is where the database lives (and must be writable).

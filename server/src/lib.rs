@@ -2,9 +2,10 @@
 //! `runs` (start, receipts, resume, cancel, recovery), `recorder` (durable first, then
 //! live), `store` (SQLite and PostgreSQL), `live` (fan-out and SSE), `http` (router, the
 //! request context, the JSON API), `workspace` (the service behind server functions),
-//! `demo` (the built-in demo agent and gateway). `main.rs` is the `agent-os` command line
+//! `demo` (the built-in demo agent and gateway), `auth` (accounts, roles, tokens). `main.rs` is the `agent-os` command line
 //! over this library; `config` and `serve` put the pieces together.
 
+pub mod auth;
 pub mod clock;
 pub mod config;
 pub mod connectors;

@@ -34,13 +34,16 @@ fn main() -> ExitCode {
                 server::demo::gateway::run().await
             }
             .map_err(|e| e.to_string()),
-            Command::Replay(args) => match replay::run(args.into_request()).await {
-                Ok(output) => {
-                    print!("{output}");
-                    Ok(())
-                }
-                Err(error) => Err(error.to_string()),
-            },
+            Command::Replay(args) => replay::run(args.into_request())
+                .await
+                .map(|output| print!("{output}"))
+                .map_err(|error| error.to_string()),
+            Command::User(command) => server::auth::cli::run_user(command)
+                .await
+                .map(|output| print!("{output}")),
+            Command::Token(command) => server::auth::cli::run_token(command)
+                .await
+                .map(|output| print!("{output}")),
         }
     });
     match outcome {

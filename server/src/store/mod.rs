@@ -5,6 +5,7 @@
 //! transaction that stores the events, so every writer of a run (the upstream stream and
 //! the receipts) shares one dense, gap-free numbering.
 
+pub mod accounts;
 mod sql;
 
 use std::sync::Arc;
@@ -141,9 +142,10 @@ pub struct AppendRequest {
     pub drafts: Vec<EventDraft>,
 }
 
-/// Every method takes the tenant: no query reads across tenants.
+/// Every method takes the tenant: no query reads across tenants. Accounts span tenants
+/// (a user may belong to several), so they are a trait of their own.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: accounts::AccountStore + Send + Sync + 'static {
     /// Threads of the tenant, newest first.
     async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, StoreError>;
     /// Every tenant, by id.

@@ -1,7 +1,8 @@
 //! The store in SQL, one implementation for SQLite and PostgreSQL alike (through sqlx's
 //! `Any` driver: `$N` placeholders, `RETURNING`, `ON CONFLICT`), its SQL kept per
-//! aggregate: tenants and threads, runs, events, asks and receipts, deliveries.
+//! aggregate: tenants and threads, runs, events, asks and receipts, deliveries, accounts.
 
+mod accounts;
 mod asks;
 mod deliveries;
 mod events;

@@ -1,0 +1,275 @@
+//! The accounts service: creating users and tokens, checking passwords, and turning a
+//! session cookie or a bearer token into the identity a request acts as.
+
+use std::sync::Arc;
+
+use app::model::{Role, check_tenant_name};
+
+use super::{password, secret};
+use crate::clock::now_ms;
+use crate::store::accounts::{Membership, TokenRecord, UserRecord};
+use crate::store::{Store, StoreError};
+
+/// Who a request acts as: a user, in one of their tenants, with the role they (or their
+/// token) hold there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub user_id: String,
+    pub user_name: String,
+    pub tenant: String,
+    pub role: Role,
+    /// The API token the request came with, if it came with one.
+    pub token_id: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("there is no user {0:?}")]
+    UnknownUser(String),
+    #[error("a user named {0:?} exists already")]
+    NameTaken(String),
+    #[error("there is no token {0:?}, or it was revoked already")]
+    UnknownToken(String),
+    #[error("{user:?} is not a member of tenant {tenant:?}")]
+    NotMember { user: String, tenant: String },
+    #[error("a token cannot hold more than its user's role: {user:?} is {role} in {tenant:?}")]
+    RoleTooWide {
+        user: String,
+        tenant: String,
+        role: Role,
+    },
+    /// Wrong name or password: which of the two is not said.
+    #[error("the user name or password is wrong")]
+    BadCredentials,
+    #[error("the setup link is not valid: it was used already, or users exist")]
+    SetupUsed,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// User names: 1 to 64 characters of letters, digits, `.`, `-`, `_` and `@`.
+pub fn check_user_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.chars().count() > 64 {
+        return Err(format!(
+            "a user name has 1 to 64 characters; {name:?} does not"
+        ));
+    }
+    match name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '@')))
+    {
+        Some(bad) => Err(format!("a user name cannot contain {bad:?}")),
+        None => Ok(()),
+    }
+}
+
+/// A new API token as created: the token itself (shown once) and what is stored.
+pub struct CreatedToken {
+    pub token: String,
+    pub record: TokenRecord,
+}
+
+/// Never prints the token: a debug line in a log must not hand it out.
+impl std::fmt::Debug for CreatedToken {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("CreatedToken")
+            .field("id", &self.record.id)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone)]
+pub struct Accounts {
+    pub(super) store: Arc<dyn Store>,
+}
+
+impl Accounts {
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self { store }
+    }
+
+    /// Creates a user with `role` in `tenant` (created if it does not exist).
+    pub async fn add_user(
+        &self,
+        name: &str,
+        password: &str,
+        tenant: &str,
+        role: Role,
+    ) -> Result<UserRecord, AuthError> {
+        check_user_name(name).map_err(AuthError::Invalid)?;
+        check_tenant_name(tenant).map_err(AuthError::Invalid)?;
+        password::check_new(password).map_err(AuthError::Invalid)?;
+        let now = now_ms();
+        let user = UserRecord {
+            id: uuid::Uuid::new_v4().to_string(),
+            name: name.to_owned(),
+            password_hash: password::hash_blocking(password.to_owned())
+                .await
+                .map_err(AuthError::Invalid)?,
+            created_at_ms: now,
+        };
+        if !self.store.create_user(&user).await? {
+            return Err(AuthError::NameTaken(name.to_owned()));
+        }
+        self.store.create_tenant(tenant, now).await?;
+        self.store
+            .set_membership(&user.id, tenant, role, now)
+            .await?;
+        Ok(user)
+    }
+
+    /// Gives an existing user `role` in `tenant` (created if it does not exist).
+    pub async fn grant(&self, name: &str, tenant: &str, role: Role) -> Result<(), AuthError> {
+        check_tenant_name(tenant).map_err(AuthError::Invalid)?;
+        let user = self.user(name).await?;
+        let now = now_ms();
+        self.store.create_tenant(tenant, now).await?;
+        self.store
+            .set_membership(&user.id, tenant, role, now)
+            .await?;
+        Ok(())
+    }
+
+    /// Sets a user's password; every session of theirs ends.
+    pub async fn set_password(&self, name: &str, password: &str) -> Result<(), AuthError> {
+        password::check_new(password).map_err(AuthError::Invalid)?;
+        let user = self.user(name).await?;
+        let hash = password::hash_blocking(password.to_owned())
+            .await
+            .map_err(AuthError::Invalid)?;
+        self.store.set_password(&user.id, &hash).await?;
+        Ok(())
+    }
+
+    pub async fn memberships(&self, name: &str) -> Result<Vec<Membership>, AuthError> {
+        let user = self.user(name).await?;
+        Ok(self.store.memberships(&user.id).await?)
+    }
+
+    /// A token acting as `name` in `tenant`, with the user's role there or a narrower
+    /// one, valid for `expires_days` days (or until revoked).
+    pub async fn create_token(
+        &self,
+        name: &str,
+        tenant: &str,
+        role: Option<Role>,
+        expires_days: Option<u32>,
+    ) -> Result<CreatedToken, AuthError> {
+        let user = self.user(name).await?;
+        let held = self.role_in(&user, tenant).await?;
+        if let Some(role) = role
+            && role > held
+        {
+            return Err(AuthError::RoleTooWide {
+                user: user.name,
+                tenant: tenant.to_owned(),
+                role: held,
+            });
+        }
+        let now = now_ms();
+        let new = secret::new_token();
+        let record = TokenRecord {
+            id: new.id,
+            digest: new.digest,
+            user_id: user.id,
+            user_name: user.name,
+            tenant_id: tenant.to_owned(),
+            role,
+            created_at_ms: now,
+            expires_at_ms: expires_days.map(|days| now + i64::from(days) * 86_400_000),
+            revoked_at_ms: None,
+        };
+        self.store.create_token(&record).await?;
+        Ok(CreatedToken {
+            token: new.token,
+            record,
+        })
+    }
+
+    pub async fn revoke_token(&self, id: &str) -> Result<(), AuthError> {
+        if self.store.revoke_token(id, now_ms()).await? {
+            Ok(())
+        } else {
+            Err(AuthError::UnknownToken(id.to_owned()))
+        }
+    }
+
+    /// The identity a bearer token acts as, if the token is well formed, known, not
+    /// revoked or expired, and its user still belongs to its tenant. The role is the
+    /// narrower of the token's and the user's current one.
+    pub async fn token_identity(&self, token: &str) -> Result<Option<Identity>, StoreError> {
+        let Some((id, given)) = secret::parse_token(token) else {
+            return Ok(None);
+        };
+        let Some(record) = self.store.token(id).await? else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        if !secret::matches(&record.digest, given)
+            || record.revoked_at_ms.is_some()
+            || record.expires_at_ms.is_some_and(|expires| expires <= now)
+        {
+            return Ok(None);
+        }
+        let memberships = self.store.memberships(&record.user_id).await?;
+        let Some(held) = memberships
+            .iter()
+            .find(|membership| membership.tenant_id == record.tenant_id)
+            .map(|membership| membership.role)
+        else {
+            return Ok(None);
+        };
+        Ok(Some(Identity {
+            user_id: record.user_id,
+            user_name: record.user_name,
+            tenant: record.tenant_id,
+            role: record.role.map_or(held, |role| role.min(held)),
+            token_id: Some(record.id),
+        }))
+    }
+
+    pub(super) async fn user(&self, name: &str) -> Result<UserRecord, AuthError> {
+        self.store
+            .user_by_name(name)
+            .await?
+            .ok_or_else(|| AuthError::UnknownUser(name.to_owned()))
+    }
+
+    async fn role_in(&self, user: &UserRecord, tenant: &str) -> Result<Role, AuthError> {
+        self.store
+            .memberships(&user.id)
+            .await?
+            .into_iter()
+            .find(|membership| membership.tenant_id == tenant)
+            .map(|membership| membership.role)
+            .ok_or_else(|| AuthError::NotMember {
+                user: user.name.clone(),
+                tenant: tenant.to_owned(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_names_are_plain_words() {
+        for good in [
+            "ada",
+            "ada.lovelace",
+            "ops-1",
+            "a_b",
+            "ada@example.org",
+            "Zoë",
+        ] {
+            assert!(check_user_name(good).is_ok(), "{good}");
+        }
+        for bad in ["", "ada lovelace", "a/b", "<script>", &"x".repeat(65)] {
+            assert!(check_user_name(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! `agent-os user …` and `agent-os token …`: accounts managed from the machine that holds
+//! the store, for operators and scripts. Passwords come from `AGENT_OS_PASSWORD`, or a
+//! prompt without echo on a terminal, or the first line of stdin.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+
+use app::model::Role;
+use clap::{Args, Subcommand};
+
+use super::Accounts;
+
+/// Where the store is, as `serve` finds it.
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the file in --data-dir.
+    #[arg(long, env = "AGENT_OS_DB")]
+    pub db: Option<String>,
+    #[arg(long, env = "AGENT_OS_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+}
+
+impl StoreArgs {
+    pub fn database_url(&self) -> String {
+        crate::config::database_url(self.db.as_deref(), &self.data_dir)
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create a user with a role in a tenant (created if new).
+    Add {
+        name: String,
+        #[arg(long)]
+        tenant: String,
+        #[arg(long, value_parser = parse_role)]
+        role: Role,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Give an existing user a role in a tenant (created if new), replacing any they had.
+    Grant {
+        name: String,
+        #[arg(long)]
+        tenant: String,
+        #[arg(long, value_parser = parse_role)]
+        role: Role,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Set a user's password; every session of theirs ends.
+    Passwd {
+        name: String,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create an API token acting as a user in one tenant; prints it once.
+    Create {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        tenant: String,
+        /// A role narrower than the user's own in the tenant.
+        #[arg(long, value_parser = parse_role)]
+        role: Option<Role>,
+        /// Days until the token stops working (default: until revoked).
+        #[arg(long)]
+        expires_days: Option<u32>,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Revoke a token by its id (the part after `aos_`, before the second `_`).
+    Revoke {
+        id: String,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+}
+
+fn parse_role(text: &str) -> Result<Role, String> {
+    Role::parse(text)
+}
+
+async fn accounts(store: &StoreArgs) -> Result<Accounts, String> {
+    let store = crate::store::open(&store.database_url())
+        .await
+        .map_err(|error| format!("cannot open the store: {error}"))?;
+    Ok(Accounts::new(store))
+}
+
+/// The password to set: `AGENT_OS_PASSWORD`, else asked twice on a terminal, else the
+/// first line of stdin.
+fn read_password() -> Result<String, String> {
+    if let Ok(password) = std::env::var("AGENT_OS_PASSWORD") {
+        return Ok(password);
+    }
+    if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password("Password: ").map_err(|e| e.to_string())?;
+        let again = rpassword::prompt_password("Again: ").map_err(|e| e.to_string())?;
+        if first != again {
+            return Err("the two passwords differ".into());
+        }
+        return Ok(first);
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|error| format!("cannot read the password from stdin: {error}"))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_owned())
+}
+
+/// Runs a user command; what to print on success.
+pub async fn run_user(command: UserCommand) -> Result<String, String> {
+    match command {
+        UserCommand::Add {
+            name,
+            tenant,
+            role,
+            store,
+        } => {
+            let password = read_password()?;
+            accounts(&store)
+                .await?
+                .add_user(&name, &password, &tenant, role)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(format!("created user {name} ({role} in {tenant})\n"))
+        }
+        UserCommand::Grant {
+            name,
+            tenant,
+            role,
+            store,
+        } => {
+            accounts(&store)
+                .await?
+                .grant(&name, &tenant, role)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(format!("{name} is {role} in {tenant}\n"))
+        }
+        UserCommand::Passwd { name, store } => {
+            let password = read_password()?;
+            accounts(&store)
+                .await?
+                .set_password(&name, &password)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(format!(
+                "password of {name} changed; their sessions ended\n"
+            ))
+        }
+    }
+}
+
+/// Runs a token command; what to print on success (a new token, on its own line).
+pub async fn run_token(command: TokenCommand) -> Result<String, String> {
+    match command {
+        TokenCommand::Create {
+            user,
+            tenant,
+            role,
+            expires_days,
+            store,
+        } => {
+            let created = accounts(&store)
+                .await?
+                .create_token(&user, &tenant, role, expires_days)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(format!("{}\n", created.token))
+        }
+        TokenCommand::Revoke { id, store } => {
+            accounts(&store)
+                .await?
+                .revoke_token(&id)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(format!("revoked token {id}\n"))
+        }
+    }
+}

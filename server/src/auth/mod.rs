@@ -1,0 +1,11 @@
+//! Who may do what: accounts with argon2id passwords, one role per tenant a user belongs
+//! to, API tokens and sessions kept only as digests, and the one-time setup link of a
+//! store with no users. `cli` is the `agent-os user` and `agent-os token` commands.
+
+pub mod accounts;
+pub mod cli;
+pub mod password;
+pub mod secret;
+pub mod sessions;
+
+pub use accounts::{Accounts, AuthError, Identity};

@@ -1,0 +1,107 @@
+//! What the store keeps of identity: users, their memberships (one role per tenant),
+//! sessions, API tokens and the setup link — secrets only as digests.
+
+use app::model::Role;
+
+use super::StoreError;
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct UserRecord {
+    pub id: String,
+    pub name: String,
+    /// The argon2id PHC string.
+    pub password_hash: String,
+    pub created_at_ms: i64,
+}
+
+/// Leaves the hash out: a debug line in a log must not carry it.
+impl std::fmt::Debug for UserRecord {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("UserRecord")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Membership {
+    pub tenant_id: String,
+    pub role: Role,
+}
+
+/// A signed-in browser, by the digest of its cookie.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRecord {
+    pub user_id: String,
+    pub user_name: String,
+    pub tenant_id: String,
+    pub created_at_ms: i64,
+    pub last_seen_ms: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRecord {
+    pub id: String,
+    pub digest: String,
+    pub user_id: String,
+    pub user_name: String,
+    pub tenant_id: String,
+    /// Narrower than the user's own role in the tenant, when set.
+    pub role: Option<Role>,
+    pub created_at_ms: i64,
+    pub expires_at_ms: Option<i64>,
+    pub revoked_at_ms: Option<i64>,
+}
+
+#[async_trait::async_trait]
+pub trait AccountStore: Send + Sync {
+    async fn count_users(&self) -> Result<u64, StoreError>;
+    /// Creates a user unless the name is taken; false when it is.
+    async fn create_user(&self, user: &UserRecord) -> Result<bool, StoreError>;
+    async fn user_by_name(&self, name: &str) -> Result<Option<UserRecord>, StoreError>;
+    /// Replaces a user's password hash and ends every session of theirs.
+    async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError>;
+    /// Gives the user `role` in the tenant (replacing any role they had there).
+    async fn set_membership(
+        &self,
+        user_id: &str,
+        tenant_id: &str,
+        role: Role,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// The user's tenants and roles, by tenant.
+    async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError>;
+
+    async fn create_session(
+        &self,
+        digest: &str,
+        user_id: &str,
+        tenant_id: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+    async fn session(&self, digest: &str) -> Result<Option<SessionRecord>, StoreError>;
+    async fn touch_session(&self, digest: &str, now_ms: i64) -> Result<(), StoreError>;
+    async fn set_session_tenant(&self, digest: &str, tenant_id: &str) -> Result<(), StoreError>;
+    async fn delete_session(&self, digest: &str) -> Result<(), StoreError>;
+    /// Ends every session of the user; how many there were.
+    async fn delete_user_sessions(&self, user_id: &str) -> Result<u64, StoreError>;
+
+    async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError>;
+    async fn token(&self, id: &str) -> Result<Option<TokenRecord>, StoreError>;
+    /// Revokes a token; false when there is no such token or it was revoked already.
+    async fn revoke_token(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
+
+    async fn create_setup_token(&self, digest: &str, now_ms: i64) -> Result<(), StoreError>;
+    /// Uses up the setup token with this digest and creates the first owner with their
+    /// tenant, in one transaction: true for exactly one caller, and only while the store
+    /// has no users.
+    async fn complete_setup(
+        &self,
+        digest: &str,
+        owner: &UserRecord,
+        tenant_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
+}

@@ -1,0 +1,300 @@
+//! Users, memberships, sessions, API tokens and the setup link in SQL.
+
+use app::model::Role;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::SqlStore;
+use crate::store::StoreError;
+use crate::store::accounts::{AccountStore, Membership, SessionRecord, TokenRecord, UserRecord};
+
+fn role_of(text: &str) -> Result<Role, StoreError> {
+    Role::parse(text).map_err(StoreError::Corrupt)
+}
+
+fn user_row(row: &AnyRow) -> Result<UserRecord, StoreError> {
+    Ok(UserRecord {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        created_at_ms: row.try_get("created_at_ms")?,
+    })
+}
+
+fn token_row(row: &AnyRow) -> Result<TokenRecord, StoreError> {
+    let role: Option<String> = row.try_get("role")?;
+    Ok(TokenRecord {
+        id: row.try_get("id")?,
+        digest: row.try_get("digest")?,
+        user_id: row.try_get("user_id")?,
+        user_name: row.try_get("user_name")?,
+        tenant_id: row.try_get("tenant_id")?,
+        role: role.as_deref().map(role_of).transpose()?,
+        created_at_ms: row.try_get("created_at_ms")?,
+        expires_at_ms: row.try_get("expires_at_ms")?,
+        revoked_at_ms: row.try_get("revoked_at_ms")?,
+    })
+}
+
+#[async_trait::async_trait]
+impl AccountStore for SqlStore {
+    async fn count_users(&self) -> Result<u64, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) AS users FROM users")
+            .fetch_one(&self.pool)
+            .await?;
+        super::rows::to_u64(row.try_get("users")?, "user count")
+    }
+
+    async fn create_user(&self, user: &UserRecord) -> Result<bool, StoreError> {
+        let result = sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created_at_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(&user.id)
+        .bind(&user.name)
+        .bind(&user.password_hash)
+        .bind(user.created_at_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    async fn user_by_name(&self, name: &str) -> Result<Option<UserRecord>, StoreError> {
+        sqlx::query("SELECT id, name, password_hash, created_at_ms FROM users WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(user_row)
+            .transpose()
+    }
+
+    async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(user_id)
+            .execute(&mut *transaction)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *transaction)
+            .await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    async fn set_membership(
+        &self,
+        user_id: &str,
+        tenant_id: &str,
+        role: Role,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO memberships (user_id, tenant_id, role, created_at_ms) \
+             VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (user_id, tenant_id) DO UPDATE SET role = excluded.role",
+        )
+        .bind(user_id)
+        .bind(tenant_id)
+        .bind(role.label())
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT tenant_id, role FROM memberships WHERE user_id = $1 ORDER BY tenant_id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Membership {
+                    tenant_id: row.try_get("tenant_id")?,
+                    role: role_of(&row.try_get::<String, _>("role")?)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn create_session(
+        &self,
+        digest: &str,
+        user_id: &str,
+        tenant_id: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (digest, user_id, tenant_id, created_at_ms, last_seen_ms) \
+             VALUES ($1, $2, $3, $4, $4)",
+        )
+        .bind(digest)
+        .bind(user_id)
+        .bind(tenant_id)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn session(&self, digest: &str) -> Result<Option<SessionRecord>, StoreError> {
+        let row = sqlx::query(
+            "SELECT s.user_id, u.name AS user_name, s.tenant_id, s.created_at_ms, s.last_seen_ms \
+             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = $1",
+        )
+        .bind(digest)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(SessionRecord {
+                user_id: row.try_get("user_id")?,
+                user_name: row.try_get("user_name")?,
+                tenant_id: row.try_get("tenant_id")?,
+                created_at_ms: row.try_get("created_at_ms")?,
+                last_seen_ms: row.try_get("last_seen_ms")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn touch_session(&self, digest: &str, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET last_seen_ms = $1 WHERE digest = $2")
+            .bind(now_ms)
+            .bind(digest)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn set_session_tenant(&self, digest: &str, tenant_id: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET tenant_id = $1 WHERE digest = $2")
+            .bind(tenant_id)
+            .bind(digest)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn delete_session(&self, digest: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE digest = $1")
+            .bind(digest)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn delete_user_sessions(&self, user_id: &str) -> Result<u64, StoreError> {
+        let result = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(result.rows_affected())
+    }
+
+    async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO api_tokens \
+             (id, digest, user_id, tenant_id, role, created_at_ms, expires_at_ms, revoked_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&token.id)
+        .bind(&token.digest)
+        .bind(&token.user_id)
+        .bind(&token.tenant_id)
+        .bind(token.role.map(Role::label))
+        .bind(token.created_at_ms)
+        .bind(token.expires_at_ms)
+        .bind(token.revoked_at_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn token(&self, id: &str) -> Result<Option<TokenRecord>, StoreError> {
+        sqlx::query(
+            "SELECT t.id, t.digest, t.user_id, u.name AS user_name, t.tenant_id, t.role, \
+             t.created_at_ms, t.expires_at_ms, t.revoked_at_ms \
+             FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(token_row)
+        .transpose()
+    }
+
+    async fn revoke_token(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let result = sqlx::query(
+            "UPDATE api_tokens SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL",
+        )
+        .bind(now_ms)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    async fn create_setup_token(&self, digest: &str, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO setup_tokens (digest, created_at_ms) VALUES ($1, $2)")
+            .bind(digest)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn complete_setup(
+        &self,
+        digest: &str,
+        owner: &UserRecord,
+        tenant_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        let used = sqlx::query(
+            "UPDATE setup_tokens SET used_at_ms = $1 \
+             WHERE digest = $2 AND used_at_ms IS NULL AND NOT EXISTS (SELECT 1 FROM users)",
+        )
+        .bind(now_ms)
+        .bind(digest)
+        .execute(&mut *transaction)
+        .await?;
+        if used.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO tenants (id, name, created_at_ms) VALUES ($1, $1, $2) \
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(tenant_id)
+        .bind(now_ms)
+        .execute(&mut *transaction)
+        .await?;
+        sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created_at_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&owner.id)
+        .bind(&owner.name)
+        .bind(&owner.password_hash)
+        .bind(owner.created_at_ms)
+        .execute(&mut *transaction)
+        .await?;
+        sqlx::query(
+            "INSERT INTO memberships (user_id, tenant_id, role, created_at_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&owner.id)
+        .bind(tenant_id)
+        .bind(Role::Owner.label())
+        .bind(now_ms)
+        .execute(&mut *transaction)
+        .await?;
+        transaction.commit().await?;
+        Ok(true)
+    }
+}
