@@ -185,10 +185,11 @@ test('Retry sends the last message again in place of its reply: shown once, hear
   const log = timeline(page);
   const replies = log.locator('article.message').filter({ hasText: 'I remember 4 earlier messages' });
   await expect(replies).toHaveCount(1);
-  // Only the last run's reply offers Retry.
-  await expect(log.locator('article.message').first().getByRole('button', { name: 'Retry' })).toHaveCount(0);
-  await replies.first().hover();
-  await replies.first().getByRole('button', { name: 'Retry' }).click();
+  // Only the last run offers Retry, under its reply.
+  const runs = log.locator('section.run');
+  await expect(log.getByRole('button', { name: 'Retry' })).toHaveCount(1);
+  await expect(runs.nth(0).getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await runs.nth(1).getByRole('button', { name: 'Retry' }).click();
 
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(3);
   // The agent heard the message once (it remembers the same four messages as before) ...

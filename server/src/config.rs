@@ -145,6 +145,10 @@ pub struct ServeArgs {
     /// NAME=ws://HOST:PORT/PATH (repeatable).
     #[arg(long = "hermes", value_name = "NAME=COMMAND")]
     pub hermes: Vec<String>,
+    /// An environment variable a spawned Hermes gateway may see, besides PATH, HOME,
+    /// the locale and TMPDIR (repeatable); it sees no other variable of the server's.
+    #[arg(long = "hermes-env", value_name = "VAR")]
+    pub hermes_env: Vec<String>,
     /// The agent new threads use [default: the first --agent, else the demo agent].
     #[arg(long, env = "AGENT_OS_DEFAULT_AGENT", value_name = "NAME")]
     pub default_agent: Option<String>,
@@ -179,6 +183,8 @@ struct ConfigFile {
     agent: Vec<AgentEntry>,
     #[serde(default)]
     hermes: Vec<HermesEntry>,
+    #[serde(default)]
+    hermes_env: Vec<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -221,6 +227,8 @@ pub struct ServeConfig {
     pub agents: Vec<String>,
     pub tools: Vec<String>,
     pub hermes: Vec<String>,
+    /// Variables a spawned gateway may see besides the few every program needs.
+    pub hermes_env: Vec<String>,
     pub default_agent: Option<String>,
     pub demo: bool,
     pub timeouts: AgentTimeouts,
@@ -284,17 +292,22 @@ impl ServeConfig {
                     "--hermes {name}: wss:// needs TLS, which this build does not include; use ws:// on loopback or a command"
                 ));
             }
-            list.push(Arc::new(HermesConnector::new(name, command, Vec::new())));
+            list.push(Arc::new(
+                HermesConnector::new(name, command, Vec::new()).passing_env(&self.hermes_env),
+            ));
         }
         if self.demo {
             let exe = std::env::current_exe().map_err(|error| {
                 format!("cannot find this program to run its demo gateway: {error}")
             })?;
-            list.push(Arc::new(HermesConnector::new(
-                "demo-hermes",
-                &format!("'{}' demo-gateway", exe.display()),
-                words(&crate::demo::gateway::SCENARIOS),
-            )));
+            list.push(Arc::new(
+                HermesConnector::new(
+                    "demo-hermes",
+                    &format!("'{}' demo-gateway", exe.display()),
+                    words(&crate::demo::gateway::SCENARIOS),
+                )
+                .passing_env(&["AGENT_OS_DEMO_DELAY_MS".to_owned()]),
+            ));
         }
         if let Some(name) = tools_of.keys().next() {
             return Err(format!("--tools {name}=…: no agent of that name"));
@@ -407,6 +420,7 @@ impl ServeArgs {
             agents,
             tools,
             hermes,
+            hermes_env: file.hermes_env.into_iter().chain(self.hermes_env).collect(),
             default_agent: self.default_agent.or(file.default_agent),
             demo: !self.no_demo && file.demo.unwrap_or(true),
         })

@@ -1,5 +1,5 @@
-//! A message's body: its text laid out in blocks that stay put as it streams, and the
-//! actions under it once it is finished (Copy, Retry).
+//! A message's body: its text laid out in blocks that stay put as it streams, and Copy
+//! under it once it is finished.
 
 use leptos::prelude::*;
 
@@ -61,52 +61,40 @@ pub fn MessageText(view: RwSignal<RunView>, index: usize) -> impl IntoView {
     }
 }
 
-/// Under a finished message: Copy (its text, as written), and on the reply of the
-/// thread's last run, Retry.
+/// Under a finished message: Copy, its text as written. One plain button per message and
+/// no reactive state (the feedback is written into the button itself), since a long
+/// thread hydrates dozens of them.
 #[component]
-pub fn MessageActions(
-    view: RwSignal<RunView>,
-    index: usize,
-    /// Whether Retry applies to this message now.
-    retry: Option<Signal<bool>>,
-    on_retry: Callback<()>,
-) -> impl IntoView {
-    let copied = RwSignal::new(None::<bool>);
-    let copy = move |_| {
+pub fn MessageCopy(view: RwSignal<RunView>, index: usize) -> impl IntoView {
+    let copy = move |event: leptos::ev::MouseEvent| {
         let text = view.with_untracked(|view| match view.items.get(index).map(|item| &item.body) {
             Some(ItemBody::Message { text, .. }) => text.clone(),
             _ => String::new(),
         });
         #[cfg(any(feature = "hydrate", feature = "csr"))]
         {
+            use wasm_bindgen::JsCast;
+            let Some(button) = event
+                .current_target()
+                .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                return;
+            };
             let promise = window().navigator().clipboard().write_text(&text);
             leptos::task::spawn_local(async move {
                 let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-                copied.try_set(Some(done));
+                button.set_text_content(Some(if done { "Copied" } else { "Could not copy" }));
                 set_timeout(
-                    move || {
-                        copied.try_set(None);
-                    },
+                    move || button.set_text_content(Some("Copy")),
                     std::time::Duration::from_millis(2000),
                 );
             });
         }
         #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-        let _ = (text, copied);
+        let _ = (text, event);
     };
     view! {
-        <div class="message-actions">
-            <button type="button" class="button small ghost" on:click=copy>
-                {move || match copied.get() {
-                    Some(true) => "Copied",
-                    Some(false) => "Could not copy",
-                    None => "Copy",
-                }}
-            </button>
-            {move || retry.is_some_and(|retry| retry.get()).then(|| view! {
-                <button type="button" class="button small ghost" on:click=move |_| on_retry.run(())>"Retry"</button>
-            })}
-        </div>
+        <button type="button" class="button small ghost message-copy" on:click=copy>"Copy"</button>
     }
 }
 

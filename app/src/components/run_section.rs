@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::components::context_pane::RunSignals;
-use crate::components::timeline::{Selection, Timeline};
+use crate::components::timeline::{RetryableRun, Selection, Timeline};
 use crate::projection::{ItemBody, RunView};
 use crate::protocol::channel::Role;
 use crate::protocol::status::RunStatus;
@@ -49,6 +49,14 @@ pub fn RunSection(
     let status = move || run.view.with(|view| view.status);
     let thinking = Memo::new(move |_| run.view.with(awaiting_first_output));
     let started_ms = run.summary.with_untracked(|summary| summary.created_at_ms);
+    // The thread's last run, once over, offers Retry under its output; a failed run's
+    // error card offers it already.
+    let run_id = run.summary.with_untracked(|summary| summary.id.clone());
+    let retryable = use_context::<RetryableRun>();
+    let retry_offered = move |run_id: &str| {
+        retryable.is_some_and(|last| last.0.with(|last| last.as_deref() == Some(run_id)))
+            && status() != RunStatus::Failed
+    };
     view! {
         <section class="run" aria-label=format!("Run {}", index + 1)>
             <header class="run-head">
@@ -61,6 +69,12 @@ pub fn RunSection(
             <Timeline run=index run_id=run.summary.with_untracked(|s| s.id.clone()) view=run.view show_reasoning arrival
                 on_select on_retry />
             {move || thinking.get().then(|| view! { <Thinking started_ms /> })}
+            {move || retry_offered(&run_id).then(|| view! {
+                <div class="run-actions">
+                    <button type="button" class="button small ghost" on:click=move |_| on_retry.run(())
+                        title="Send your last message again; the agent redoes this reply">"Retry"</button>
+                </div>
+            })}
         </section>
     }
 }

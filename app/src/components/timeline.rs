@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::api::load_run_arrivals;
 use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
-use crate::components::message::{MessageActions, MessageText};
+use crate::components::message::{MessageCopy, MessageText};
 use crate::components::tool_card::{ContinuedCalls, ExpandedRows, ToolCard};
 use crate::components::window::Windowing;
 use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
@@ -20,7 +20,7 @@ pub enum Selection {
     Edit { run: usize, id: String },
 }
 
-/// The thread's last run once it is over: its assistant messages offer Retry.
+/// The thread's last run once it is over: the run offers Retry.
 #[derive(Clone, Copy)]
 pub struct RetryableRun(pub Memo<Option<String>>);
 
@@ -366,16 +366,7 @@ fn ItemView(
                         <time datetime=at title=at_title>{at_text}</time>
                     </header>
                     <MessageText view index />
-                    {(!streaming).then(|| {
-                        let retry = (role == Role::Assistant)
-                            .then(use_context::<RetryableRun>)
-                            .flatten()
-                            .map(|last| {
-                                let run_id = run_id.clone();
-                                Signal::derive(move || last.0.with(|last| last.as_deref() == Some(run_id.as_str())))
-                            });
-                        view! { <MessageActions view index retry on_retry /> }
-                    })}
+                    {(!streaming).then(|| view! { <MessageCopy view index /> })}
                 </article>
             }
             .into_any()

@@ -18,6 +18,22 @@ pub fn url_without_credentials(url: &str) -> String {
     }
 }
 
+/// `text` (a library's error, say) with `url` shown without its credentials, and any
+/// credential-bearing part of it that the text quotes on its own cut out.
+pub fn scrub_url(text: &str, url: &str) -> String {
+    let mut text = text.replace(url, &url_without_credentials(url));
+    let (_, rest) = url.split_once("://").unwrap_or(("", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let user_info = authority.rsplit_once('@').map(|(user, _)| user);
+    let after_path = rest.find(['?', '#']).map(|at| &rest[at..]);
+    for part in [user_info, after_path].into_iter().flatten() {
+        if !part.is_empty() {
+            text = text.replace(part, "…");
+        }
+    }
+    text
+}
+
 /// The program a command line runs (its file name); its arguments may hold secrets.
 pub fn program_of(command: &str) -> String {
     let command = command.trim();
@@ -48,6 +64,26 @@ mod tests {
         assert_eq!(
             url_without_credentials("wss://user:pw@gw.example?key=1"),
             "wss://gw.example"
+        );
+    }
+
+    #[test]
+    fn an_error_quoting_an_endpoint_keeps_none_of_its_credentials() {
+        let url = "ws://bot:hunter2@127.0.0.1:9/api/ws?token=tok-1";
+        for quoted in [
+            format!("Unable to connect to {url}"),
+            "connecting to 127.0.0.1:9/api/ws?token=tok-1 failed".to_owned(),
+            "bad user bot:hunter2".to_owned(),
+        ] {
+            let scrubbed = scrub_url(&quoted, url);
+            assert!(
+                !scrubbed.contains("hunter2") && !scrubbed.contains("tok-1"),
+                "{scrubbed}"
+            );
+        }
+        assert_eq!(
+            scrub_url(&format!("refused: {url}"), url),
+            "refused: ws://127.0.0.1:9/api/ws"
         );
     }
 

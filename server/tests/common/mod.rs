@@ -41,7 +41,7 @@ impl TestServer {
             .iter()
             .map(|arg| arg.replace("{port}", &port.to_string()))
             .collect();
-        Self::launch(data_dir, port, args, Vec::new()).await
+        Self::launch(data_dir, port, args, Vec::new(), None).await
     }
 
     /// Same, with extra environment variables for this process only.
@@ -59,7 +59,30 @@ impl TestServer {
             .iter()
             .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
             .collect();
-        Self::launch(data_dir, port, args, env).await
+        Self::launch(data_dir, port, args, env, None).await
+    }
+
+    /// Same, logging everything down to `debug` (unless `env` sets `RUST_LOG`) into
+    /// `log`, for tests that read the log for what must not be in it.
+    pub async fn start_logging(
+        data_dir: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+        log: &Path,
+    ) -> TestServer {
+        let port = free_port();
+        let args: Vec<String> = extra
+            .iter()
+            .map(|arg| arg.replace("{port}", &port.to_string()))
+            .collect();
+        let mut env: Vec<(String, String)> = env
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        if !env.iter().any(|(name, _)| name == "RUST_LOG") {
+            env.push(("RUST_LOG".into(), "debug".into()));
+        }
+        Self::launch(data_dir, port, args, env, Some(log)).await
     }
 
     async fn launch(
@@ -67,17 +90,22 @@ impl TestServer {
         port: u16,
         args: Vec<String>,
         env: Vec<(String, String)>,
+        log: Option<&Path>,
     ) -> TestServer {
+        let stderr = match log {
+            Some(path) => Stdio::from(std::fs::File::create(path).expect("log file")),
+            None => Stdio::inherit(),
+        };
         let child = Command::new(BIN)
             .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
             .arg("--data-dir")
             .arg(data_dir)
             .args(&args)
-            .envs(env.iter().map(|(name, value)| (name, value)))
             .env("RUST_LOG", "error")
             .env("AGENT_OS_DEMO_DELAY_MS", "0")
+            .envs(env.iter().map(|(name, value)| (name, value)))
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("agent-os starts");
         let server = TestServer {
@@ -102,7 +130,7 @@ impl TestServer {
             std::mem::take(&mut self.args),
         );
         drop(self);
-        Self::launch(&data_dir, port, args, Vec::new()).await
+        Self::launch(&data_dir, port, args, Vec::new(), None).await
     }
 
     /// Waits for the process to exit by itself (at a crash point), then starts a new one

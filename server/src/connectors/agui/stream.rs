@@ -97,15 +97,24 @@ async fn stream(
         .header(reqwest::header::ACCEPT, "text/event-stream")
         .json(input)
         .send();
+    // What runs, logs and responses may say of the agent: a URL's user, password, query
+    // and fragment can hold its credentials, and reqwest's errors would repeat them.
+    let shown = crate::connectors::reach::url_without_credentials(url);
     let response = tokio::time::timeout(host.timeouts.first_byte, request)
         .await
         .map_err(|_| {
             format!(
-                "the agent at {url} did not answer within {} s",
+                "the agent at {shown} did not answer within {} s",
                 host.timeouts.first_byte.as_secs_f64()
             )
         })?
-        .map_err(|error| format!("the agent at {url} is unreachable: {error}"))?;
+        .map_err(|error| {
+            let error = error.without_url().to_string();
+            format!(
+                "the agent at {shown} is unreachable: {}",
+                crate::connectors::reach::scrub_url(&error, url)
+            )
+        })?;
     let status = response.status();
     if !status.is_success() {
         let body = response.text().await.unwrap_or_default();
@@ -135,7 +144,11 @@ async fn stream(
                 match chunk {
                     Ok(Some(Ok(bytes))) => decoder.feed(&bytes, &mut frames),
                     Ok(Some(Err(error))) => {
-                        broken = Some(format!("the agent's connection broke: {error}"));
+                        let error = error.without_url().to_string();
+                        broken = Some(format!(
+                            "the agent's connection broke: {}",
+                            crate::connectors::reach::scrub_url(&error, url)
+                        ));
                         reading = false;
                     }
                     Ok(None) => reading = false,

@@ -46,28 +46,52 @@ pub struct HermesGateway {
     alive: std::sync::atomic::AtomicBool,
 }
 
+/// What every spawned gateway sees of the server's environment: enough to find programs,
+/// its home (where Hermes keeps its own configuration and keys), the locale and a temp dir.
+pub const PASSED_ENV: [&str; 9] = [
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
+];
+
 impl HermesGateway {
     /// Connects to `target`: a `ws://` URL, or a command run by `sh -c` and spoken to
-    /// over its stdio.
+    /// over its stdio. A spawned gateway sees only [`PASSED_ENV`] and `passed_env` of the
+    /// server's environment (never, say, the database URL), and starts in the user's
+    /// home directory rather than the server's working directory.
     pub async fn spawn(
         name: &str,
         target: &str,
+        passed_env: &[String],
         recorder: Recorder,
         store: Arc<dyn Store>,
     ) -> Result<Arc<Self>, String> {
         if target.starts_with("ws://") {
             return Self::connect(name, target, recorder, store).await;
         }
+        let passed = PASSED_ENV
+            .iter()
+            .copied()
+            .chain(passed_env.iter().map(String::as_str))
+            .filter_map(|name| Some((name, std::env::var_os(name)?)));
+        let home = std::env::var_os("HOME")
+            .map(std::path::PathBuf::from)
+            .filter(|home| home.is_dir())
+            .unwrap_or_else(|| "/".into());
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(target)
+            .env_clear()
+            .envs(passed)
+            .current_dir(home)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::inherit())
             .kill_on_drop(true)
             .spawn()
             .map_err(|error| {
-                format!("cannot start the Hermes gateway {name:?} ({target}): {error}")
+                format!(
+                    "cannot start the Hermes gateway {name:?} ({}): {error}",
+                    crate::connectors::reach::program_of(target)
+                )
             })?;
         let mut stdin = child.stdin.take().ok_or("the gateway has no stdin")?;
         let stdout = child.stdout.take().ok_or("the gateway has no stdout")?;
@@ -130,7 +154,11 @@ impl HermesGateway {
         let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(limits), false)
             .await
             .map_err(|error| {
-                format!("cannot connect to the Hermes gateway {name:?} at {url}: {error}")
+                format!(
+                    "cannot connect to the Hermes gateway {name:?} at {}: {}",
+                    crate::connectors::reach::url_without_credentials(url),
+                    crate::connectors::reach::scrub_url(&error.to_string(), url)
+                )
             })?;
         let (mut sink, mut stream) = socket.split();
         let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);

@@ -22,6 +22,8 @@ pub struct HermesConnector {
     /// A `ws://` URL, or a command run by `sh -c`.
     target: String,
     suggestions: Vec<String>,
+    /// Variables of the server's environment a spawned gateway may see.
+    passed_env: Vec<String>,
     /// The running gateway, started (again) when needed.
     gateway: tokio::sync::Mutex<Option<Arc<HermesGateway>>>,
 }
@@ -32,8 +34,15 @@ impl HermesConnector {
             name: name.to_owned(),
             target: target.to_owned(),
             suggestions,
+            passed_env: Vec::new(),
             gateway: tokio::sync::Mutex::new(None),
         }
+    }
+
+    /// Lets a spawned gateway see these variables too (see [`HermesGateway::spawn`]).
+    pub fn passing_env(mut self, names: &[String]) -> Self {
+        self.passed_env.extend(names.iter().cloned());
+        self
     }
 
     fn is_websocket(&self) -> bool {
@@ -50,6 +59,7 @@ impl HermesConnector {
         let started = HermesGateway::spawn(
             &self.name,
             &self.target,
+            &self.passed_env,
             host.recorder.clone(),
             host.store.clone(),
         )

@@ -1,0 +1,312 @@
+//! Where a secret may go: to the agent that asked for it, and nowhere else — not the
+//! store's files, not the server's log at debug level, not any response or event stream.
+//! Each test scans all three for the value.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use common::TestServer;
+use common::api::{Api, texts};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Whether `needle` occurs anywhere in the files of `dir` or in the file `log`.
+fn found_in_files(dir: &Path, log: &Path, needle: &str) -> Vec<String> {
+    let mut places = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.push(log.to_owned());
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        if bytes
+            .windows(needle.len())
+            .any(|window| window == needle.as_bytes())
+        {
+            places.push(path.display().to_string());
+        }
+    }
+    places
+}
+
+/// Reads one HTTP request: its head and, by its content length, its body.
+async fn read_request(socket: &mut TcpStream) -> Option<Value> {
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let read = socket.read(&mut chunk).await.ok()?;
+        if read == 0 {
+            return None;
+        }
+        buffer.extend_from_slice(&chunk[..read]);
+        let Some(end) = buffer.windows(4).position(|window| window == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(0);
+        while buffer.len() < end + 4 + length {
+            let read = socket.read(&mut chunk).await.ok()?;
+            if read == 0 {
+                return None;
+            }
+            buffer.extend_from_slice(&chunk[..read]);
+        }
+        return serde_json::from_slice(&buffer[end + 4..end + 4 + length]).ok();
+    }
+}
+
+/// An AG-UI agent in the LangGraph style: its first run asks for a secret with a CUSTOM
+/// `on_interrupt` event; the run that carries the answer (in
+/// `forwardedProps.command.resume`) says it saved the key. Every request body is kept.
+async fn langgraph_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/agent", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(input) = read_request(&mut socket).await else {
+                continue;
+            };
+            kept.lock().unwrap().push(input.clone());
+            let ids = json!({"threadId": input["threadId"], "runId": input["runId"]});
+            let with = |event: Value| {
+                let mut event = event;
+                for (key, value) in ids.as_object().unwrap() {
+                    event[key] = value.clone();
+                }
+                event
+            };
+            let events = if input["forwardedProps"]["command"]["resume"].is_null() {
+                let interrupt = json!({
+                    "id": "key-ask",
+                    "reason": "secret",
+                    "message": "Paste the Acme API key",
+                    "metadata": {"envVar": "ACME_KEY"},
+                });
+                vec![
+                    with(json!({"type": "RUN_STARTED"})),
+                    json!({"type": "CUSTOM", "name": "on_interrupt", "value": interrupt.to_string()}),
+                    with(json!({"type": "RUN_FINISHED"})),
+                ]
+            } else {
+                vec![
+                    with(json!({"type": "RUN_STARTED"})),
+                    json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Key saved."}),
+                    json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+                    with(json!({"type": "RUN_FINISHED"})),
+                ]
+            };
+            let body: String = events
+                .iter()
+                .map(|event| format!("data: {event}\n\n"))
+                .collect();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
+            );
+            let _ = socket.write_all(response.as_bytes()).await;
+            let _ = socket.shutdown().await;
+        }
+    });
+    (url, seen)
+}
+
+/// Every response a client can read about the thread: the thread, each run's view and
+/// its whole event stream, and the asks.
+async fn everything_served(api: &Api, thread: &str) -> String {
+    let mut served = String::new();
+    let (_, body) = api.get(&format!("/api/v1/threads/{thread}")).await;
+    served.push_str(&body.to_string());
+    let (_, asks) = api.get("/api/v1/asks").await;
+    served.push_str(&asks.to_string());
+    for run in api.runs(thread).await {
+        let id = run["id"].as_str().unwrap();
+        let (_, view) = api
+            .get(&format!("/api/v1/runs/{id}?show_reasoning=true"))
+            .await;
+        served.push_str(&view.to_string());
+        let events = api
+            .client
+            .get(api.url(&format!("/api/v1/runs/{id}/events?after=0")))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        served.push_str(&events);
+    }
+    served
+}
+
+#[tokio::test]
+async fn a_secret_answered_to_a_custom_interrupt_reaches_the_agent_and_nothing_else() {
+    const SECRET: &str = "acme-key-51f0-never-store-me";
+    let (agent_url, seen) = langgraph_agent().await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("server.log");
+    let agent = format!("langgraph={agent_url}");
+    let server =
+        TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log).await;
+    let api = Api {
+        server,
+        client: reqwest::Client::new(),
+        _dir: None,
+    };
+    let thread = api.thread(Some("langgraph")).await;
+    let run = api.say(&thread, "store my key").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
+    assert_eq!(paused["view"]["asks"][0]["component"], "secret_prompt");
+
+    let (status, answered) = api
+        .receipt(
+            &run,
+            "key-ask",
+            "secret_prompt",
+            "save",
+            json!({"value": SECRET}),
+        )
+        .await;
+    assert_eq!(status, 200, "{answered}");
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(texts(&resumed["view"]), ["Key saved."]);
+
+    // The agent has it, where LangGraph reads a resume value.
+    let bodies = seen.lock().unwrap().clone();
+    let resume = bodies
+        .iter()
+        .find(|body| !body["forwardedProps"]["command"]["resume"].is_null())
+        .expect("a resume request");
+    assert!(
+        resume["forwardedProps"].to_string().contains(SECRET),
+        "{resume}"
+    );
+
+    // Nothing else does.
+    assert!(!answered.to_string().contains(SECRET));
+    let served = everything_served(&api, &thread).await;
+    assert!(!served.contains(SECRET), "a response carries the secret");
+    assert!(
+        served.contains("redacted"),
+        "the stored copy says what was there"
+    );
+    drop(api);
+    assert_eq!(found_in_files(&data, &log, SECRET), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn credentials_in_an_agents_address_reach_no_run_response_or_log() {
+    let closed = common::free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("server.log");
+    let agent = format!("leaky=http://ada:hunter2-pw@127.0.0.1:{closed}/agent?token=query-tok-9");
+    let gateway = format!("ws-leaky=ws://bot:ws-pw-4@127.0.0.1:{closed}/api/ws?token=ws-tok-3");
+    let server = TestServer::start_logging(
+        &data,
+        &["--agent", &agent, "--hermes", &gateway, "--no-demo"],
+        &[],
+        &log,
+    )
+    .await;
+    let api = Api {
+        server,
+        client: reqwest::Client::new(),
+        _dir: None,
+    };
+    let mut served = String::new();
+    for name in ["leaky", "ws-leaky"] {
+        let thread = api.thread(Some(name)).await;
+        let (status, started) = api
+            .post(
+                &format!("/api/v1/threads/{thread}/messages"),
+                json!({"text": "hello"}),
+            )
+            .await;
+        served.push_str(&started.to_string());
+        if status == 202 {
+            let run = started["run"]["id"].as_str().unwrap();
+            let settled = api.settled(run).await;
+            assert_eq!(settled["run"]["status"], "failed", "{settled}");
+        } else {
+            assert!(status >= 400, "{status}: {started}");
+        }
+        served.push_str(&everything_served(&api, &thread).await);
+    }
+    let (_, agents) = api.get("/api/v1/agents").await;
+    served.push_str(&agents.to_string());
+    // The failures are told, with where the agent is, but without its credentials.
+    assert!(served.contains(&format!("127.0.0.1:{closed}")), "{served}");
+    drop(api);
+    for secret in ["hunter2-pw", "query-tok-9", "ws-pw-4", "ws-tok-3"] {
+        assert!(
+            !served.contains(secret),
+            "a response carries {secret}: {served}"
+        );
+        assert_eq!(
+            found_in_files(&data, &log, secret),
+            Vec::<String>::new(),
+            "{secret}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_spawned_gateway_sees_neither_the_servers_secrets_nor_its_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let spy = dir.path().display().to_string();
+    let command = format!(
+        "spy=env > '{spy}/env.txt'; pwd > '{spy}/cwd.txt'; exec '{}' demo-gateway",
+        common::BIN
+    );
+    let server = TestServer::start_with_env(
+        &dir.path().join("data"),
+        &["--hermes", &command, "--hermes-env", "KEEP_ME"],
+        &[
+            ("ACME_DATABASE_URL", "postgres://app:env-leak-pw@db/acme"),
+            ("KEEP_ME", "passed-on-purpose"),
+        ],
+    )
+    .await;
+    let api = Api {
+        server,
+        client: reqwest::Client::new(),
+        _dir: None,
+    };
+    let thread = api.thread(Some("spy")).await;
+    let run = api.say(&thread, "hello").await;
+    let settled = api.settled(&run).await;
+    assert_eq!(settled["run"]["status"], "succeeded", "{settled}");
+
+    let env = std::fs::read_to_string(dir.path().join("env.txt")).unwrap();
+    assert!(!env.contains("env-leak-pw"), "{env}");
+    assert!(!env.contains("ACME_DATABASE_URL"), "{env}");
+    assert!(env.contains("KEEP_ME=passed-on-purpose"), "{env}");
+    assert!(env.lines().any(|line| line.starts_with("PATH=")), "{env}");
+    let cwd = std::fs::read_to_string(dir.path().join("cwd.txt")).unwrap();
+    let server_cwd = std::env::current_dir().unwrap();
+    assert_ne!(
+        Path::new(cwd.trim()),
+        server_cwd,
+        "the gateway runs where the server does"
+    );
+    let home = std::env::var("HOME").unwrap_or_else(|_| "/".into());
+    assert_eq!(
+        std::fs::canonicalize(cwd.trim()).unwrap(),
+        std::fs::canonicalize(home).unwrap(),
+        "the gateway starts in the user's home"
+    );
+}
