@@ -14,6 +14,15 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// No credentials, or credentials that open nothing: sign in.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Signed in, but the role held does not allow this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Too many attempts; try again later.
+    #[error("{0}")]
+    TooManyRequests(String),
     #[error("storage failed: {0}")]
     Storage(String),
     #[error("internal error: {0}")]
@@ -32,6 +41,9 @@ impl ApiError {
             ApiError::BadRequest(_) => 400,
             ApiError::NotFound(_) => 404,
             ApiError::Conflict(_) => 409,
+            ApiError::Unauthorized(_) => 401,
+            ApiError::Forbidden(_) => 403,
+            ApiError::TooManyRequests(_) => 429,
             ApiError::Storage(_) | ApiError::Internal(_) | ApiError::Transport(_) => 500,
         }
     }

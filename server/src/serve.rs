@@ -73,11 +73,13 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         Ok(count) => tracing::warn!(count, "settled answers the last shutdown left undelivered"),
         Err(error) => tracing::error!(%error, "could not settle undelivered answers"),
     }
+    let accounts = crate::auth::Accounts::new(store.clone());
     let state = AppState::new(
         addr,
         &config.site_root,
         Arc::new(WorkspaceServiceImpl::new(store, runs.clone())),
         runs,
+        accounts,
     );
     tracing::info!(database = %redact_password(&database), "store ready");
     let mut app = router(state);
@@ -90,9 +92,13 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         shutdown_signal().await;
         live.close();
     };
-    let serving = axum::serve(listener, app)
-        .with_graceful_shutdown(stopping)
-        .into_future();
+    // Handlers may read the client's address (sign-ins are throttled per address).
+    let serving = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(stopping)
+    .into_future();
     tokio::pin!(serving);
     // Requests in flight get a moment to finish; a stream that never ends (an agent's
     // response still arriving) does not hold the shutdown.

@@ -144,6 +144,11 @@ impl Accounts {
         Ok(())
     }
 
+    /// The tenants and roles of the user with this id.
+    pub async fn memberships_of(&self, user_id: &str) -> Result<Vec<Membership>, StoreError> {
+        self.store.memberships(user_id).await
+    }
+
     pub async fn memberships(&self, name: &str) -> Result<Vec<Membership>, AuthError> {
         let user = self.user(name).await?;
         Ok(self.store.memberships(&user.id).await?)

@@ -86,6 +86,15 @@ fn parse_role(text: &str) -> Result<Role, String> {
 }
 
 async fn accounts(store: &StoreArgs) -> Result<Accounts, String> {
+    // As `serve` does: a fresh machine can make its first user before the first start.
+    if store.db.is_none() {
+        std::fs::create_dir_all(&store.data_dir).map_err(|error| {
+            format!(
+                "cannot create the data directory {}: {error}",
+                store.data_dir.display()
+            )
+        })?;
+    }
     let store = crate::store::open(&store.database_url())
         .await
         .map_err(|error| format!("cannot open the store: {error}"))?;

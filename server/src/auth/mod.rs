@@ -7,5 +7,6 @@ pub mod cli;
 pub mod password;
 pub mod secret;
 pub mod sessions;
+pub mod throttle;
 
 pub use accounts::{Accounts, AuthError, Identity};

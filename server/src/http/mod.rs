@@ -3,6 +3,7 @@
 //! [`context::attach`] first, so each handler knows who acts and for which tenant.
 
 pub mod api;
+pub mod auth;
 mod caching;
 pub mod context;
 pub mod error;
@@ -23,6 +24,7 @@ use tower_http::CompressionLevel;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::auth::Accounts;
 use crate::runs::Runs;
 
 pub use api::BODY_LIMIT;
@@ -41,6 +43,8 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub workspace: Arc<dyn WorkspaceService>,
     pub runs: Arc<Runs>,
+    pub accounts: Accounts,
+    pub login_throttle: Arc<auth::LoginThrottle>,
 }
 
 impl AppState {
@@ -49,6 +53,7 @@ impl AppState {
         site_root: &Path,
         workspace: Arc<dyn WorkspaceService>,
         runs: Arc<Runs>,
+        accounts: Accounts,
     ) -> Self {
         // The build names the bundle after its content and lists the hashes here; Leptos
         // joins this path to the executable's folder, so it must be absolute.
@@ -66,6 +71,8 @@ impl AppState {
             leptos_options,
             workspace,
             runs,
+            accounts,
+            login_throttle: Arc::default(),
         }
     }
 }
@@ -77,6 +84,7 @@ pub fn router(state: AppState) -> Router {
     let options = state.leptos_options.clone();
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .merge(auth::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

@@ -1,0 +1,265 @@
+//! Signing in and out over HTTP — `/api/v1/auth/login`, `logout`, `logout-everywhere`,
+//! `setup` and `/api/v1/me` — and the one reading of a request's credentials (a bearer
+//! token, else the session cookie).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use app::error::ApiError;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::AppState;
+use super::error::HttpError;
+use crate::auth::sessions::{ABSOLUTE_MS, Opened};
+use crate::auth::throttle::{PER_ACCOUNT, PER_ADDRESS, Throttle, WINDOW_MS};
+use crate::auth::{Accounts, AuthError, Identity};
+use crate::clock::now_ms;
+use crate::store::StoreError;
+
+/// The cookie a signed-in browser carries: the session's id (the store keeps its digest).
+pub const SESSION_COOKIE: &str = "agent_os_session";
+
+/// Failed logins, per account and per client address.
+pub struct LoginThrottle {
+    accounts: Throttle,
+    addresses: Throttle,
+}
+
+impl Default for LoginThrottle {
+    fn default() -> Self {
+        Self {
+            accounts: Throttle::new(PER_ACCOUNT, WINDOW_MS),
+            addresses: Throttle::new(PER_ADDRESS, WINDOW_MS),
+        }
+    }
+}
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/auth/login", post(login))
+        .route("/api/v1/auth/setup", post(setup))
+        .route("/api/v1/auth/logout", post(logout))
+        .route("/api/v1/auth/logout-everywhere", post(logout_everywhere))
+        .route("/api/v1/me", get(me))
+        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+}
+
+impl From<AuthError> for ApiError {
+    fn from(error: AuthError) -> Self {
+        match error {
+            AuthError::Invalid(message) => ApiError::BadRequest(message),
+            error @ (AuthError::UnknownUser(_) | AuthError::UnknownToken(_)) => {
+                ApiError::NotFound(error.to_string())
+            }
+            error @ AuthError::NameTaken(_) => ApiError::Conflict(error.to_string()),
+            error @ AuthError::BadCredentials => ApiError::Unauthorized(error.to_string()),
+            error @ (AuthError::NotMember { .. }
+            | AuthError::RoleTooWide { .. }
+            | AuthError::SetupUsed) => ApiError::Forbidden(error.to_string()),
+            AuthError::Store(error) => error.into(),
+        }
+    }
+}
+
+impl From<AuthError> for HttpError {
+    fn from(error: AuthError) -> Self {
+        HttpError(error.into())
+    }
+}
+
+/// What a request presents: `Authorization: Bearer …`, else the session cookie.
+pub enum Credentials<'a> {
+    Bearer(&'a str),
+    Session(&'a str),
+    Nothing,
+}
+
+pub fn credentials(headers: &HeaderMap) -> Credentials<'_> {
+    if let Some(token) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+    {
+        return Credentials::Bearer(token.trim());
+    }
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|cookies| cookies.split(';'))
+        .find_map(|pair| {
+            let (name, value) = pair.trim().split_once('=')?;
+            (name == SESSION_COOKIE).then_some(Credentials::Session(value))
+        })
+        .unwrap_or(Credentials::Nothing)
+}
+
+/// Who the request's credentials act as, if they are good.
+pub async fn identity(
+    accounts: &Accounts,
+    headers: &HeaderMap,
+) -> Result<Option<Identity>, StoreError> {
+    match credentials(headers) {
+        Credentials::Bearer(token) => accounts.token_identity(token).await,
+        Credentials::Session(cookie) => accounts.session_identity(cookie).await,
+        Credentials::Nothing => Ok(None),
+    }
+}
+
+fn session_cookie(value: &str, max_age_s: i64) -> HeaderValue {
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_s}"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static("agent_os_session=; Path=/; Max-Age=0"))
+}
+
+async fn me_json(accounts: &Accounts, identity: &Identity) -> Result<Value, HttpError> {
+    let memberships = accounts.memberships_of(&identity.user_id).await?;
+    Ok(json!({
+        "user": identity.user_name,
+        "tenant": identity.tenant,
+        "role": identity.role,
+        "token": identity.token_id,
+        "memberships": memberships
+            .iter()
+            .map(|membership| json!({"tenant": membership.tenant_id, "role": membership.role}))
+            .collect::<Vec<_>>(),
+    }))
+}
+
+async fn signed_in(accounts: &Accounts, opened: Opened) -> Result<Response, HttpError> {
+    let body = me_json(accounts, &opened.identity).await?;
+    let mut response = (StatusCode::OK, axum::Json(body)).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        session_cookie(&opened.cookie, ABSOLUTE_MS / 1000),
+    );
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+struct LoginBody {
+    username: String,
+    password: String,
+    tenant: Option<String>,
+}
+
+fn parse<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, HttpError> {
+    serde_json::from_slice(body).map_err(|error| {
+        HttpError(ApiError::BadRequest(format!(
+            "request body is not valid: {error}"
+        )))
+    })
+}
+
+fn too_many(until: i64, now: i64) -> Response {
+    let seconds = ((until - now) / 1000).max(1);
+    let mut response = HttpError(ApiError::TooManyRequests(format!(
+        "too many failed sign-ins; try again in {seconds} s"
+    )))
+    .into_response();
+    if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Result<Response, HttpError> {
+    let body: LoginBody = parse(&body)?;
+    let throttle: &Arc<LoginThrottle> = &state.login_throttle;
+    let now = now_ms();
+    let account = format!("user:{}", body.username);
+    let address = format!("addr:{}", client.ip());
+    if let Some(until) = throttle
+        .accounts
+        .blocked_until(&account, now)
+        .max(throttle.addresses.blocked_until(&address, now))
+    {
+        return Ok(too_many(until, now));
+    }
+    match state
+        .accounts
+        .login(&body.username, &body.password, body.tenant.as_deref())
+        .await
+    {
+        Ok(opened) => {
+            throttle.accounts.succeeded(&account);
+            signed_in(&state.accounts, opened).await
+        }
+        Err(AuthError::BadCredentials) => {
+            throttle.accounts.failed(&account, now);
+            throttle.addresses.failed(&address, now);
+            tracing::warn!(%client, "a sign-in failed");
+            Err(AuthError::BadCredentials.into())
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+#[derive(Deserialize)]
+struct SetupBody {
+    token: String,
+    username: String,
+    password: String,
+    tenant: String,
+}
+
+async fn setup(State(state): State<AppState>, body: Bytes) -> Result<Response, HttpError> {
+    let body: SetupBody = parse(&body)?;
+    let opened = state
+        .accounts
+        .complete_setup(&body.token, &body.username, &body.password, &body.tenant)
+        .await?;
+    tracing::info!(user = %opened.identity.user_name, tenant = %opened.identity.tenant, "the first owner was created");
+    signed_in(&state.accounts, opened).await
+}
+
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
+    if let Credentials::Session(cookie) = credentials(&headers) {
+        state.accounts.logout(cookie).await?;
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, session_cookie("", 0));
+    Ok(response)
+}
+
+fn signed_out() -> HttpError {
+    HttpError(ApiError::Unauthorized(
+        "sign in first: no valid session or token came with the request".into(),
+    ))
+}
+
+async fn logout_everywhere(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, HttpError> {
+    let identity = identity(&state.accounts, &headers)
+        .await?
+        .ok_or_else(signed_out)?;
+    let ended = state.accounts.logout_everywhere(&identity.user_id).await?;
+    let mut response = axum::Json(json!({ "ended": ended })).into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, session_cookie("", 0));
+    Ok(response)
+}
+
+async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
+    let identity = identity(&state.accounts, &headers)
+        .await?
+        .ok_or_else(signed_out)?;
+    Ok(axum::Json(me_json(&state.accounts, &identity).await?).into_response())
+}
