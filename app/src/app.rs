@@ -17,6 +17,8 @@ use crate::pages::thread::{ThreadPage, ThreadsChanged};
 
 /// The document the server renders around the app; it also loads the hydration bundle.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    provide_script_nonce();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -24,7 +26,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light dark" />
-                <script>{crate::components::layout::THEME_BOOT_SCRIPT}</script>
+                <script nonce=leptos::nonce::use_nonce()>{crate::components::layout::THEME_BOOT_SCRIPT}</script>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
                 <link rel="stylesheet" id="leptos" href=stylesheet_href(&options) />
                 <AutoReload options=options.clone() />
@@ -35,6 +37,22 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <App />
             </body>
         </html>
+    }
+}
+
+/// The nonce the server put on this request for its Content-Security-Policy: every script
+/// the page carries (the theme boot script, the hydration scripts, streamed data) bears
+/// it, and no other inline script runs.
+#[cfg(feature = "ssr")]
+#[derive(Clone, Debug)]
+pub struct ScriptNonce(pub std::sync::Arc<str>);
+
+#[cfg(feature = "ssr")]
+fn provide_script_nonce() {
+    if let Some(nonce) = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<ScriptNonce>().cloned())
+    {
+        provide_context(leptos::nonce::Nonce::from_value(nonce.0));
     }
 }
 

@@ -23,6 +23,9 @@ pub enum ApiError {
     /// Too many attempts; try again later.
     #[error("{0}")]
     TooManyRequests(String),
+    /// The body is not of the type the endpoint reads (JSON endpoints read only JSON).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     #[error("storage failed: {0}")]
     Storage(String),
     #[error("internal error: {0}")]
@@ -44,6 +47,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => 401,
             ApiError::Forbidden(_) => 403,
             ApiError::TooManyRequests(_) => 429,
+            ApiError::UnsupportedMediaType(_) => 415,
             ApiError::Storage(_) | ApiError::Internal(_) | ApiError::Transport(_) => 500,
         }
     }

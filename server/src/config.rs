@@ -149,6 +149,10 @@ pub struct ServeArgs {
     /// the locale and TMPDIR (repeatable); it sees no other variable of the server's.
     #[arg(long = "hermes-env", value_name = "VAR")]
     pub hermes_env: Vec<String>,
+    /// A host name (or name:port) the server answers to besides its listen address and
+    /// the loopback names, e.g. the name a reverse proxy forwards (repeatable).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
     /// The agent new threads use [default: the first --agent, else the demo agent].
     #[arg(long, env = "AGENT_OS_DEFAULT_AGENT", value_name = "NAME")]
     pub default_agent: Option<String>,
@@ -185,6 +189,8 @@ struct ConfigFile {
     hermes: Vec<HermesEntry>,
     #[serde(default)]
     hermes_env: Vec<String>,
+    #[serde(default)]
+    allow_hosts: Vec<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -229,6 +235,8 @@ pub struct ServeConfig {
     pub hermes: Vec<String>,
     /// Variables a spawned gateway may see besides the few every program needs.
     pub hermes_env: Vec<String>,
+    /// Host names the server answers to besides its address and the loopback names.
+    pub allow_hosts: Vec<String>,
     pub default_agent: Option<String>,
     pub demo: bool,
     pub timeouts: AgentTimeouts,
@@ -421,6 +429,11 @@ impl ServeArgs {
             tools,
             hermes,
             hermes_env: file.hermes_env.into_iter().chain(self.hermes_env).collect(),
+            allow_hosts: file
+                .allow_hosts
+                .into_iter()
+                .chain(self.allow_hosts)
+                .collect(),
             default_agent: self.default_agent.or(file.default_agent),
             demo: !self.no_demo && file.demo.unwrap_or(true),
         })

@@ -80,6 +80,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         Arc::new(WorkspaceServiceImpl::new(store, runs.clone())),
         runs,
         accounts,
+        &config.allow_hosts,
     );
     tracing::info!(database = %redact_password(&database), "store ready");
     let mut app = router(state);

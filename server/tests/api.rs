@@ -357,6 +357,7 @@ async fn bad_requests_get_clear_errors() {
     let response = api
         .client
         .post(api.url(&format!("/api/v1/asks/{run}:approve-budget/receipt")))
+        .header("content-type", "application/json")
         .body(r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","ts":1782487573184}}"#)
         .send()
         .await

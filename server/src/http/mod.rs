@@ -7,6 +7,8 @@ pub mod auth;
 mod caching;
 pub mod context;
 pub mod error;
+pub mod guard;
+pub mod headers;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -45,6 +47,7 @@ pub struct AppState {
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
+    pub allowed_hosts: guard::AllowedHosts,
 }
 
 impl AppState {
@@ -54,6 +57,7 @@ impl AppState {
         workspace: Arc<dyn WorkspaceService>,
         runs: Arc<Runs>,
         accounts: Accounts,
+        extra_hosts: &[String],
     ) -> Self {
         // The build names the bundle after its content and lists the hashes here; Leptos
         // joins this path to the executable's folder, so it must be absolute.
@@ -73,6 +77,7 @@ impl AppState {
             runs,
             accounts,
             login_throttle: Arc::default(),
+            allowed_hosts: guard::AllowedHosts::new(addr, extra_hosts),
         }
     }
 }
@@ -82,6 +87,7 @@ pub fn router(state: AppState) -> Router {
     let workspace = state.workspace.clone();
     let fallback_workspace = state.workspace.clone();
     let options = state.leptos_options.clone();
+    let hosts = state.allowed_hosts.clone();
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(auth::routes())
@@ -103,6 +109,8 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(context::attach))
         .layer(axum::middleware::from_fn(caching::cache_headers))
+        .layer(axum::middleware::from_fn_with_state(hosts, guard::guard))
+        .layer(axum::middleware::from_fn(headers::secure))
         // Pages and JSON go compressed to clients that accept it; event streams never
         // (the layer leaves `text/event-stream` alone, so events are not held back). The
         // fastest level: a 10,000-item page (3 MB) shrinks twentyfold either way, and a

@@ -1,0 +1,234 @@
+//! What a browser on another site, or a name that merely resolves here, cannot make the
+//! server do: a request must name an allowed host (against DNS rebinding); a request that
+//! changes state must not come from another site (by `Sec-Fetch-Site`, else `Origin`);
+//! and the JSON API reads only bodies declared as JSON, which no plain HTML form can send.
+
+use std::sync::Arc;
+
+use app::error::ApiError;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::error::HttpError;
+
+/// The `Host` values the server answers to.
+#[derive(Clone, Debug)]
+pub struct AllowedHosts(Arc<Vec<String>>);
+
+impl AllowedHosts {
+    /// The listen address itself, its port on the loopback names, and `extra` names
+    /// (`name` alone allows it on the listen port; `name:port` as given).
+    pub fn new(addr: std::net::SocketAddr, extra: &[String]) -> Self {
+        let port = addr.port();
+        let mut hosts = vec![
+            addr.to_string(),
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ];
+        for name in extra {
+            let name = name.trim().to_ascii_lowercase();
+            let has_port = name.rsplit_once(':').is_some_and(|(host, given)| {
+                !host.is_empty() && !host.ends_with(':') && given.parse::<u16>().is_ok()
+            });
+            if has_port {
+                hosts.push(name);
+            } else {
+                hosts.push(format!("{name}:{port}"));
+            }
+        }
+        hosts.sort();
+        hosts.dedup();
+        Self(Arc::new(hosts))
+    }
+
+    pub fn allows(&self, host: &str) -> bool {
+        let host = host.trim().to_ascii_lowercase();
+        self.0.contains(&host)
+    }
+}
+
+fn header_text<'a>(headers: &'a HeaderMap, name: &header::HeaderName) -> Option<&'a str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+/// Why a request is refused, if it is.
+pub fn refusal(
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+    hosts: &AllowedHosts,
+) -> Option<ApiError> {
+    let Some(host) = header_text(headers, &header::HOST) else {
+        return Some(ApiError::BadRequest("the request names no Host".into()));
+    };
+    if !hosts.allows(host) {
+        return Some(ApiError::Forbidden(format!(
+            "this server does not answer to the host {host:?}; start it with --allow-host for a name it should answer to"
+        )));
+    }
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return None;
+    }
+    let cross_site = match header_text(headers, &header::HeaderName::from_static("sec-fetch-site"))
+    {
+        Some(site) => !matches!(site, "same-origin" | "none"),
+        None => match header_text(headers, &header::ORIGIN) {
+            Some(origin) => {
+                let authority = origin
+                    .split_once("://")
+                    .map_or("", |(_, authority)| authority)
+                    .trim_end_matches('/');
+                !authority.eq_ignore_ascii_case(host)
+            }
+            None => false,
+        },
+    };
+    if cross_site {
+        return Some(ApiError::Forbidden(
+            "a request from another site cannot change anything here".into(),
+        ));
+    }
+    if path.starts_with("/api/") {
+        let json = header_text(headers, &header::CONTENT_TYPE).is_some_and(|value| {
+            value
+                .split(';')
+                .next()
+                .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json"))
+        });
+        if !json {
+            return Some(ApiError::UnsupportedMediaType(
+                "the JSON API reads only bodies sent as Content-Type: application/json".into(),
+            ));
+        }
+    }
+    None
+}
+
+/// Middleware: answers a refused request with its JSON error; passes the rest on.
+pub async fn guard(State(hosts): State<AllowedHosts>, request: Request, next: Next) -> Response {
+    match refusal(
+        request.method(),
+        request.uri().path(),
+        request.headers(),
+        &hosts,
+    ) {
+        Some(error) => HttpError(error).into_response(),
+        None => next.run(request).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, value.parse().unwrap_or_else(|_| panic!("{value}")));
+        }
+        map
+    }
+
+    fn hosts() -> AllowedHosts {
+        AllowedHosts::new(
+            "127.0.0.1:3000".parse().unwrap_or_else(|_| panic!("addr")),
+            &["console.example".into(), "proxy.example:443".into()],
+        )
+    }
+
+    #[test]
+    fn only_the_listen_address_loopback_names_and_allowed_hosts_are_answered() {
+        let status = |host: &str| {
+            refusal(&Method::GET, "/", &headers(&[("host", host)]), &hosts())
+                .map(|error| error.status_code())
+        };
+        for good in [
+            "127.0.0.1:3000",
+            "localhost:3000",
+            "LOCALHOST:3000",
+            "[::1]:3000",
+            "console.example:3000",
+            "proxy.example:443",
+        ] {
+            assert_eq!(status(good), None, "{good}");
+        }
+        for bad in [
+            "evil.example",
+            "localhost:3001",
+            "127.0.0.1",
+            "console.example:80",
+        ] {
+            assert_eq!(status(bad), Some(403), "{bad}");
+        }
+        assert_eq!(
+            refusal(&Method::GET, "/", &HeaderMap::new(), &hosts()).map(|e| e.status_code()),
+            Some(400)
+        );
+    }
+
+    #[test]
+    fn a_state_change_from_another_site_is_refused() {
+        let post = |pairs: &[(&'static str, &str)]| {
+            let mut all = vec![
+                ("host", "127.0.0.1:3000"),
+                ("content-type", "application/json"),
+            ];
+            all.extend_from_slice(pairs);
+            refusal(&Method::POST, "/api/v1/threads", &headers(&all), &hosts())
+                .map(|e| e.status_code())
+        };
+        assert_eq!(post(&[]), None, "a client that is no browser");
+        assert_eq!(post(&[("sec-fetch-site", "same-origin")]), None);
+        assert_eq!(post(&[("sec-fetch-site", "none")]), None);
+        assert_eq!(post(&[("sec-fetch-site", "cross-site")]), Some(403));
+        assert_eq!(post(&[("sec-fetch-site", "same-site")]), Some(403));
+        assert_eq!(post(&[("origin", "http://127.0.0.1:3000")]), None);
+        assert_eq!(post(&[("origin", "http://evil.example")]), Some(403));
+        assert_eq!(post(&[("origin", "null")]), Some(403));
+        // Reading is not refused for its origin: nothing changes.
+        let get = headers(&[("host", "127.0.0.1:3000"), ("sec-fetch-site", "cross-site")]);
+        assert_eq!(
+            refusal(&Method::GET, "/api/v1/threads", &get, &hosts()),
+            None
+        );
+    }
+
+    #[test]
+    fn the_json_api_reads_only_json() {
+        let post = |kind: Option<&str>| {
+            let mut pairs = vec![("host", "127.0.0.1:3000")];
+            if let Some(kind) = kind {
+                pairs.push(("content-type", kind));
+            }
+            refusal(
+                &Method::POST,
+                "/api/v1/asks/r:a/receipt",
+                &headers(&pairs),
+                &hosts(),
+            )
+            .map(|e| e.status_code())
+        };
+        assert_eq!(post(Some("application/json")), None);
+        assert_eq!(post(Some("application/json; charset=utf-8")), None);
+        for kind in [
+            None,
+            Some("text/plain"),
+            Some("application/x-www-form-urlencoded"),
+            Some("multipart/form-data; boundary=x"),
+        ] {
+            assert_eq!(post(kind), Some(415), "{kind:?}");
+        }
+        // Server functions read forms; the origin check guards them.
+        let form = headers(&[
+            ("host", "127.0.0.1:3000"),
+            ("content-type", "application/x-www-form-urlencoded"),
+        ]);
+        assert_eq!(
+            refusal(&Method::POST, "/fn/answer_ask", &form, &hosts()),
+            None
+        );
+    }
+}
