@@ -92,12 +92,18 @@ pub fn refusal(
         ));
     }
     if path.starts_with("/api/") {
-        let json = header_text(headers, &header::CONTENT_TYPE).is_some_and(|value| {
-            value
+        // A write with no body (sign out, stop, retry) declares nothing; one with a body
+        // must declare it as JSON.
+        let has_body = headers.contains_key(header::TRANSFER_ENCODING)
+            || header_text(headers, &header::CONTENT_LENGTH)
+                .is_some_and(|length| length.trim() != "0");
+        let json = match header_text(headers, &header::CONTENT_TYPE) {
+            Some(value) => value
                 .split(';')
                 .next()
-                .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json"))
-        });
+                .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json")),
+            None => !has_body,
+        };
         if !json {
             return Some(ApiError::UnsupportedMediaType(
                 "the JSON API reads only bodies sent as Content-Type: application/json".into(),
@@ -213,8 +219,19 @@ mod tests {
         };
         assert_eq!(post(Some("application/json")), None);
         assert_eq!(post(Some("application/json; charset=utf-8")), None);
+        assert_eq!(post(None), None, "no body, nothing to declare");
+        let undeclared = headers(&[("host", "127.0.0.1:3000"), ("content-length", "12")]);
+        assert_eq!(
+            refusal(
+                &Method::POST,
+                "/api/v1/asks/r:a/receipt",
+                &undeclared,
+                &hosts()
+            )
+            .map(|e| e.status_code()),
+            Some(415)
+        );
         for kind in [
-            None,
             Some("text/plain"),
             Some("application/x-www-form-urlencoded"),
             Some("multipart/form-data; boundary=x"),
