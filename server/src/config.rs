@@ -45,14 +45,6 @@ pub enum Command {
     Token(crate::auth::cli::TokenCommand),
 }
 
-/// The database a command opens: `db` when given, else the SQLite file in `data_dir`.
-pub fn database_url(db: Option<&str>, data_dir: &std::path::Path) -> String {
-    match db {
-        Some(url) => url.to_owned(),
-        None => format!("sqlite:{}", data_dir.join("agent-os.sqlite3").display()),
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct DemoGatewayArgs {
     /// Serve over WebSocket instead of stdio.
@@ -93,7 +85,7 @@ pub struct ReplayArgs {
 impl ReplayArgs {
     pub fn into_request(self) -> crate::replay::Request {
         crate::replay::Request {
-            database_url: database_url(self.db.as_deref(), &self.data_dir),
+            database_url: crate::store::database_url(self.db.as_deref(), &self.data_dir),
             target: self.target,
             file: self.file,
             after: self.after_seq_id,
@@ -245,7 +237,7 @@ pub struct ServeConfig {
 impl ServeConfig {
     /// The database to open: `--db`, or the SQLite file in the data directory.
     pub fn database_url(&self) -> String {
-        database_url(self.db.as_deref(), &self.data_dir)
+        crate::store::database_url(self.db.as_deref(), &self.data_dir)
     }
 
     /// Whether the data directory is where the database lives (and must be writable).

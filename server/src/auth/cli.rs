@@ -22,7 +22,7 @@ pub struct StoreArgs {
 
 impl StoreArgs {
     pub fn database_url(&self) -> String {
-        crate::config::database_url(self.db.as_deref(), &self.data_dir)
+        crate::store::database_url(self.db.as_deref(), &self.data_dir)
     }
 }
 

@@ -1,5 +1,5 @@
 //! What a browser on another site, or a name that merely resolves here, cannot make the
-//! server do: a request must name an allowed host (against DNS rebinding); a request that
+//! server do: a request must name an allowed host name, any port (against DNS rebinding); a request that
 //! changes state must not come from another site (by `Sec-Fetch-Site`, else `Origin`);
 //! and the JSON API reads only bodies declared as JSON, which no plain HTML form can send.
 
@@ -13,40 +13,40 @@ use axum::response::{IntoResponse, Response};
 
 use super::error::HttpError;
 
-/// The `Host` values the server answers to.
+/// The host names the server answers to, whatever the port: a rebinding attack names
+/// its own domain, so the name is what matters.
 #[derive(Clone, Debug)]
 pub struct AllowedHosts(Arc<Vec<String>>);
 
+/// `name` of `name:port`, `[::1]:port` or a bare name, lowercased.
+fn host_name(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or_default().to_owned();
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.parse::<u16>().is_ok() && !name.contains(':') => name.to_owned(),
+        _ => host,
+    }
+}
+
 impl AllowedHosts {
-    /// The listen address itself, its port on the loopback names, and `extra` names
-    /// (`name` alone allows it on the listen port; `name:port` as given).
+    /// The listen address, the loopback names, and `extra` names (a port given with one
+    /// is ignored).
     pub fn new(addr: std::net::SocketAddr, extra: &[String]) -> Self {
-        let port = addr.port();
-        let mut hosts = vec![
-            addr.to_string(),
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-            format!("[::1]:{port}"),
-        ];
-        for name in extra {
-            let name = name.trim().to_ascii_lowercase();
-            let has_port = name.rsplit_once(':').is_some_and(|(host, given)| {
-                !host.is_empty() && !host.ends_with(':') && given.parse::<u16>().is_ok()
-            });
-            if has_port {
-                hosts.push(name);
-            } else {
-                hosts.push(format!("{name}:{port}"));
-            }
-        }
+        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain([addr.ip().to_string()])
+            .chain(extra.iter().map(|name| host_name(name)))
+            .collect();
         hosts.sort();
         hosts.dedup();
         Self(Arc::new(hosts))
     }
 
     pub fn allows(&self, host: &str) -> bool {
-        let host = host.trim().to_ascii_lowercase();
-        self.0.contains(&host)
+        self.0.contains(&host_name(host))
     }
 }
 
@@ -153,9 +153,11 @@ mod tests {
         };
         for good in [
             "127.0.0.1:3000",
+            "127.0.0.1",
             "localhost:3000",
-            "LOCALHOST:3000",
+            "LOCALHOST:8080",
             "[::1]:3000",
+            "console.example",
             "console.example:3000",
             "proxy.example:443",
         ] {
@@ -163,9 +165,10 @@ mod tests {
         }
         for bad in [
             "evil.example",
-            "localhost:3001",
-            "127.0.0.1",
-            "console.example:80",
+            "evil.example:3000",
+            "localhost.evil.example:3000",
+            "127.0.0.2:3000",
+            "[::2]:3000",
         ] {
             assert_eq!(status(bad), Some(403), "{bad}");
         }

@@ -297,6 +297,14 @@ pub trait Store: accounts::AccountStore + Send + Sync + 'static {
     ) -> Result<(), StoreError>;
 }
 
+/// The database a command opens: `db` when given, else the SQLite file in `data_dir`.
+pub fn database_url(db: Option<&str>, data_dir: &std::path::Path) -> String {
+    match db {
+        Some(url) => url.to_owned(),
+        None => format!("sqlite:{}", data_dir.join("agent-os.sqlite3").display()),
+    }
+}
+
 /// Opens the store a URL names: `sqlite:PATH` (or a bare path) or `postgres://…`.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
