@@ -130,6 +130,21 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
         assert_eq!(accounts.token_identity(&own.token).await.unwrap(), None);
         let again = accounts.revoke_token(&own.record.id).await;
         assert!(again.unwrap_err().to_string().contains("revoked already"));
+        // Listed without their secrets, with what stops them.
+        let listed = accounts.tokens(Some("ada")).await.unwrap();
+        assert_eq!(listed.len(), 3, "{}", backend.name);
+        assert!(
+            listed
+                .iter()
+                .any(|token| token.id == own.record.id && token.revoked_at_ms.is_some())
+        );
+        assert!(
+            listed
+                .iter()
+                .any(|token| token.id == viewer.record.id && token.role == Some(Role::Viewer))
+        );
+        assert_eq!(accounts.tokens(None).await.unwrap().len(), 3);
+        assert!(accounts.tokens(Some("nobody")).await.is_err());
         // A demoted user's token holds no more than the user now does.
         accounts.grant("ada", "acme", Role::Viewer).await.unwrap();
         let still = accounts
@@ -453,9 +468,31 @@ fn the_command_line_adds_users_and_tokens_and_the_store_keeps_neither_secret() {
         );
     }
 
+    // Listing shows the token by id and state, never the token itself.
+    let users = agent_os(&["user", "list", "--data-dir", dir], None);
+    assert!(users.status.success(), "{}", text(&users.stderr));
+    let users = text(&users.stdout);
+    assert!(users.starts_with("NAME"), "{users}");
+    assert!(
+        users.contains("ada   acme (owner)") && users.contains("bob   acme (viewer)"),
+        "{users}"
+    );
+    let listed = agent_os(&["token", "list", "--user", "ada", "--data-dir", dir], None);
+    assert!(listed.status.success(), "{}", text(&listed.stderr));
+    let listed = text(&listed.stdout);
+    assert!(listed.contains(id) && listed.contains("active"), "{listed}");
+    assert!(!listed.contains(secret), "{listed}");
+
     let revoked = agent_os(&["token", "revoke", id, "--data-dir", dir], None);
     assert!(revoked.status.success(), "{}", text(&revoked.stderr));
     assert_eq!(text(&revoked.stdout), format!("revoked token {id}\n"));
+    let listed = text(&agent_os(&["token", "list", "--data-dir", dir], None).stdout);
+    assert!(
+        listed
+            .lines()
+            .any(|line| line.starts_with(id) && line.ends_with("revoked")),
+        "{listed}"
+    );
 
     // Neither password nor the token's secret is anywhere in the data directory.
     for entry in std::fs::read_dir(temp.path()).unwrap() {

@@ -194,6 +194,29 @@ impl Accounts {
         })
     }
 
+    /// Every user with their tenants and roles, by name.
+    pub async fn users(&self) -> Result<Vec<(UserRecord, Vec<Membership>)>, AuthError> {
+        let mut listed = Vec::new();
+        for user in self.store.users().await? {
+            let memberships = self.store.memberships(&user.id).await?;
+            listed.push((user, memberships));
+        }
+        Ok(listed)
+    }
+
+    /// Every token (of the user named, when one is), oldest first; never their secrets,
+    /// which the store does not have.
+    pub async fn tokens(&self, name: Option<&str>) -> Result<Vec<TokenRecord>, AuthError> {
+        let user = match name {
+            Some(name) => Some(self.user(name).await?),
+            None => None,
+        };
+        Ok(self
+            .store
+            .tokens(user.as_ref().map(|user| user.id.as_str()))
+            .await?)
+    }
+
     pub async fn revoke_token(&self, id: &str) -> Result<(), AuthError> {
         if self.store.revoke_token(id, now_ms()).await? {
             Ok(())

@@ -48,6 +48,11 @@ pub enum UserCommand {
         #[command(flatten)]
         store: StoreArgs,
     },
+    /// List every user with their tenants and roles.
+    List {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
     /// Set a user's password; every session of theirs ends.
     Passwd {
         name: String,
@@ -70,6 +75,14 @@ pub enum TokenCommand {
         /// Days until the token stops working (default: until revoked).
         #[arg(long)]
         expires_days: Option<u32>,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// List tokens (of one user with --user): id, user, tenant, role, dates and state —
+    /// never the token itself, which is not kept.
+    List {
+        #[arg(long)]
+        user: Option<String>,
         #[command(flatten)]
         store: StoreArgs,
     },
@@ -123,6 +136,32 @@ fn read_password() -> Result<String, String> {
     Ok(line.trim_end_matches(['\r', '\n']).to_owned())
 }
 
+/// Rows under a heading, each column as wide as its widest cell.
+fn table(heading: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut all: Vec<Vec<String>> = vec![heading.iter().map(|cell| (*cell).to_owned()).collect()];
+    all.extend(rows);
+    let widths: Vec<usize> = (0..heading.len())
+        .map(|column| {
+            all.iter()
+                .map(|row| row.get(column).map_or(0, |cell| cell.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in &all {
+        let line = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect::<Vec<_>>()
+            .join("  ");
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// Runs a user command; what to print on success.
 pub async fn run_user(command: UserCommand) -> Result<String, String> {
     match command {
@@ -152,6 +191,22 @@ pub async fn run_user(command: UserCommand) -> Result<String, String> {
                 .await
                 .map_err(|error| error.to_string())?;
             Ok(format!("{name} is {role} in {tenant}\n"))
+        }
+        UserCommand::List { store } => {
+            let users = accounts(&store)
+                .await?
+                .users()
+                .await
+                .map_err(|error| error.to_string())?;
+            let rows = users.iter().map(|(user, memberships)| {
+                let tenants = memberships
+                    .iter()
+                    .map(|membership| format!("{} ({})", membership.tenant_id, membership.role))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                vec![user.name.clone(), tenants]
+            });
+            Ok(table(&["NAME", "TENANTS"], rows))
         }
         UserCommand::Passwd { name, store } => {
             let password = read_password()?;
@@ -183,6 +238,41 @@ pub async fn run_token(command: TokenCommand) -> Result<String, String> {
                 .await
                 .map_err(|error| error.to_string())?;
             Ok(format!("{}\n", created.token))
+        }
+        TokenCommand::List { user, store } => {
+            let tokens = accounts(&store)
+                .await?
+                .tokens(user.as_deref())
+                .await
+                .map_err(|error| error.to_string())?;
+            let now = crate::clock::now_ms();
+            let day = |ms: i64| app::when::readable(&app::when::rfc3339(ms));
+            let rows = tokens.iter().map(|token| {
+                let state = if token.revoked_at_ms.is_some() {
+                    "revoked"
+                } else if token.expires_at_ms.is_some_and(|at| at <= now) {
+                    "expired"
+                } else {
+                    "active"
+                };
+                vec![
+                    token.id.clone(),
+                    token.user_name.clone(),
+                    token.tenant_id.clone(),
+                    token
+                        .role
+                        .map_or_else(|| "(user's)".to_owned(), |role| role.to_string()),
+                    day(token.created_at_ms),
+                    token.expires_at_ms.map_or_else(|| "never".to_owned(), day),
+                    state.to_owned(),
+                ]
+            });
+            Ok(table(
+                &[
+                    "ID", "USER", "TENANT", "ROLE", "CREATED", "EXPIRES", "STATE",
+                ],
+                rows,
+            ))
         }
         TokenCommand::Revoke { id, store } => {
             accounts(&store)

@@ -58,6 +58,8 @@ pub struct TokenRecord {
 #[async_trait::async_trait]
 pub trait AccountStore: Send + Sync {
     async fn count_users(&self) -> Result<u64, StoreError>;
+    /// Every user, by name.
+    async fn users(&self) -> Result<Vec<UserRecord>, StoreError>;
     /// Creates a user unless the name is taken; false when it is.
     async fn create_user(&self, user: &UserRecord) -> Result<bool, StoreError>;
     async fn user_by_name(&self, name: &str) -> Result<Option<UserRecord>, StoreError>;
@@ -90,6 +92,8 @@ pub trait AccountStore: Send + Sync {
 
     async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError>;
     async fn token(&self, id: &str) -> Result<Option<TokenRecord>, StoreError>;
+    /// Every token (of one user, when named), oldest first.
+    async fn tokens(&self, user_id: Option<&str>) -> Result<Vec<TokenRecord>, StoreError>;
     /// Revokes a token; false when there is no such token or it was revoked already.
     async fn revoke_token(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
 

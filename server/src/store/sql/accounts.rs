@@ -45,6 +45,14 @@ impl AccountStore for SqlStore {
         super::rows::to_u64(row.try_get("users")?, "user count")
     }
 
+    async fn users(&self) -> Result<Vec<UserRecord>, StoreError> {
+        let rows =
+            sqlx::query("SELECT id, name, password_hash, created_at_ms FROM users ORDER BY name")
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(user_row).collect()
+    }
+
     async fn create_user(&self, user: &UserRecord) -> Result<bool, StoreError> {
         let result = sqlx::query(
             "INSERT INTO users (id, name, password_hash, created_at_ms) VALUES ($1, $2, $3, $4) \
@@ -227,6 +235,19 @@ impl AccountStore for SqlStore {
         .as_ref()
         .map(token_row)
         .transpose()
+    }
+
+    async fn tokens(&self, user_id: Option<&str>) -> Result<Vec<TokenRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.digest, t.user_id, u.name AS user_name, t.tenant_id, t.role, \
+             t.created_at_ms, t.expires_at_ms, t.revoked_at_ms \
+             FROM api_tokens t JOIN users u ON u.id = t.user_id \
+             WHERE $1 IS NULL OR t.user_id = $1 ORDER BY t.created_at_ms, t.id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(token_row).collect()
     }
 
     async fn revoke_token(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
