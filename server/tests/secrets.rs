@@ -215,9 +215,18 @@ async fn credentials_in_an_agents_address_reach_no_run_response_or_log() {
     let log = dir.path().join("server.log");
     let agent = format!("leaky=http://ada:hunter2-pw@127.0.0.1:{closed}/agent?token=query-tok-9");
     let gateway = format!("ws-leaky=ws://bot:ws-pw-4@127.0.0.1:{closed}/api/ws?token=ws-tok-3");
+    let command = "cmd-leaky=/nonexistent/hermes-gateway --api-key cmd-key-7";
     let server = TestServer::start_logging(
         &data,
-        &["--agent", &agent, "--hermes", &gateway, "--no-demo"],
+        &[
+            "--agent",
+            &agent,
+            "--hermes",
+            &gateway,
+            "--hermes",
+            command,
+            "--no-demo",
+        ],
         &[],
         &log,
     )
@@ -228,7 +237,7 @@ async fn credentials_in_an_agents_address_reach_no_run_response_or_log() {
         _dir: None,
     };
     let mut served = String::new();
-    for name in ["leaky", "ws-leaky"] {
+    for name in ["leaky", "ws-leaky", "cmd-leaky"] {
         let thread = api.thread(Some(name)).await;
         let (status, started) = api
             .post(
@@ -251,7 +260,13 @@ async fn credentials_in_an_agents_address_reach_no_run_response_or_log() {
     // The failures are told, with where the agent is, but without its credentials.
     assert!(served.contains(&format!("127.0.0.1:{closed}")), "{served}");
     drop(api);
-    for secret in ["hunter2-pw", "query-tok-9", "ws-pw-4", "ws-tok-3"] {
+    for secret in [
+        "hunter2-pw",
+        "query-tok-9",
+        "ws-pw-4",
+        "ws-tok-3",
+        "cmd-key-7",
+    ] {
         assert!(
             !served.contains(secret),
             "a response carries {secret}: {served}"
