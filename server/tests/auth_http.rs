@@ -135,9 +135,19 @@ async fn signing_in_sets_an_http_only_cookie_that_opens_me_until_sign_out() {
     );
     assert_eq!(body["memberships"].as_array().unwrap().len(), 2);
 
+    assert!(!set.contains("Secure"), "plain HTTP: {set}");
     let (status, seen) = me(&server, ("cookie", &cookie)).await;
     assert_eq!(status, StatusCode::OK, "{seen}");
     assert_eq!(seen["user"], "ada");
+    // Behind a proxy that terminates TLS the cookie is Secure.
+    let proxied = reqwest::Client::new()
+        .post(server.url("/api/v1/auth/login"))
+        .header("x-forwarded-proto", "https")
+        .json(&json!({"username": "ada", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert!(session_of(&proxied).1.contains("; Secure"));
     // Into a tenant of the user's own choosing, with the role held there.
     let labs = login(
         &server,

@@ -113,9 +113,34 @@ pub async fn identity(
     }
 }
 
-fn session_cookie(value: &str, max_age_s: i64) -> HeaderValue {
+/// Whether the browser reached the server over TLS, as a reverse proxy in front of it
+/// says (`X-Forwarded-Proto` or `Forwarded`). Believing a false claim only makes the
+/// cookie `Secure`, which an attacker gains nothing from.
+pub fn over_tls(headers: &HeaderMap) -> bool {
+    let said = |name: &str| {
+        headers
+            .get_all(name)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .map(str::to_ascii_lowercase)
+            .collect::<Vec<_>>()
+    };
+    said("x-forwarded-proto").iter().any(|value| {
+        value
+            .split(',')
+            .next()
+            .is_some_and(|proto| proto.trim() == "https")
+    }) || said("forwarded").iter().any(|value| {
+        value
+            .split([';', ','])
+            .any(|part| part.trim() == "proto=https")
+    })
+}
+
+fn session_cookie(value: &str, max_age_s: i64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
     HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_s}"
+        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_s}{secure}"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static("agent_os_session=; Path=/; Max-Age=0"))
 }
@@ -134,12 +159,16 @@ async fn me_json(accounts: &Accounts, identity: &Identity) -> Result<Value, Http
     }))
 }
 
-async fn signed_in(accounts: &Accounts, opened: Opened) -> Result<Response, HttpError> {
+async fn signed_in(
+    accounts: &Accounts,
+    opened: Opened,
+    headers: &HeaderMap,
+) -> Result<Response, HttpError> {
     let body = me_json(accounts, &opened.identity).await?;
     let mut response = (StatusCode::OK, axum::Json(body)).into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
-        session_cookie(&opened.cookie, ABSOLUTE_MS / 1000),
+        session_cookie(&opened.cookie, ABSOLUTE_MS / 1000, over_tls(headers)),
     );
     Ok(response)
 }
@@ -174,6 +203,7 @@ fn too_many(until: i64, now: i64) -> Response {
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, HttpError> {
     let body: LoginBody = parse(&body)?;
@@ -195,7 +225,7 @@ async fn login(
     {
         Ok(opened) => {
             throttle.accounts.succeeded(&account);
-            signed_in(&state.accounts, opened).await
+            signed_in(&state.accounts, opened, &headers).await
         }
         Err(AuthError::BadCredentials) => {
             throttle.accounts.failed(&account, now);
@@ -215,14 +245,18 @@ struct SetupBody {
     tenant: String,
 }
 
-async fn setup(State(state): State<AppState>, body: Bytes) -> Result<Response, HttpError> {
+async fn setup(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, HttpError> {
     let body: SetupBody = parse(&body)?;
     let opened = state
         .accounts
         .complete_setup(&body.token, &body.username, &body.password, &body.tenant)
         .await?;
     tracing::info!(user = %opened.identity.user_name, tenant = %opened.identity.tenant, "the first owner was created");
-    signed_in(&state.accounts, opened).await
+    signed_in(&state.accounts, opened, &headers).await
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
@@ -230,9 +264,10 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
         state.accounts.logout(cookie).await?;
     }
     let mut response = StatusCode::NO_CONTENT.into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, session_cookie("", 0));
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        session_cookie("", 0, over_tls(&headers)),
+    );
     Ok(response)
 }
 
@@ -251,9 +286,10 @@ async fn logout_everywhere(
         .ok_or_else(signed_out)?;
     let ended = state.accounts.logout_everywhere(&identity.user_id).await?;
     let mut response = axum::Json(json!({ "ended": ended })).into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, session_cookie("", 0));
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        session_cookie("", 0, over_tls(&headers)),
+    );
     Ok(response)
 }
 
@@ -262,4 +298,40 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Respons
         .await?
         .ok_or_else(signed_out)?;
     Ok(axum::Json(me_json(&state.accounts, &identity).await?).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proxy_saying_https_makes_the_cookie_secure() {
+        let of = |pairs: &[(&'static str, &str)]| {
+            let mut headers = HeaderMap::new();
+            for (name, value) in pairs {
+                headers.append(
+                    *name,
+                    HeaderValue::from_str(value).unwrap_or_else(|_| panic!("{value}")),
+                );
+            }
+            over_tls(&headers)
+        };
+        assert!(!of(&[]));
+        assert!(of(&[("x-forwarded-proto", "https")]));
+        assert!(of(&[("x-forwarded-proto", "HTTPS, http")]));
+        assert!(!of(&[("x-forwarded-proto", "http")]));
+        assert!(of(&[(
+            "forwarded",
+            "for=192.0.2.1;proto=https;by=203.0.113.43"
+        )]));
+        assert!(!of(&[("forwarded", "for=192.0.2.1;proto=http")]));
+        let cookie = session_cookie("abc", 60, true);
+        assert!(cookie.to_str().unwrap_or_default().ends_with("; Secure"));
+        assert!(
+            !session_cookie("abc", 60, false)
+                .to_str()
+                .unwrap_or_default()
+                .contains("Secure")
+        );
+    }
 }
