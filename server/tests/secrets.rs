@@ -15,23 +15,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-/// Whether `needle` occurs anywhere in the files of `dir` or in the file `log`.
+/// The store's files and the log file holding `needle`.
 fn found_in_files(dir: &Path, log: &Path, needle: &str) -> Vec<String> {
-    let mut places = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.push(log.to_owned());
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap_or_default();
-        if bytes
-            .windows(needle.len())
-            .any(|window| window == needle.as_bytes())
-        {
-            places.push(path.display().to_string());
-        }
-    }
+    let mut places = common::files_holding(dir, needle);
+    places.extend(common::files_holding(log, needle));
     places
 }
 

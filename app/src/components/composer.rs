@@ -82,7 +82,7 @@ pub fn Composer(
         }
     });
     let on_keydown = move |event: leptos::ev::KeyboardEvent| {
-        if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
+        if crate::components::focus::sends(&event) {
             event.prevent_default();
             send();
         }

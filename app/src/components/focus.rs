@@ -5,6 +5,13 @@
 /// The composer's message box.
 pub const COMPOSER_ID: &str = "composer-message";
 
+/// Whether a key press in a text box sends what it holds: Enter, not Shift+Enter (a new
+/// line) and not while an input method is composing. The composer and every answer box
+/// agree on it.
+pub fn sends(event: &leptos::ev::KeyboardEvent) -> bool {
+    event.key() == "Enter" && !event.shift_key() && !event.is_composing()
+}
+
 /// The controls an ask card would be answered with, most likely first.
 #[cfg(any(feature = "hydrate", feature = "csr"))]
 const ANSWER_CONTROLS: [&str; 5] = [

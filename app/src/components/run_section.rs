@@ -66,7 +66,7 @@ pub fn RunSection(
                     <span class="activity muted" role="status">{activity}</span>
                 })}
             </header>
-            <Timeline run=index run_id=run.summary.with_untracked(|s| s.id.clone()) view=run.view show_reasoning arrival
+            <Timeline run=index run_id=run_id.clone() view=run.view show_reasoning arrival
                 on_select on_retry />
             {move || thinking.get().then(|| view! { <Thinking started_ms /> })}
             {move || retry_offered(&run_id).then(|| view! {

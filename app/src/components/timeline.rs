@@ -76,7 +76,7 @@ pub fn Timeline(
         view! {
             <div class="items" node_ref=window.root>
                 <div class="spacer" aria-hidden="true" style=move || window.spacer_above()></div>
-                <For each=keys key=Row::key let:row>
+                <For each=keys key=Row::clone let:row>
                     {
                         match row {
                             Row::Tools(members) => {
@@ -182,31 +182,12 @@ pub fn Timeline(
 }
 
 /// One row of the grouped timeline: an item `(index, sequence, version)`, or two or more
-/// consecutive tool calls shown as one "Ran 3 tools" group.
-#[derive(Clone, Debug, PartialEq)]
+/// consecutive tool calls shown as one "Ran 3 tools" group. A row renders anew when it
+/// changes (its key is itself).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Row {
     Item((usize, u64, u64)),
     Tools(Vec<(usize, u64, u64)>),
-}
-
-impl Row {
-    /// What identifies the row's rendering: it renders anew when this changes.
-    fn key(&self) -> (u64, u64) {
-        match self {
-            Row::Item((_, sequence, version)) => (*sequence, *version),
-            Row::Tools(members) => {
-                // FNV-1a over every member's place and version; the top bit keeps it
-                // apart from a single item's key.
-                let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-                for (_, sequence, version) in members {
-                    for part in [*sequence, *version] {
-                        hash = (hash ^ part).wrapping_mul(0x0100_0000_01b3);
-                    }
-                }
-                (members[0].1, hash | 1 << 63)
-            }
-        }
-    }
 }
 
 /// The rows of `items` (with their indexes): consecutive tool calls grouped.

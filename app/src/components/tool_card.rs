@@ -27,15 +27,16 @@ fn status_text(status: ToolStatus) -> (&'static str, &'static str) {
     }
 }
 
-fn pretty_arguments(arguments: &str) -> String {
-    crate::codec::from_json::<serde_json::Value>(arguments)
+/// JSON text laid out for reading (arguments, a result); anything else as it is.
+fn pretty_json(text: &str) -> String {
+    crate::codec::from_json::<serde_json::Value>(text)
         .ok()
         .and_then(|value| serde_json::to_string_pretty(&value).ok())
-        .unwrap_or_else(|| arguments.to_owned())
+        .unwrap_or_else(|| text.to_owned())
 }
 
-/// One line saying what a call was given, by argument name: `note: "…", title: "ship the SDK"`. Arguments
-/// still streaming (not yet JSON) are shown as they are, cut short.
+/// One line saying what a call was given, by argument name: `note: "…", title: "ship
+/// the SDK"`. Arguments still streaming (not yet JSON) are shown as they are, cut short.
 pub fn argument_brief(arguments: &str) -> String {
     const MOST: usize = 80;
     let cut = |text: &str, most: usize| -> String {
@@ -206,14 +207,14 @@ pub fn ToolCard(
                     {move || shown.get().1.and_then(|r| r.duration_ms).map(|t| view! { <span class="tool-duration muted">{duration(t)}</span> })}
                 </summary>
                 {summary.map(|s| view! { <p class="muted">{s}</p> })}
-                <pre class="tool-args" aria-label="Arguments"><code>{pretty_arguments(&arguments)}</code></pre>
+                <pre class="tool-args" aria-label="Arguments"><code>{pretty_json(&arguments)}</code></pre>
                 {(!progress.is_empty()).then(|| view! { <p class="muted">{progress.join(" · ")}</p> })}
                 {move || {
                     let (status, result) = shown.get();
                     match result {
                         Some(result) => {
                             let text = match &result.content {
-                                serde_json::Value::String(text) => pretty_arguments(text),
+                                serde_json::Value::String(text) => pretty_json(text),
                                 other => serde_json::to_string_pretty(other).unwrap_or_default(),
                             };
                             view! {

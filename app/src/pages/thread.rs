@@ -199,6 +199,14 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         });
     };
 
+    // A run the server started for this page: shown, and followed live.
+    let add_run = move |summary: RunSummary| {
+        let id = summary.id.clone();
+        let added = signals(summary, RunView::new(ViewPolicy::default()));
+        if runs.try_update(|list| list.push(added)).is_some() {
+            follow(&id, added.view, connection);
+        }
+    };
     let send = move |text: String| {
         // Whoever sends wants to see what comes back.
         port.jump_to_latest();
@@ -222,11 +230,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             }
             match send_message(thread_id.get_value(), text.clone()).await {
                 Ok(summary) => {
-                    let id = summary.id.clone();
-                    let added = signals(summary, RunView::new(ViewPolicy::default()));
-                    if runs.try_update(|list| list.push(added)).is_some() {
-                        follow(&id, added.view, connection);
-                    }
+                    add_run(summary);
                     if agent.try_get_untracked().flatten().is_none() {
                         discover();
                     }
@@ -257,7 +261,6 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             }
         });
     };
-    // Retry: the thread's last message, sent again as a new run.
     // Retry: the thread's last message sent again in place of its turn (no second copy of
     // the message, in the timeline or for the agent).
     let retry = move |_| {
@@ -270,13 +273,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         problem.set(None);
         spawn_local(async move {
             match retry_run(id).await {
-                Ok(summary) => {
-                    let id = summary.id.clone();
-                    let added = signals(summary, RunView::new(ViewPolicy::default()));
-                    if runs.try_update(|list| list.push(added)).is_some() {
-                        follow(&id, added.view, connection);
-                    }
-                }
+                Ok(summary) => add_run(summary),
                 Err(error) => {
                     problem.try_set(Some(error.to_string()));
                 }

@@ -8,17 +8,23 @@ use crate::projection::{ItemBody, RunView};
 use crate::protocol::ask::{AskKind, AskState};
 use crate::protocol::channel::Role;
 
-/// The id of the user message a run starts with, if it starts with one (a follow-up run
-/// carrying answers does not).
-pub fn user_message_id(view: &RunView) -> Option<&str> {
+/// The id and text of the user message a run starts with, if it starts with one (a
+/// follow-up run carrying answers does not).
+pub fn user_message(view: &RunView) -> Option<(&str, &str)> {
     view.items.iter().find_map(|item| match &item.body {
         ItemBody::Message {
             message_id,
             role: Role::User,
+            text,
             ..
-        } => Some(message_id.as_str()),
+        } => Some((message_id.as_str(), text.as_str())),
         _ => None,
     })
+}
+
+/// The id of the user message a run starts with, if it starts with one.
+pub fn user_message_id(view: &RunView) -> Option<&str> {
+    user_message(view).map(|(id, _)| id)
 }
 
 /// Which runs a retry replaced: a turn (a run with a user message, and the follow-ups

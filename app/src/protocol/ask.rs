@@ -288,8 +288,8 @@ pub const APPROVAL_CHOICES: [&str; 4] = ["once", "session", "always", "deny"];
 
 /// The approval choices to offer: all four, minus `always` when permanent approval is not
 /// allowed (callers pass false for a destructive command: nobody should approve `rm -rf`
-/// forever with one click), and only once/deny after a smart deny. An explicit upstream list is honoured
-/// but never widened beyond those rules.
+/// forever with one click), and only once/deny after a smart deny. An explicit upstream
+/// list is honoured but never widened beyond those rules.
 pub fn approval_actions(
     offered: Option<&[String]>,
     allow_permanent: bool,

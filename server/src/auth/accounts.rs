@@ -65,6 +65,34 @@ pub fn check_user_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// The role held in `tenant` among `memberships`, if any.
+pub(super) fn role_in(memberships: &[Membership], tenant: &str) -> Option<Role> {
+    memberships
+        .iter()
+        .find(|membership| membership.tenant_id == tenant)
+        .map(|membership| membership.role)
+}
+
+/// A user not stored yet, with a fresh id and the hash of `password`, once the name, the
+/// password and the tenant they are to join have been checked.
+pub(super) async fn new_user(
+    name: &str,
+    password: &str,
+    tenant: &str,
+) -> Result<UserRecord, AuthError> {
+    check_user_name(name).map_err(AuthError::Invalid)?;
+    check_tenant_name(tenant).map_err(AuthError::Invalid)?;
+    password::check_new(password).map_err(AuthError::Invalid)?;
+    Ok(UserRecord {
+        id: uuid::Uuid::new_v4().to_string(),
+        name: name.to_owned(),
+        password_hash: password::hash_blocking(password.to_owned())
+            .await
+            .map_err(AuthError::Invalid)?,
+        created_at_ms: now_ms(),
+    })
+}
+
 /// A new API token as created: the token itself (shown once) and what is stored.
 pub struct CreatedToken {
     pub token: String,
@@ -99,18 +127,8 @@ impl Accounts {
         tenant: &str,
         role: Role,
     ) -> Result<UserRecord, AuthError> {
-        check_user_name(name).map_err(AuthError::Invalid)?;
-        check_tenant_name(tenant).map_err(AuthError::Invalid)?;
-        password::check_new(password).map_err(AuthError::Invalid)?;
-        let now = now_ms();
-        let user = UserRecord {
-            id: uuid::Uuid::new_v4().to_string(),
-            name: name.to_owned(),
-            password_hash: password::hash_blocking(password.to_owned())
-                .await
-                .map_err(AuthError::Invalid)?,
-            created_at_ms: now,
-        };
+        let user = new_user(name, password, tenant).await?;
+        let now = user.created_at_ms;
         if !self.store.create_user(&user).await? {
             return Err(AuthError::NameTaken(name.to_owned()));
         }
@@ -164,7 +182,7 @@ impl Accounts {
         expires_days: Option<u32>,
     ) -> Result<CreatedToken, AuthError> {
         let user = self.user(name).await?;
-        let held = self.role_in(&user, tenant).await?;
+        let held = self.held_role(&user, tenant).await?;
         if let Some(role) = role
             && role > held
         {
@@ -243,11 +261,7 @@ impl Accounts {
             return Ok(None);
         }
         let memberships = self.store.memberships(&record.user_id).await?;
-        let Some(held) = memberships
-            .iter()
-            .find(|membership| membership.tenant_id == record.tenant_id)
-            .map(|membership| membership.role)
-        else {
+        let Some(held) = role_in(&memberships, &record.tenant_id) else {
             return Ok(None);
         };
         Ok(Some(Identity {
@@ -266,17 +280,12 @@ impl Accounts {
             .ok_or_else(|| AuthError::UnknownUser(name.to_owned()))
     }
 
-    async fn role_in(&self, user: &UserRecord, tenant: &str) -> Result<Role, AuthError> {
-        self.store
-            .memberships(&user.id)
-            .await?
-            .into_iter()
-            .find(|membership| membership.tenant_id == tenant)
-            .map(|membership| membership.role)
-            .ok_or_else(|| AuthError::NotMember {
-                user: user.name.clone(),
-                tenant: tenant.to_owned(),
-            })
+    async fn held_role(&self, user: &UserRecord, tenant: &str) -> Result<Role, AuthError> {
+        let memberships = self.store.memberships(&user.id).await?;
+        role_in(&memberships, tenant).ok_or_else(|| AuthError::NotMember {
+            user: user.name.clone(),
+            tenant: tenant.to_owned(),
+        })
     }
 }
 

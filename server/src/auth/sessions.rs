@@ -3,13 +3,11 @@
 //! stored only as a digest, and a session ends when idle too long, when too old, at
 //! logout, or everywhere at once.
 
-use app::model::Role;
-
-use super::accounts::{Accounts, AuthError, Identity};
+use super::accounts::{Accounts, AuthError, Identity, role_in};
 use super::{password, secret};
 use crate::clock::now_ms;
 use crate::store::StoreError;
-use crate::store::accounts::{Membership, SessionRecord};
+use crate::store::accounts::SessionRecord;
 
 /// A session unused this long ends.
 pub const IDLE_MS: i64 = 12 * 60 * 60 * 1000;
@@ -32,13 +30,6 @@ impl std::fmt::Debug for Opened {
             .field("identity", &self.identity)
             .finish_non_exhaustive()
     }
-}
-
-fn role_in(memberships: &[Membership], tenant: &str) -> Option<Role> {
-    memberships
-        .iter()
-        .find(|membership| membership.tenant_id == tenant)
-        .map(|membership| membership.role)
 }
 
 /// Whether a session is past its idle or absolute limit at `now`.
@@ -178,21 +169,10 @@ impl Accounts {
         password: &str,
         tenant: &str,
     ) -> Result<Opened, AuthError> {
-        super::accounts::check_user_name(name).map_err(AuthError::Invalid)?;
-        app::model::check_tenant_name(tenant).map_err(AuthError::Invalid)?;
-        password::check_new(password).map_err(AuthError::Invalid)?;
-        let now = now_ms();
-        let owner = crate::store::accounts::UserRecord {
-            id: uuid::Uuid::new_v4().to_string(),
-            name: name.to_owned(),
-            password_hash: password::hash_blocking(password.to_owned())
-                .await
-                .map_err(AuthError::Invalid)?,
-            created_at_ms: now,
-        };
+        let owner = super::accounts::new_user(name, password, tenant).await?;
         if !self
             .store
-            .complete_setup(&secret::digest(token), &owner, tenant, now)
+            .complete_setup(&secret::digest(token), &owner, tenant, owner.created_at_ms)
             .await?
         {
             return Err(AuthError::SetupUsed);

@@ -48,7 +48,7 @@ pub fn routes() -> Router<AppState> {
 type ApiResult = Result<Response, HttpError>;
 
 /// Parses a JSON body, naming what is wrong with it.
-fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, HttpError> {
+pub(super) fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, HttpError> {
     serde_json::from_slice(body).map_err(|error| {
         HttpError(ApiError::BadRequest(format!(
             "request body is not valid: {error}"

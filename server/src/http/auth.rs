@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::AppState;
+use super::api::parse_body;
 use super::error::HttpError;
 use crate::auth::sessions::{ABSOLUTE_MS, Opened};
 use crate::auth::throttle::{PER_ACCOUNT, PER_ADDRESS, Throttle, WINDOW_MS};
@@ -180,14 +181,6 @@ struct LoginBody {
     tenant: Option<String>,
 }
 
-fn parse<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, HttpError> {
-    serde_json::from_slice(body).map_err(|error| {
-        HttpError(ApiError::BadRequest(format!(
-            "request body is not valid: {error}"
-        )))
-    })
-}
-
 fn too_many(until: i64, now: i64) -> Response {
     let seconds = ((until - now) / 1000).max(1);
     let mut response = HttpError(ApiError::TooManyRequests(format!(
@@ -206,7 +199,7 @@ async fn login(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, HttpError> {
-    let body: LoginBody = parse(&body)?;
+    let body: LoginBody = parse_body(&body)?;
     let throttle: &Arc<LoginThrottle> = &state.login_throttle;
     let now = now_ms();
     let account = format!("user:{}", body.username);
@@ -250,7 +243,7 @@ async fn setup(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, HttpError> {
-    let body: SetupBody = parse(&body)?;
+    let body: SetupBody = parse_body(&body)?;
     let opened = state
         .accounts
         .complete_setup(&body.token, &body.username, &body.password, &body.tenant)
@@ -306,16 +299,7 @@ mod tests {
 
     #[test]
     fn a_proxy_saying_https_makes_the_cookie_secure() {
-        let of = |pairs: &[(&'static str, &str)]| {
-            let mut headers = HeaderMap::new();
-            for (name, value) in pairs {
-                headers.append(
-                    *name,
-                    HeaderValue::from_str(value).unwrap_or_else(|_| panic!("{value}")),
-                );
-            }
-            over_tls(&headers)
-        };
+        let of = |pairs: &[(&'static str, &str)]| over_tls(&crate::http::header_map(pairs));
         assert!(!of(&[]));
         assert!(of(&[("x-forwarded-proto", "https")]));
         assert!(of(&[("x-forwarded-proto", "HTTPS, http")]));

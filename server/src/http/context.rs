@@ -82,14 +82,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Context {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (name, value) in pairs {
-            map.insert(*name, value.parse().unwrap_or_else(|_| panic!("{value}")));
-        }
-        map
-    }
+    use crate::http::header_map as headers;
 
     #[test]
     fn the_tenant_comes_from_the_header_then_the_cookie_then_the_default() {

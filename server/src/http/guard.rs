@@ -1,7 +1,8 @@
 //! What a browser on another site, or a name that merely resolves here, cannot make the
-//! server do: a request must name an allowed host name, any port (against DNS rebinding); a request that
-//! changes state must not come from another site (by `Sec-Fetch-Site`, else `Origin`);
-//! and the JSON API reads only bodies declared as JSON, which no plain HTML form can send.
+//! server do: a request must name an allowed host name, any port (against DNS
+//! rebinding); a request that changes state must not come from another site (by
+//! `Sec-Fetch-Site`, else `Origin`); and the JSON API reads only bodies declared as JSON,
+//! which no plain HTML form can send.
 
 use std::sync::Arc;
 
@@ -72,45 +73,49 @@ pub fn refusal(
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return None;
     }
-    let cross_site = match header_text(headers, &header::HeaderName::from_static("sec-fetch-site"))
-    {
-        Some(site) => !matches!(site, "same-origin" | "none"),
-        None => match header_text(headers, &header::ORIGIN) {
-            Some(origin) => {
-                let authority = origin
-                    .split_once("://")
-                    .map_or("", |(_, authority)| authority)
-                    .trim_end_matches('/');
-                !authority.eq_ignore_ascii_case(host)
-            }
-            None => false,
-        },
-    };
-    if cross_site {
+    if from_another_site(headers, host) {
         return Some(ApiError::Forbidden(
             "a request from another site cannot change anything here".into(),
         ));
     }
-    if path.starts_with("/api/") {
-        // A write with no body (sign out, stop, retry) declares nothing; one with a body
-        // must declare it as JSON.
-        let has_body = headers.contains_key(header::TRANSFER_ENCODING)
-            || header_text(headers, &header::CONTENT_LENGTH)
-                .is_some_and(|length| length.trim() != "0");
-        let json = match header_text(headers, &header::CONTENT_TYPE) {
-            Some(value) => value
-                .split(';')
-                .next()
-                .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json")),
-            None => !has_body,
-        };
-        if !json {
-            return Some(ApiError::UnsupportedMediaType(
-                "the JSON API reads only bodies sent as Content-Type: application/json".into(),
-            ));
-        }
+    if path.starts_with("/api/") && !declares_json_or_nothing(headers) {
+        return Some(ApiError::UnsupportedMediaType(
+            "the JSON API reads only bodies sent as Content-Type: application/json".into(),
+        ));
     }
     None
+}
+
+/// Whether a browser says the request comes from another site: by fetch metadata when it
+/// sends it, else by an `Origin` other than the host asked. Clients that are not browsers
+/// send neither.
+fn from_another_site(headers: &HeaderMap, host: &str) -> bool {
+    match header_text(headers, &header::HeaderName::from_static("sec-fetch-site")) {
+        Some(site) => !matches!(site, "same-origin" | "none"),
+        None => header_text(headers, &header::ORIGIN).is_some_and(|origin| {
+            let authority = origin
+                .split_once("://")
+                .map_or("", |(_, authority)| authority)
+                .trim_end_matches('/');
+            !authority.eq_ignore_ascii_case(host)
+        }),
+    }
+}
+
+/// Whether a write's body is declared as JSON, or there is no body to declare (sign out,
+/// Stop, Retry).
+fn declares_json_or_nothing(headers: &HeaderMap) -> bool {
+    match header_text(headers, &header::CONTENT_TYPE) {
+        Some(value) => value
+            .split(';')
+            .next()
+            .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json")),
+        None => {
+            !headers.contains_key(header::TRANSFER_ENCODING)
+                && header_text(headers, &header::CONTENT_LENGTH)
+                    .is_none_or(|length| length.trim() == "0")
+        }
+    }
 }
 
 /// Middleware: answers a refused request with its JSON error; passes the rest on.
@@ -129,14 +134,7 @@ pub async fn guard(State(hosts): State<AllowedHosts>, request: Request, next: Ne
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (name, value) in pairs {
-            map.insert(*name, value.parse().unwrap_or_else(|_| panic!("{value}")));
-        }
-        map
-    }
+    use crate::http::header_map as headers;
 
     fn hosts() -> AllowedHosts {
         AllowedHosts::new(

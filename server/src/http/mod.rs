@@ -119,3 +119,14 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
+
+/// A header map of `(name, value)` pairs, for the tests of what handlers read from them.
+/// A repeated name keeps every value.
+#[cfg(test)]
+pub(crate) fn header_map(pairs: &[(&'static str, &str)]) -> axum::http::HeaderMap {
+    let mut map = axum::http::HeaderMap::new();
+    for (name, value) in pairs {
+        map.append(*name, value.parse().unwrap_or_else(|_| panic!("{value}")));
+    }
+    map
+}

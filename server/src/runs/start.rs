@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use app::error::ApiError;
-use app::projection::ItemBody;
-use app::protocol::channel::{EventBody, EventDraft, Role};
+use app::projection::history::user_message;
+use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::status::RunStatus;
 
 use super::Runs;
@@ -86,16 +86,8 @@ impl Runs {
         let records = self.host.store.list_runs(tenant_id, &thread_id).await?;
         let views = self.host.thread_views(tenant_id, &thread_id).await?;
         let last_turn = views.iter().zip(&records).rev().find_map(|(view, record)| {
-            let (id, text) = view.items.iter().find_map(|item| match &item.body {
-                ItemBody::Message {
-                    message_id,
-                    role: Role::User,
-                    text,
-                    ..
-                } => Some((message_id.clone(), text.clone())),
-                _ => None,
-            })?;
-            Some((record.id.clone(), id, text))
+            let (id, text) = user_message(view)?;
+            Some((record.id.clone(), id.to_owned(), text.to_owned()))
         });
         let Some((turn_run, message_id, text)) = last_turn else {
             return Err(ApiError::Conflict(

@@ -36,12 +36,7 @@ impl TestServer {
 
     /// Same, with extra `serve` arguments (`{port}` in one is replaced by the port).
     pub async fn start_with(data_dir: &Path, extra: &[&str]) -> TestServer {
-        let port = free_port();
-        let args: Vec<String> = extra
-            .iter()
-            .map(|arg| arg.replace("{port}", &port.to_string()))
-            .collect();
-        Self::launch(data_dir, port, args, Vec::new(), None).await
+        Self::start_on_free_port(data_dir, extra, &[], None).await
     }
 
     /// Same, with extra environment variables for this process only.
@@ -50,16 +45,7 @@ impl TestServer {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> TestServer {
-        let port = free_port();
-        let args: Vec<String> = extra
-            .iter()
-            .map(|arg| arg.replace("{port}", &port.to_string()))
-            .collect();
-        let env = env
-            .iter()
-            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-            .collect();
-        Self::launch(data_dir, port, args, env, None).await
+        Self::start_on_free_port(data_dir, extra, env, None).await
     }
 
     /// Same, logging everything down to `debug` (unless `env` sets `RUST_LOG`) into
@@ -70,19 +56,28 @@ impl TestServer {
         env: &[(&str, &str)],
         log: &Path,
     ) -> TestServer {
+        // Later variables win: the caller's RUST_LOG, if any, over this one.
+        let mut all = vec![("RUST_LOG", "debug")];
+        all.extend_from_slice(env);
+        Self::start_on_free_port(data_dir, extra, &all, Some(log)).await
+    }
+
+    async fn start_on_free_port(
+        data_dir: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+        log: Option<&Path>,
+    ) -> TestServer {
         let port = free_port();
         let args: Vec<String> = extra
             .iter()
             .map(|arg| arg.replace("{port}", &port.to_string()))
             .collect();
-        let mut env: Vec<(String, String)> = env
+        let env = env
             .iter()
             .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
             .collect();
-        if !env.iter().any(|(name, _)| name == "RUST_LOG") {
-            env.push(("RUST_LOG".into(), "debug".into()));
-        }
-        Self::launch(data_dir, port, args, env, Some(log)).await
+        Self::launch(data_dir, port, args, env, log).await
     }
 
     async fn launch(
@@ -196,6 +191,30 @@ impl Drop for TestServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The files (of the directory `place`, or the file `place` itself) in which `needle`
+/// occurs, byte for byte: what a test that keeps a secret out of the store or a log
+/// expects to be empty.
+pub fn files_holding(place: &Path, needle: &str) -> Vec<String> {
+    let files: Vec<PathBuf> = if place.is_dir() {
+        std::fs::read_dir(place)
+            .expect("readable directory")
+            .map(|entry| entry.expect("directory entry").path())
+            .collect()
+    } else {
+        vec![place.to_owned()]
+    };
+    files
+        .into_iter()
+        .filter(|path| {
+            std::fs::read(path)
+                .unwrap_or_default()
+                .windows(needle.len())
+                .any(|window| window == needle.as_bytes())
+        })
+        .map(|path| path.display().to_string())
+        .collect()
 }
 
 /// Runs `agent-os` to completion with the given arguments.

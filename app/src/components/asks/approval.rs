@@ -121,9 +121,9 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             view! {
                 <div class="deny-reason">
                     <label for=reason_id.clone()>"Why not? The agent receives this."</label>
-                    <textarea id=reason_id node_ref=reason rows="2" autofocus
+                    <textarea id=reason_id node_ref=reason rows="2"
                         on:keydown=move |event: leptos::ev::KeyboardEvent| {
-                            if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
+                            if crate::components::focus::sends(&event) {
                                 event.prevent_default();
                                 deny_with_reason();
                             }

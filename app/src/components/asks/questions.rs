@@ -213,7 +213,7 @@ pub(super) fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoVie
                 // Enter answers, Shift+Enter breaks the line, as in the composer.
                 view! { <textarea id=field_id.clone() node_ref=texts[index] rows="3" aria-labelledby=label_id.clone()
                     on:keydown=move |event: leptos::ev::KeyboardEvent| {
-                        if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
+                        if crate::components::focus::sends(&event) {
                             event.prevent_default();
                             advance.run(());
                         }
