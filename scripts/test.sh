@@ -40,6 +40,10 @@ say "Playwright suite in headless Chromium"
 port="$(free_port)"
 scratch="$(mktemp -d)"
 server_log="$scratch/server.log"
+# The suite signs in as an owner of tenant `default`, made here as an operator would.
+export AGENT_OS_TEST_USER=ada AGENT_OS_TEST_PASSWORD="suite-password-$RANDOM$RANDOM"
+AGENT_OS_PASSWORD="$AGENT_OS_TEST_PASSWORD" RUST_LOG=error target/debug/agent-os user add \
+    "$AGENT_OS_TEST_USER" --tenant default --role owner --data-dir "$scratch/data" >/dev/null
 # Besides the demo agent (the default), a demo endpoint that breaks the protocol, so the
 # browser suite can check that a violation is shown with its diagnosis.
 RUST_LOG="${RUST_LOG:-info,sqlx=warn}" target/debug/agent-os serve \

@@ -1,10 +1,11 @@
 //! Server functions: each one takes the request's context (tenant and actor), calls the
-//! workspace service and maps its error to an HTTP status. No business logic lives here.
+//! workspace service and maps its error to an HTTP status. No business logic lives here;
+//! who may call which one is the server's route policy, checked before any of them runs.
 
 use leptos::prelude::*;
 
 use crate::error::ApiError;
-use crate::model::{AnswerOutcome, RunSummary, Tenants, ThreadPage, ThreadSummary};
+use crate::model::{AnswerOutcome, Me, RunSummary, ThreadPage, ThreadSummary};
 use crate::projection::Arrival;
 
 /// The server-side half: the service trait the server implements and provides by context.
@@ -22,10 +23,6 @@ pub mod service {
     #[async_trait::async_trait]
     pub trait WorkspaceService: Send + Sync + 'static {
         async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError>;
-        /// Every tenant.
-        async fn list_tenants(&self) -> Result<Vec<String>, ApiError>;
-        /// Creates a tenant (a checked name) unless it exists; true when it was created.
-        async fn create_tenant(&self, tenant_id: &str) -> Result<bool, ApiError>;
         async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError>;
         async fn get_thread(
             &self,
@@ -120,37 +117,17 @@ pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     with_status(workspace()?.list_threads(&tenant()?).await)
 }
 
-#[server(prefix = "/fn", endpoint = "tenants")]
-pub async fn list_tenants() -> Result<Tenants, ApiError> {
-    use service::*;
-    let current = tenant()?;
-    let mut known = with_status(workspace()?.list_tenants().await)?;
-    for name in [crate::model::DEFAULT_TENANT, current.as_str()] {
-        if !known.iter().any(|known| known == name) {
-            known.push(name.to_owned());
-        }
-    }
-    known.sort();
-    Ok(Tenants { current, known })
-}
-
-/// Makes this browser act for tenant `name` from the next request on (a cookie), creating
-/// the tenant if it is new.
-#[server(prefix = "/fn", endpoint = "switch_tenant")]
-pub async fn switch_tenant(name: String) -> Result<(), ApiError> {
-    use service::{with_status, workspace};
-    let tenant = name.trim().to_owned();
-    with_status(workspace()?.create_tenant(&tenant).await)?;
-    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-        let cookie = format!(
-            "{}={tenant}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly",
-            crate::model::TENANT_COOKIE
-        );
-        if let Ok(value) = http::HeaderValue::from_str(&cookie) {
-            response.insert_header(http::header::SET_COOKIE, value);
-        }
-    }
-    Ok(())
+/// The signed-in user, the tenant this request acts for and the role held there, and the
+/// tenants the user may switch to.
+#[server(prefix = "/fn", endpoint = "me")]
+pub async fn load_me() -> Result<Me, ApiError> {
+    let context = service::context()?;
+    Ok(Me {
+        user: context.actor,
+        tenant: context.tenant,
+        role: context.role,
+        memberships: context.memberships,
+    })
 }
 
 #[server(prefix = "/fn", endpoint = "create_thread")]
@@ -234,7 +211,13 @@ pub async fn answer_ask(
     let context = context()?;
     with_status(
         workspace()?
-            .answer_ask(&context.tenant, &context.actor, &run_id, &ask_id, &receipt)
+            .answer_ask(
+                &context.tenant,
+                &context.acted_by(),
+                &run_id,
+                &ask_id,
+                &receipt,
+            )
             .await,
     )
 }

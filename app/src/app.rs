@@ -2,17 +2,19 @@
 
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Title, provide_meta_context};
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_navigate;
 use leptos_router::path;
 
-use crate::api::{CreateThread, list_threads};
+use crate::api::{CreateThread, list_threads, load_me};
 use crate::codec::Json;
+use crate::components::identity::provide_signed_in;
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::pages::home::HomePage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::section::{Section, SectionPage};
+use crate::pages::sign_in::{LoginPage, SetupPage};
 use crate::pages::thread::{ThreadPage, ThreadsChanged};
 
 /// The document the server renders around the app; it also loads the hydration bundle.
@@ -104,14 +106,31 @@ pub fn App() -> impl IntoView {
             if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
         } />
         <Router>
-            <Workspace />
+            // A path no route names still renders in the workspace frame (its not-found
+            // page with the sidebar); signing in and setting up render alone.
+            <Routes fallback=|| view! { <Workspace><NotFoundPage /></Workspace> }>
+                <Route path=path!("/login") view=LoginPage />
+                <Route path=path!("/setup") view=SetupPage />
+                <ParentRoute path=path!("") view=|| view! { <Workspace><Outlet /></Workspace> }>
+                    <Route path=path!("/") view=HomePage />
+                    <Route path=path!("/threads/:id") view=ThreadPage />
+                    <Route path=path!("/projects") view=|| view! { <SectionPage section=Section::Projects /> } />
+                    <Route path=path!("/notes") view=|| view! { <SectionPage section=Section::Notes /> } />
+                    <Route path=path!("/memory") view=|| view! { <SectionPage section=Section::Memory /> } />
+                    <Route path=path!("/passvault") view=|| view! { <SectionPage section=Section::Passvault /> } />
+                    <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
+                    <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
+                    <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
+                </ParentRoute>
+            </Routes>
         </Router>
     }
 }
 
-/// Sidebar, main area and context pane; loads the thread list the sidebar shows.
+/// Sidebar, main area (`children`) and context pane; loads the thread list the sidebar
+/// shows and who is signed in.
 #[component]
-fn Workspace() -> impl IntoView {
+fn Workspace(children: Children) -> impl IntoView {
     let create_thread = ServerAction::<CreateThread>::new();
     let changed = RwSignal::new(0u32);
     provide_context(ThreadsChanged(changed));
@@ -130,6 +149,15 @@ fn Workspace() -> impl IntoView {
 
     let layout = provide_layout();
 
+    let me = Resource::<_, Json>::new_with_options(|| (), |_| load_me(), false);
+    let signed_in = provide_signed_in();
+    // Filled in the browser only, so the server's page and the hydrated one agree.
+    Effect::new(move |_| {
+        if let Some(Ok(user)) = me.get() {
+            signed_in.0.set(Some(user));
+        }
+    });
+
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
         <div class="shell" style=move || layout.shell_style()
@@ -143,19 +171,9 @@ fn Workspace() -> impl IntoView {
                 }
             }>
             <NarrowBar />
-            <Sidebar threads create_thread />
+            <Sidebar threads create_thread me />
             <PaneResizer pane=Pane::Sidebar />
-            <Routes fallback=NotFoundPage>
-                <Route path=path!("/") view=HomePage />
-                <Route path=path!("/threads/:id") view=ThreadPage />
-                <Route path=path!("/projects") view=|| view! { <SectionPage section=Section::Projects /> } />
-                <Route path=path!("/notes") view=|| view! { <SectionPage section=Section::Notes /> } />
-                <Route path=path!("/memory") view=|| view! { <SectionPage section=Section::Memory /> } />
-                <Route path=path!("/passvault") view=|| view! { <SectionPage section=Section::Passvault /> } />
-                <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
-                <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
-                <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
-            </Routes>
+            {children()}
             <PaneResizer pane=Pane::Context />
         </div>
     }

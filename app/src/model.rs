@@ -7,11 +7,9 @@ use crate::tagged::internally_tagged;
 /// Every request is scoped to a tenant; this one when nothing names another.
 pub const DEFAULT_TENANT: &str = "default";
 
-/// The header a REST client names its tenant with.
+/// The header an API token picks one of its user's tenants with (a session's tenant is
+/// the one it was switched to; the header does not move it).
 pub const TENANT_HEADER: &str = "x-agent-os-tenant";
-
-/// The cookie the console's tenant switcher sets.
-pub const TENANT_COOKIE: &str = "agent_os_tenant";
 
 /// What a user may do in a tenant, each role including the ones below it: a viewer reads
 /// and follows runs live; an operator also starts and stops runs, answers asks and edits
@@ -57,12 +55,47 @@ impl std::fmt::Display for Role {
 }
 
 /// Who is acting in a request and for which tenant: worked out once per request by the
-/// server (REST, server functions, live streams and page renders alike) and handed to
-/// every handler in the request's extensions.
+/// server from the request's session or token (REST, server functions, live streams and
+/// page renders alike) and handed to every handler in the request's extensions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RequestContext {
     pub tenant: String,
+    /// The role the request acts with in `tenant`.
+    pub role: Role,
+    pub user_id: String,
+    /// The signed-in user's name: who receipts and the audit say acted.
     pub actor: String,
+    /// The API token the request came with, if it came with one.
+    pub token_id: Option<String>,
+    /// Every tenant the user belongs to, with the role held there.
+    pub memberships: Vec<Membership>,
+}
+
+impl RequestContext {
+    /// Who acted, as the audit and receipts record it: the user, and the token if any.
+    pub fn acted_by(&self) -> String {
+        match &self.token_id {
+            Some(token) => format!("{} (token {token})", self.actor),
+            None => self.actor.clone(),
+        }
+    }
+}
+
+/// A tenant a user belongs to and their role in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Membership {
+    pub tenant: String,
+    pub role: Role,
+}
+
+/// The signed-in user as the console shows them: name, current tenant and role there,
+/// and every tenant they may switch to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Me {
+    pub user: String,
+    pub tenant: String,
+    pub role: Role,
+    pub memberships: Vec<Membership>,
 }
 
 /// Tenant names: 1 to 64 characters of ASCII letters, digits, `-` and `_`, so that they
@@ -83,13 +116,6 @@ pub fn check_tenant_name(name: &str) -> Result<(), String> {
         )),
         None => Ok(()),
     }
-}
-
-/// The tenant this console acts for, and the others it knows of.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tenants {
-    pub current: String,
-    pub known: Vec<String>,
 }
 
 /// One conversation with an agent, as listed in the sidebar.

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { askLane, openHydrated, startScenario, timeline } from '../tests/helpers';
+import { askLane, expect, openHydrated, startScenario, test, timeline } from '../tests/helpers';
 
 // The Trunk build renders everything in the browser: the first response is an empty page.
 test('the client-side build renders in the browser and talks to the same server', async ({ page, request }) => {

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { askLane, chooseMore, openHydrated, startScenario, timeline } from './helpers';
+import { askLane, chooseMore, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
 test('approve once and deny go back as receipts, and the resumed run reports both', async ({ page }) => {
   await startScenario(page, 'approve');
@@ -11,7 +10,7 @@ test('approve once and deny go back as receipts, and the resumed run reports bot
 
   await expect(lane.getByRole('dialog')).toHaveCount(0);
   const log = timeline(page);
-  await expect(log.getByRole('status', { name: 'Approved once' })).toHaveText(/Approved once — book --budget 1200 · operator/);
+  await expect(log.getByRole('status', { name: 'Approved once' })).toHaveText(/Approved once — book --budget 1200 · ada/);
   await expect(log.getByRole('status', { name: 'Denied' })).toHaveText(/Denied — book --date 2026-12-24/);
   await expect(log.getByText('Declined: confirm-date. Nothing booked.')).toBeVisible();
   // No receipt was sent as chat text: the only user message is the scenario word.
@@ -182,7 +181,7 @@ test('two browser contexts answer one ask: the second sees the recorded resoluti
   await expect(timeline(page).getByRole('status', { name: 'Approved once' })).toBeVisible();
 
   await lateCard.getByRole('button', { name: 'Deny', exact: true }).click();
-  await expect(late.getByText('Already answered by operator: Approved once.')).toBeVisible();
+  await expect(late.getByText('Already answered by ada: Approved once.')).toBeVisible();
   await late.unroute('**/api/v1/runs/*/events*');
   await openHydrated(late, url);
   await expect(timeline(late).getByRole('status', { name: 'Approved once' })).toBeVisible();

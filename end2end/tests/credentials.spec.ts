@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { askLane, startScenario, timeline } from './helpers';
+import { type Page } from '@playwright/test';
+import { askLane, expect, startScenario, test, timeline } from './helpers';
 
 /** Every byte under the server's data directory: the database, its WAL and anything else. */
 function storedBytes(): Buffer[] {

@@ -1,4 +1,61 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+export { expect };
+
+/** The suite's user (an owner of tenant `default`) and their password, from scripts/test.sh. */
+export const suiteUser = process.env.AGENT_OS_TEST_USER ?? '';
+export const suitePassword = process.env.AGENT_OS_TEST_PASSWORD ?? '';
+
+/**
+ * Makes a user with `role` in `tenant` on the store in `dataDir` (default: the suite
+ * server's), with the suite's password, as an operator would with `agent-os user add`.
+ * A user that exists already is given the role with `agent-os user grant`.
+ */
+export function addUser(name: string, tenant: string, role: 'owner' | 'operator' | 'viewer', dataDir = process.env.AGENT_OS_DATA_DIR): void {
+  const bin = process.env.AGENT_OS_BIN;
+  if (!bin || !dataDir) {
+    throw new Error('AGENT_OS_BIN and AGENT_OS_DATA_DIR are not set: run the suite with `make test`');
+  }
+  const run = (command: string) =>
+    execFileSync(bin, ['user', command, name, '--tenant', tenant, '--role', role, '--data-dir', dataDir], {
+      env: { ...process.env, AGENT_OS_PASSWORD: suitePassword, RUST_LOG: 'error' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  try {
+    run('add');
+  } catch (error) {
+    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('exists already')) throw error;
+    run('grant');
+  }
+}
+
+/**
+ * Every test starts signed in as the suite's user, in a session of its own: a test that
+ * switches tenant or signs out changes no other test's session.
+ */
+export const test = base.extend({
+  storageState: async ({ playwright, baseURL }, use) => {
+    const context = await playwright.request.newContext({ baseURL });
+    const response = await context.post('/api/v1/auth/login', {
+      data: { username: suiteUser, password: suitePassword },
+    });
+    if (!response.ok()) {
+      throw new Error(`signing in as ${suiteUser} failed: ${response.status()} ${await response.text()}`);
+    }
+    const state = await context.storageState();
+    await context.dispose();
+    await use(state);
+  },
+});
+
+/** Signs `page`'s browser in as `name` on the server at `baseURL` (its session cookie). */
+export async function signIn(page: Page, baseURL: string, name = suiteUser): Promise<void> {
+  const response = await page.request.post(`${baseURL}/api/v1/auth/login`, {
+    data: { username: name, password: suitePassword },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
 
 /** Opens a path and waits until the browser bundle has hydrated the server-rendered page. */
 export async function openHydrated(page: Page, path: string): Promise<void> {

@@ -1,5 +1,5 @@
-import { expect, type Locator, test } from '@playwright/test';
-import { askLane, openHydrated, startScenario, timeline } from './helpers';
+import { type Locator } from '@playwright/test';
+import { askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
 // A long run renders only the rows near the viewport; the rest are spacers.
 test('a 10,000-item run keeps the DOM small and scrolling reaches any item', async ({ page }) => {

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { askLane, chooseMore, openHydrated, startScenario, timeline } from './helpers';
+import { askLane, chooseMore, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
 // The loop an operator repeats all day: asks take focus, keys answer them, focus goes on.
 
@@ -110,7 +109,7 @@ test('receipts tell outcomes apart by sign, word and colour, with who answered a
   const colour = async (locator: typeof approved) =>
     locator.locator('.receipt-word').evaluate((element) => getComputedStyle(element).color);
   expect(await colour(approved)).not.toEqual(await colour(denied));
-  await expect(approved).toHaveAttribute('title', /^Approved once by operator at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+  await expect(approved).toHaveAttribute('title', /^Approved once by ada at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
   await expect(approved.locator('time')).toHaveAttribute('datetime', /Z$/);
   // The same after a reload: it all comes from the stored answer.
   await openHydrated(page, new URL(page.url()).pathname);

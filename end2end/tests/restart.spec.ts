@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { askLane, openHydrated, timeline } from './helpers';
+import { addUser, askLane, expect, openHydrated, signIn, suiteUser, test, timeline } from './helpers';
 
 // These tests start, kill and restart a server of their own on one data directory.
 const bin = process.env.AGENT_OS_BIN;
@@ -74,6 +73,7 @@ let dataDir: string;
 test.beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'agent-os-restart-'));
   server = new OwnServer(await freePort(), dataDir);
+  addUser(suiteUser, 'default', 'owner', dataDir);
   await server.start();
 });
 
@@ -83,6 +83,7 @@ test.afterEach(async () => {
 });
 
 async function startOn(page: import('@playwright/test').Page, words: string) {
+  await signIn(page, server.url);
   await openHydrated(page, `${server.url}/`);
   await page.getByRole('button', { name: 'New thread' }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);

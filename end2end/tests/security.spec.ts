@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
-import { askLane, openHydrated, startScenario } from './helpers';
+import { askLane, expect, openHydrated, startScenario, test } from './helpers';
 
 // What the console's page lets run, and what another site can do through the operator's
 // browser. The server-side half (foreign Host, fetch metadata, JSON only) is pinned in

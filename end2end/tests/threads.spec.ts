@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { openHydrated } from './helpers';
+import { expect, openHydrated, test } from './helpers';
 
 test('the server-rendered shell already holds the sidebar, timeline, ask lane and context pane', async ({ request }) => {
   const created = await request.post('/api/v1/threads', { data: {} });

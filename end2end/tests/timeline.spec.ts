@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { askLane, openHydrated, startScenario, timeline } from './helpers';
+import { askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
 test('a new thread suggests the demo scenarios, and a suggestion starts one', async ({ page }) => {
   await openHydrated(page, '/');

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { askLane, openHydrated, startScenario, timeline } from './helpers';
+import { addUser, askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
 const sections = [
   ['Projects', '/projects'],
@@ -33,33 +32,42 @@ test('every workspace section is a route with an honest empty state', async ({ p
   }
 });
 
-test('the tenant switcher scopes threads: a new tenant starts empty and the old one is untouched', async ({ page, request }) => {
+test('the tenant switcher lists only my tenants, founds a new one and scopes threads to it', async ({ page, request }) => {
   const tenant = `team-${Date.now()}`;
+  addUser(`eve-${Date.now()}`, `evil-${Date.now()}`, 'owner');
   await openHydrated(page, '/');
   const threads = page.getByRole('list', { name: 'Threads' }).getByRole('link');
-  const defaultCount = await threads.count();
-  expect(defaultCount).toBeGreaterThan(0);
+  const switcher = page.getByRole('combobox', { name: 'Tenant' });
+  await expect(switcher.locator('option', { hasText: 'evil-' })).toHaveCount(0);
+  // Whatever the other tests left in tenant default, my session sees it.
+  const before = (await (await request.get('/api/v1/threads')).json()).threads.length;
+  await expect(threads).toHaveCount(before);
 
-  await page.getByRole('combobox', { name: 'Tenant' }).selectOption({ label: 'New tenant…' });
+  // A taken name is refused, and says so.
+  await switcher.selectOption({ label: 'New tenant…' });
   const name = page.getByRole('textbox', { name: 'New tenant name' });
-  await name.fill('no spaces allowed');
-  await page.getByRole('button', { name: 'Switch', exact: true }).click();
-  await expect(page.getByRole('alert')).toContainText('letters, digits');
-  await name.fill(tenant);
-  await page.getByRole('button', { name: 'Switch', exact: true }).click();
+  await name.fill('default');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('That tenant name is taken');
 
-  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue(tenant);
+  await openHydrated(page, '/');
+  await switcher.selectOption({ label: 'New tenant…' });
+  await name.fill(tenant);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await expect(switcher).toHaveValue(tenant);
+  await expect(switcher.locator('option:checked')).toHaveText(`${tenant} · owner`);
   await expect(page.getByText('No threads yet. Start one with New thread.')).toBeVisible();
   await page.getByRole('button', { name: 'New thread' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Thread 1' })).toBeVisible();
 
-  // The REST API sees the same split by header.
-  const own = await (await request.get('/api/v1/threads', { headers: { 'x-agent-os-tenant': tenant } })).json();
+  // The session moved: the API sees the new tenant's threads through the same cookie.
+  const own = await (await page.request.get('/api/v1/threads')).json();
   expect(own.threads.map((thread: { title: string }) => thread.title)).toEqual(['Thread 1']);
 
-  await page.getByRole('combobox', { name: 'Tenant' }).selectOption('default');
-  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue('default');
-  await expect(threads).toHaveCount(defaultCount);
+  await switcher.selectOption('default');
+  await expect(switcher).toHaveValue('default');
+  await expect(threads).toHaveCount(before);
 });
 
 test('panes collapse, resize from the keyboard, and remember both across a reload', async ({ page }) => {

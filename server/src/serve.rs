@@ -74,6 +74,13 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         Err(error) => tracing::error!(%error, "could not settle undelivered answers"),
     }
     let accounts = crate::auth::Accounts::new(store.clone());
+    let first_run = accounts
+        .setup_token()
+        .await
+        .map_err(|source| StartupError::Database {
+            url: redact_password(&database),
+            source,
+        })?;
     let state = AppState::new(
         addr,
         &config.site_root,
@@ -89,6 +96,12 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         tracing::info!("demo agent at http://{addr}/demo/agent");
     }
     println!("Agent OS is serving at http://{addr}/");
+    if let Some(token) = first_run {
+        // The link goes to the terminal only, never to the log: it makes an owner.
+        eprintln!(
+            "No one can sign in yet. Open this link once to create the first owner:\n\n    http://{addr}/setup?token={token}\n"
+        );
+    }
     let stopping = async move {
         shutdown_signal().await;
         live.close();

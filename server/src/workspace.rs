@@ -48,15 +48,6 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(self.store.list_threads(tenant_id).await?)
     }
 
-    async fn list_tenants(&self) -> Result<Vec<String>, ApiError> {
-        Ok(self.store.list_tenants().await?)
-    }
-
-    async fn create_tenant(&self, tenant_id: &str) -> Result<bool, ApiError> {
-        app::model::check_tenant_name(tenant_id).map_err(ApiError::BadRequest)?;
-        Ok(self.store.create_tenant(tenant_id, now_ms()).await?)
-    }
-
     async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError> {
         if !self.store.tenant_exists(tenant_id).await? {
             return Err(ApiError::NotFound(format!(

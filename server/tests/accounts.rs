@@ -82,7 +82,11 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
             .create_token("ada", "acme", None, None)
             .await
             .unwrap();
-        let identity = accounts.token_identity(&own.token).await.unwrap().unwrap();
+        let identity = accounts
+            .token_identity(&own.token, None)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(
             (
                 identity.user_name.as_str(),
@@ -99,7 +103,7 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
             .await
             .unwrap();
         let identity = accounts
-            .token_identity(&viewer.token)
+            .token_identity(&viewer.token, None)
             .await
             .unwrap()
             .unwrap();
@@ -113,21 +117,43 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
                 .to_string()
                 .contains("more than its user's role")
         );
-        let elsewhere = accounts.create_token("ada", "labs", None, None).await;
+        let elsewhere = accounts.create_token("ada", "nowhere", None, None).await;
         assert!(elsewhere.unwrap_err().to_string().contains("not a member"));
+
+        // A token may pick another of its user's tenants, with no more than the role
+        // held there or its own; never a tenant its user is not in.
+        accounts.grant("ada", "labs", Role::Viewer).await.unwrap();
+        let there = accounts
+            .token_identity(&own.token, Some("labs"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((there.tenant.as_str(), there.role), ("labs", Role::Viewer));
+        accounts
+            .add_user("eve", PASSWORD, "evil", Role::Owner)
+            .await
+            .unwrap();
+        let outside = accounts.token_identity(&own.token, Some("evil")).await;
+        assert!(outside.unwrap_err().to_string().contains("not a member"));
 
         // A token's secret is checked, not only its id; expired and revoked ones stop.
         let forged = format!("{}{}", &own.token[..own.token.len() - 4], "0000");
         if forged != own.token {
-            assert_eq!(accounts.token_identity(&forged).await.unwrap(), None);
+            assert_eq!(accounts.token_identity(&forged, None).await.unwrap(), None);
         }
         let expired = accounts
             .create_token("ada", "acme", None, Some(0))
             .await
             .unwrap();
-        assert_eq!(accounts.token_identity(&expired.token).await.unwrap(), None);
+        assert_eq!(
+            accounts.token_identity(&expired.token, None).await.unwrap(),
+            None
+        );
         accounts.revoke_token(&own.record.id).await.unwrap();
-        assert_eq!(accounts.token_identity(&own.token).await.unwrap(), None);
+        assert_eq!(
+            accounts.token_identity(&own.token, None).await.unwrap(),
+            None
+        );
         let again = accounts.revoke_token(&own.record.id).await;
         assert!(again.unwrap_err().to_string().contains("revoked already"));
         // Listed without their secrets, with what stops them.
@@ -153,7 +179,7 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
             .unwrap();
         assert_eq!(
             accounts
-                .token_identity(&still.token)
+                .token_identity(&still.token, None)
                 .await
                 .unwrap()
                 .unwrap()
@@ -504,5 +530,34 @@ fn the_command_line_adds_users_and_tokens_and_the_store_keeps_neither_secret() {
     ] {
         let holding = common::files_holding(temp.path(), secret);
         assert_eq!(holding, Vec::<String>::new(), "{secret:?} is stored");
+    }
+}
+
+#[tokio::test]
+async fn founding_a_tenant_makes_its_founder_owner_and_never_joins_a_taken_one() {
+    for backend in backends::all().await {
+        let accounts = Accounts::new(backend.store.clone());
+        let ada = accounts
+            .add_user("ada", PASSWORD, "acme", Role::Viewer)
+            .await
+            .unwrap();
+        let eve = accounts
+            .add_user("eve", PASSWORD, "evil", Role::Owner)
+            .await
+            .unwrap();
+        accounts.found_tenant(&ada.id, "labs").await.unwrap();
+        let held = accounts.memberships("ada").await.unwrap();
+        assert!(
+            held.iter()
+                .any(|membership| membership.tenant_id == "labs" && membership.role == Role::Owner),
+            "{}: {held:?}",
+            backend.name
+        );
+        let taken = accounts.found_tenant(&eve.id, "labs").await;
+        assert!(taken.unwrap_err().to_string().contains("exists already"));
+        let eves = accounts.memberships("eve").await.unwrap();
+        assert!(!eves.iter().any(|membership| membership.tenant_id == "labs"));
+        let bad = accounts.found_tenant(&eve.id, "../x").await;
+        assert!(bad.unwrap_err().to_string().contains("tenant name"));
     }
 }

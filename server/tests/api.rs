@@ -119,7 +119,6 @@ async fn fifty_concurrent_receipts_for_one_ask_give_one_200_and_forty_nine_409s(
             let action = if n % 2 == 0 { "once" } else { "deny" };
             let response = client
                 .post(url)
-                .header("x-agent-os-actor", format!("tab-{n}"))
                 .json(&json!({"channel": "tool-result", "receipt": {
                     "toolCallId": "busy-third", "component": "approval_card", "action": action,
                     "data": {}, "ts": "2026-12-02T20:00:00Z"}}))
@@ -390,10 +389,9 @@ async fn bad_requests_get_clear_errors() {
         .receipt(&run, "no-such-ask", "approval_card", "once", json!({}))
         .await;
     assert_eq!(status, 404);
-    let other_tenant = api
-        .client
+    let outsider = common::client_with(&api.server.user_with_token("eve", "someone-else", "owner"));
+    let other_tenant = outsider
         .post(api.url(&format!("/api/v1/asks/{run}:approve-budget/receipt")))
-        .header("x-agent-os-tenant", "someone-else")
         .json(
             &json!({"channel": "tool-result", "receipt": {"toolCallId": "approve-budget",
             "component": "approval_card", "action": "once", "data": {}, "ts": 1_782_487_573_184_i64}}),
@@ -409,7 +407,7 @@ async fn bad_requests_get_clear_errors() {
     let huge = format!("{{\"text\":\"{}\"}}", "x".repeat(2 * 1024 * 1024));
     assert_eq!(
         common::raw_post_status(
-            api.server.port,
+            &api.server,
             &format!("/api/v1/threads/{thread}/messages"),
             huge.as_bytes()
         ),
@@ -444,8 +442,8 @@ async fn a_secret_reaches_the_agent_but_no_store_row_log_or_response() {
     let data = dir.path().join("data");
     let server = TestServer::start(&data).await;
     let api = Api {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: None,
     };
     let thread = api.thread(None).await;
@@ -550,21 +548,28 @@ async fn a_server_killed_mid_run_restarts_with_every_event_and_pending_ask() {
 }
 
 #[tokio::test]
-async fn tenants_are_created_by_name_and_scope_every_thread() {
+async fn tenants_are_founded_by_name_and_scope_every_thread() {
     let api = Api::start(&[]).await;
     let (status, created) = api.post("/api/v1/tenants", json!({"name": "acme"})).await;
-    assert_eq!((status, created["created"].clone()), (201, json!(true)));
+    assert_eq!((status, created["role"].clone()), (201, json!("owner")));
     let (status, again) = api.post("/api/v1/tenants", json!({"name": "acme"})).await;
-    assert_eq!((status, again["created"].clone()), (200, json!(false)));
+    assert_eq!(status, 409, "{again}");
     let (status, bad) = api.post("/api/v1/tenants", json!({"name": "a b"})).await;
     assert_eq!(status, 400);
     assert!(
         bad["error"]["message"].as_str().unwrap().contains("' '"),
         "{bad}"
     );
+    // Only the caller's own tenants are listed.
+    api.server.user_with_token("eve", "evil", "owner");
     let (_, tenants) = api.get("/api/v1/tenants").await;
-    assert_eq!(tenants["tenants"], json!(["acme", "default"]));
+    assert_eq!(
+        tenants,
+        json!({"current": "default", "tenants": [
+            {"tenant": "acme", "role": "owner"}, {"tenant": "default", "role": "owner"}]})
+    );
 
+    // A token picks one of its user's tenants with the header.
     let in_tenant = |tenant: &str, request: reqwest::RequestBuilder| {
         request.header("x-agent-os-tenant", tenant.to_owned())
     };
@@ -585,28 +590,20 @@ async fn tenants_are_created_by_name_and_scope_every_thread() {
     let (_, default_threads) = api.get("/api/v1/threads").await;
     assert_eq!(default_threads["threads"], json!([]));
 
-    // The console's switcher cookie selects the tenant when no header does.
-    let by_cookie: Value = api
-        .client
+    // Never one the user is not in, whether it exists or not; a cookie naming a tenant
+    // is not a credential.
+    for tenant in ["evil", "nobody"] {
+        let response = in_tenant(tenant, api.client.get(api.url("/api/v1/threads")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 403, "{tenant}");
+    }
+    let by_cookie = reqwest::Client::new()
         .get(api.url("/api/v1/threads"))
         .header("cookie", "agent_os_tenant=acme")
         .send()
         .await
-        .unwrap()
-        .json()
-        .await
         .unwrap();
-    assert_eq!(by_cookie["threads"], listed["threads"]);
-
-    let response = in_tenant("nobody", api.client.post(api.url("/api/v1/threads")))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 404);
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(
-        body["error"]["message"],
-        "tenant \"nobody\" does not exist; create it first (POST /api/v1/tenants)"
-    );
+    assert_eq!(by_cookie.status(), 401);
 }

@@ -8,64 +8,21 @@ mod common;
 
 use std::path::Path;
 
-use common::{BIN, TestServer};
+use common::TestServer;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-const PASSWORD: &str = "correct horse battery";
-
-fn agent_os(args: &[&str], data: &Path) {
-    let output = std::process::Command::new(BIN)
-        .args(args)
-        .arg("--data-dir")
-        .arg(data)
-        .env("AGENT_OS_PASSWORD", PASSWORD)
-        .env("RUST_LOG", "error")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
+const PASSWORD: &str = common::TEST_PASSWORD;
 
 fn token(data: &Path, user: &str, tenant: &str) -> String {
-    let output = std::process::Command::new(BIN)
-        .args([
-            "token",
-            "create",
-            "--user",
-            user,
-            "--tenant",
-            tenant,
-            "--data-dir",
-        ])
-        .arg(data)
-        .env("RUST_LOG", "error")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    common::new_token(data, &[], user, tenant, None)
 }
 
 async fn start() -> (tempfile::TempDir, TestServer) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    agent_os(
-        &["user", "add", "ada", "--tenant", "acme", "--role", "owner"],
-        &data,
-    );
-    agent_os(
-        &[
-            "user", "grant", "ada", "--tenant", "labs", "--role", "viewer",
-        ],
-        &data,
-    );
+    common::add_user(&data, &[], "ada", "acme", "owner");
+    common::grant(&data, &[], "ada", "labs", "viewer");
     let server = TestServer::start(&data).await;
     (dir, server)
 }
@@ -240,21 +197,24 @@ async fn guessing_a_password_is_throttled_per_account() {
 }
 
 #[tokio::test]
-async fn the_setup_token_makes_the_first_owner_once_and_signs_them_in() {
+async fn a_first_run_prints_a_setup_link_that_makes_the_first_owner_once() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let server = TestServer::start(&data).await;
-    let store = server::store::open(&format!(
-        "sqlite:{}",
-        data.join("agent-os.sqlite3").display()
-    ))
-    .await
-    .unwrap();
-    let token = server::auth::Accounts::new(store)
-        .setup_token()
+    let log = dir.path().join("serve.log");
+    let server = TestServer::start_without_users(&dir.path().join("data"), &log).await;
+    let printed = std::fs::read_to_string(&log).unwrap();
+    let link = printed
+        .split_whitespace()
+        .find(|word| word.contains("/setup?token="))
+        .unwrap_or_else(|| panic!("no setup link in {printed:?}"));
+    assert!(link.starts_with(&server.base_url), "{link}");
+    let token = link.split("token=").nth(1).unwrap().to_owned();
+    // Nothing but signing in and setting up is open before the first owner exists.
+    let anonymous = reqwest::Client::new()
+        .get(server.url("/api/v1/threads"))
+        .send()
         .await
-        .unwrap()
         .unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
     let setup = |token: String, name: &str| {
         let server = &server;
         let name = name.to_owned();

@@ -74,8 +74,8 @@ async fn console(agent: &Agent, crash_at: &str) -> Api {
     )
     .await;
     Api {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: Some(dir),
     }
 }

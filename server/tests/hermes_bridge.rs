@@ -21,8 +21,8 @@ impl Bridge {
         let dir = tempfile::tempdir().unwrap();
         let server = TestServer::start(&dir.path().join("data")).await;
         Bridge {
+            client: server.client(),
             server,
-            client: reqwest::Client::new(),
             _dir: dir,
         }
     }
@@ -320,8 +320,8 @@ async fn a_gateway_over_websocket_is_driven_the_same_way() {
     let target = format!("wsdemo=ws://127.0.0.1:{port}/api/ws");
     let server = TestServer::start_with(&dir.path().join("data"), &["--hermes", &target]).await;
     let bridge = Bridge {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: dir,
     };
     let (_, created) = bridge

@@ -103,7 +103,7 @@ async fn a_stored_run_replays_read_only_between_exclusive_cursors() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let server = TestServer::start(&data).await;
-    let client = reqwest::Client::new();
+    let client = server.client();
     let created: Value = client
         .post(server.url("/api/v1/threads"))
         .send()
@@ -185,7 +185,8 @@ async fn a_stored_run_replays_read_only_between_exclusive_cursors() {
     let (_, again, _) = replay(&[&thread, "--data-dir", data_dir]);
     assert_eq!(text, again);
     let server = TestServer::start(&data).await;
-    let pending: Value = reqwest::get(server.url("/api/v1/asks?state=pending"))
+    let pending: Value = server
+        .get("/api/v1/asks?state=pending")
         .await
         .unwrap()
         .json()

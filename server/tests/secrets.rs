@@ -148,8 +148,8 @@ async fn a_secret_answered_to_a_custom_interrupt_reaches_the_agent_and_nothing_e
     let server =
         TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log).await;
     let api = Api {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: None,
     };
     let thread = api.thread(Some("langgraph")).await;
@@ -219,8 +219,8 @@ async fn credentials_in_an_agents_address_reach_no_run_response_or_log() {
     )
     .await;
     let api = Api {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: None,
     };
     let mut served = String::new();
@@ -284,8 +284,8 @@ async fn a_spawned_gateway_sees_neither_the_servers_secrets_nor_its_working_dire
     )
     .await;
     let api = Api {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: None,
     };
     let thread = api.thread(Some("spy")).await;

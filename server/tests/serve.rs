@@ -10,7 +10,7 @@ async fn the_home_page_is_server_rendered_with_sidebar_main_area_and_context_pan
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(&dir.path().join("data")).await;
 
-    let response = reqwest::get(server.url("/")).await.unwrap();
+    let response = server.get("/").await.unwrap();
     assert_eq!(response.status(), 200);
     let html = response.text().await.unwrap();
     for landmark in [
@@ -54,7 +54,8 @@ async fn threads_created_through_server_functions_outlive_a_restart() {
         .collect();
     assert_eq!(titles, ["Thread 2", "Thread 1"], "newest first");
 
-    let page = reqwest::get(server.url(&format!("/threads/{}", first["id"].as_str().unwrap())))
+    let page = server
+        .get(&format!("/threads/{}", first["id"].as_str().unwrap()))
         .await
         .unwrap();
     assert_eq!(page.status(), 200);
@@ -77,9 +78,7 @@ async fn an_unknown_thread_id_is_a_404_that_names_the_id() {
     assert_eq!(error["kind"], "not_found");
     assert_eq!(error["message"], "thread \"ghost-thread\" does not exist");
 
-    let page = reqwest::get(server.url("/threads/ghost-thread"))
-        .await
-        .unwrap();
+    let page = server.get("/threads/ghost-thread").await.unwrap();
     assert_eq!(page.status(), 404);
 }
 
@@ -88,7 +87,7 @@ async fn an_unknown_path_renders_the_workspace_around_its_not_found_page() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(&dir.path().join("data")).await;
     let (_, thread) = call_server_fn(&server, "create_thread", &[]).await;
-    let page = reqwest::get(server.url("/nowhere/at/all")).await.unwrap();
+    let page = server.get("/nowhere/at/all").await.unwrap();
     assert_eq!(page.status(), 404);
     let html = page.text().await.unwrap();
     assert!(html.contains("Page not found"), "{html}");
@@ -252,10 +251,19 @@ async fn a_config_file_supplies_settings_and_agents() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let data = dir.path().join("data");
+    common::add_user(&data, &[], common::TEST_USER, "default", "owner");
+    let client = common::client_with(&common::new_token(
+        &data,
+        &[],
+        common::TEST_USER,
+        "default",
+        None,
+    ));
     let url = format!("http://127.0.0.1:{port}/api/v1/agents");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let agents = loop {
-        if let Ok(response) = reqwest::get(&url).await {
+        if let Ok(response) = client.get(&url).send().await {
             break response.json::<serde_json::Value>().await.unwrap();
         }
         assert!(
@@ -346,7 +354,7 @@ async fn a_hashed_bundle_is_linked_by_its_hashed_names_and_cached_for_good_while
     )
     .await;
 
-    let page = reqwest::get(server.url("/")).await.unwrap();
+    let page = server.get("/").await.unwrap();
     assert_eq!(page.headers()["cache-control"], "no-cache");
     let html = page.text().await.unwrap();
     for name in [
@@ -358,7 +366,7 @@ async fn a_hashed_bundle_is_linked_by_its_hashed_names_and_cached_for_good_while
             html.contains(&name),
             "the page does not link {name}: {html}"
         );
-        let asset = reqwest::get(server.url(&name)).await.unwrap();
+        let asset = server.get(&name).await.unwrap();
         assert_eq!(asset.status(), 200, "{name}");
         assert_eq!(
             asset.headers()["cache-control"],
@@ -367,7 +375,8 @@ async fn a_hashed_bundle_is_linked_by_its_hashed_names_and_cached_for_good_while
         );
     }
     // A name the build did not write is not cached for good.
-    let missing = reqwest::get(server.url("/pkg/agent_os.1111111111111111.js"))
+    let missing = server
+        .get("/pkg/agent_os.1111111111111111.js")
         .await
         .unwrap();
     assert_eq!(missing.status(), 404);

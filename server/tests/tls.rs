@@ -71,8 +71,8 @@ async fn console(agent_url: &str, ca_file: Option<&std::path::Path>) -> Api {
     )
     .await;
     Api {
+        client: server.client(),
         server,
-        client: reqwest::Client::new(),
         _dir: Some(dir),
     }
 }

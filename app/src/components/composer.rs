@@ -87,8 +87,13 @@ pub fn Composer(
             send();
         }
     };
+    let may_act = crate::components::identity::may_act();
     view! {
         <form class="composer" on:submit=move |event| { event.prevent_default(); send(); }>
+            {move || (!may_act.get()).then(|| view! {
+                <p class="composer-notice read-only" role="note">{crate::components::identity::VIEWER_NOTE}</p>
+            })}
+            <fieldset class="bare" disabled=move || !may_act.get()>
             {move || {
                 let words = suggestions.get();
                 (!words.is_empty()).then(|| view! {
@@ -128,6 +133,7 @@ pub fn Composer(
                 })}
                 <button type="submit" class="button primary" disabled=move || busy.get()>"Send"</button>
             </div>
+            </fieldset>
         </form>
     }
 }

@@ -6,6 +6,7 @@ pub mod code_diff;
 pub mod composer;
 pub mod context_pane;
 pub mod focus;
+pub mod identity;
 pub mod layout;
 pub mod message;
 pub mod run_section;

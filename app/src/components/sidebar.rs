@@ -1,22 +1,25 @@
 //! The workspace sidebar: the tenant switcher, the thread list with "New thread", the
-//! workspace sections and the theme switch.
+//! workspace sections, who is signed in with "Sign out", and the theme switch.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::api::{CreateThread, list_tenants, switch_tenant};
+use crate::api::CreateThread;
 use crate::codec::Json;
+use crate::components::identity::may_act;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
-use crate::model::ThreadSummary;
+use crate::model::{Me, Role, ThreadSummary};
 use crate::pages::section::Section;
 
 #[component]
 pub fn Sidebar(
     threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>,
     create_thread: ServerAction<CreateThread>,
+    me: Resource<Result<Me, ApiError>, Json>,
 ) -> impl IntoView {
     let creating = create_thread.pending();
+    let may_act = may_act();
     let drawer =
         use_context::<crate::components::layout::Layout>().map(|layout| layout.drawer_open);
     let create_error = move || create_thread.value().get().and_then(Result::err);
@@ -30,12 +33,14 @@ pub fn Sidebar(
                 <PaneToggle pane=Pane::Sidebar />
             </header>
             <div class="pane-body">
-            <TenantSwitcher />
+            <TenantSwitcher me />
             <section class="sidebar-section" aria-labelledby="threads-heading">
                 <div class="section-head">
                     <h2 id="threads-heading">"Threads"</h2>
                     <ActionForm action=create_thread attr:class="inline-form">
-                        <button type="submit" class="button primary" disabled=creating>
+                        <button type="submit" class="button primary"
+                            disabled=move || creating.get() || !may_act.get()
+                            title=move || (!may_act.get()).then_some(crate::components::identity::VIEWER_NOTE)>
                             "New thread"
                         </button>
                     </ActionForm>
@@ -77,6 +82,7 @@ pub fn Sidebar(
                 </ul>
             </section>
             <footer class="sidebar-foot">
+                <SignedInAs me />
                 <ThemeSwitch />
             </footer>
             </div>
@@ -84,58 +90,49 @@ pub fn Sidebar(
     }
 }
 
-/// Which tenant this console acts for. Switching reloads the workspace, since every
-/// thread, run and ask on screen belongs to the tenant being left.
+/// Which tenant this console acts for, among the user's own. Switching moves the session
+/// and reloads the workspace, since every thread, run and ask on screen belongs to the
+/// tenant being left. An owner may also found a new tenant, of which they become owner.
 #[component]
-fn TenantSwitcher() -> impl IntoView {
-    let tenants = Resource::<_, Json>::new_with_options(|| (), |_| list_tenants(), false);
+fn TenantSwitcher(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
     let adding = RwSignal::new(false);
-    let problem = RwSignal::new(None::<String>);
-    let field: NodeRef<leptos::html::Input> = NodeRef::new();
-    let switch_to = move |name: String| {
-        problem.set(None);
-        leptos::task::spawn_local(async move {
-            match switch_tenant(name).await {
-                Ok(()) => {
-                    #[cfg(any(feature = "hydrate", feature = "csr"))]
-                    let _ = window().location().assign("/");
-                }
-                Err(error) => {
-                    problem.try_set(Some(error.to_string()));
-                }
-            }
-        });
+    let switch_form: NodeRef<leptos::html::Form> = NodeRef::new();
+    let query = leptos_router::hooks::use_query_map();
+    let problem = move || {
+        query.with(|query| {
+            query.get("tenant-error").map(|code| match code.as_str() {
+                "taken" => "That tenant name is taken. Ask its owner to add you to it.",
+                _ => "A tenant name has 1 to 64 letters, digits, '-' or '_'.",
+            })
+        })
     };
     let on_change = move |event: leptos::ev::Event| {
-        let value = event_target_value(&event);
-        if value.is_empty() {
+        if event_target_value(&event).is_empty() {
             adding.set(true);
-        } else {
-            switch_to(value);
-        }
-    };
-    let add = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        if let Some(input) = field.get_untracked() {
-            switch_to(input.value());
+        } else if let Some(form) = switch_form.get_untracked() {
+            let _ = form.request_submit();
         }
     };
     view! {
         <div class="tenant-switcher">
             <Transition fallback=|| view! { <p class="muted">"Loading tenants…"</p> }>
                 {move || Suspend::new(async move {
-                    match tenants.await {
-                        Ok(list) => {
-                            let current = list.current.clone();
+                    match me.await {
+                        Ok(me) => {
+                            let owner = me.role.allows(Role::Owner);
                             view! {
-                                <label class="field-label" for="tenant-select">"Tenant"</label>
-                                <select id="tenant-select" on:change=on_change>
-                                    {list.known.into_iter().map(|name| {
-                                        let selected = name == current;
-                                        view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
-                                    }).collect_view()}
-                                    <option value="">"New tenant…"</option>
-                                </select>
+                                <form method="post" action="/auth/tenant" node_ref=switch_form>
+                                    <label class="field-label" for="tenant-select">"Tenant"</label>
+                                    <select id="tenant-select" name="tenant" on:change=on_change>
+                                        {me.memberships.into_iter().map(|membership| {
+                                            let selected = membership.tenant == me.tenant;
+                                            let label = format!("{} · {}", membership.tenant, membership.role);
+                                            view! { <option value=membership.tenant selected=selected>{label}</option> }
+                                        }).collect_view()}
+                                        {owner.then(|| view! { <option value="">"New tenant…"</option> })}
+                                    </select>
+                                    <noscript><button type="submit" class="button small">"Switch"</button></noscript>
+                                </form>
                             }.into_any()
                         }
                         Err(error) => view! {
@@ -144,14 +141,37 @@ fn TenantSwitcher() -> impl IntoView {
                     }
                 })}
             </Transition>
-            <form class="tenant-new" hidden=move || !adding.get() on:submit=add>
+            <form class="tenant-new" method="post" action="/auth/new-tenant" hidden=move || !adding.get()>
                 <label class="field-label" for="tenant-new-name">"New tenant name"</label>
-                <input id="tenant-new-name" node_ref=field type="text" autocomplete="off" spellcheck="false" />
-                <button type="submit" class="button small primary">"Switch"</button>
+                <input id="tenant-new-name" name="tenant" type="text" autocomplete="off" spellcheck="false"
+                    required maxlength="64" pattern="[A-Za-z0-9_-]+" />
+                <button type="submit" class="button small primary">"Create"</button>
                 <button type="button" class="button small ghost" on:click=move |_| adding.set(false)>"Cancel"</button>
             </form>
-            {move || problem.get().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
+            {move || problem().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
         </div>
+    }
+}
+
+/// Who is signed in, with which role here, and the way out.
+#[component]
+fn SignedInAs(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
+    view! {
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                me.await.ok().map(|me| view! {
+                    <div class="signed-in">
+                        <p class="signed-in-as">
+                            "Signed in as " <strong>{me.user}</strong>
+                            <span class="muted">{format!(" · {}", me.role)}</span>
+                        </p>
+                        <form method="post" action="/auth/logout">
+                            <button type="submit" class="button small ghost">"Sign out"</button>
+                        </form>
+                    </div>
+                })
+            })}
+        </Transition>
     }
 }
 

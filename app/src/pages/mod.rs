@@ -3,4 +3,5 @@
 pub mod home;
 pub mod not_found;
 pub mod section;
+pub mod sign_in;
 pub mod thread;

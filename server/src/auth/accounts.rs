@@ -20,6 +20,8 @@ pub struct Identity {
     pub role: Role,
     /// The API token the request came with, if it came with one.
     pub token_id: Option<String>,
+    /// Every tenant the user belongs to, with the role held there.
+    pub memberships: Vec<Membership>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +47,8 @@ pub enum AuthError {
     BadCredentials,
     #[error("the setup link is not valid: it was used already, or users exist")]
     SetupUsed,
+    #[error("a tenant named {0:?} exists already")]
+    TenantTaken(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -244,9 +248,14 @@ impl Accounts {
     }
 
     /// The identity a bearer token acts as, if the token is well formed, known, not
-    /// revoked or expired, and its user still belongs to its tenant. The role is the
-    /// narrower of the token's and the user's current one.
-    pub async fn token_identity(&self, token: &str) -> Result<Option<Identity>, StoreError> {
+    /// revoked or expired, and its user still belongs to the tenant: the token's own, or
+    /// `wanted`, another of the user's tenants (refused when the user is not a member).
+    /// The role is the narrower of the token's and the user's current one there.
+    pub async fn token_identity(
+        &self,
+        token: &str,
+        wanted: Option<&str>,
+    ) -> Result<Option<Identity>, AuthError> {
         let Some((id, given)) = secret::parse_token(token) else {
             return Ok(None);
         };
@@ -261,16 +270,38 @@ impl Accounts {
             return Ok(None);
         }
         let memberships = self.store.memberships(&record.user_id).await?;
-        let Some(held) = role_in(&memberships, &record.tenant_id) else {
-            return Ok(None);
+        let tenant = wanted.unwrap_or(&record.tenant_id).to_owned();
+        let Some(held) = role_in(&memberships, &tenant) else {
+            return match wanted {
+                Some(_) => Err(AuthError::NotMember {
+                    user: record.user_name,
+                    tenant,
+                }),
+                None => Ok(None),
+            };
         };
         Ok(Some(Identity {
             user_id: record.user_id,
             user_name: record.user_name,
-            tenant: record.tenant_id,
+            tenant,
             role: record.role.map_or(held, |role| role.min(held)),
             token_id: Some(record.id),
+            memberships,
         }))
+    }
+
+    /// Creates tenant `name` with the user as its owner; refused when the name is taken,
+    /// so nobody joins someone else's tenant by "creating" it.
+    pub async fn found_tenant(&self, user_id: &str, name: &str) -> Result<(), AuthError> {
+        check_tenant_name(name).map_err(AuthError::Invalid)?;
+        let now = now_ms();
+        if !self.store.create_tenant(name, now).await? {
+            return Err(AuthError::TenantTaken(name.to_owned()));
+        }
+        self.store
+            .set_membership(user_id, name, Role::Owner, now)
+            .await?;
+        Ok(())
     }
 
     pub(super) async fn user(&self, name: &str) -> Result<UserRecord, AuthError> {

@@ -83,6 +83,7 @@ impl Accounts {
                 tenant,
                 role,
                 token_id: None,
+                memberships,
             },
         })
     }
@@ -115,6 +116,7 @@ impl Accounts {
             tenant: session.tenant_id,
             role,
             token_id: None,
+            memberships,
         }))
     }
 
@@ -136,6 +138,7 @@ impl Accounts {
         Ok(Identity {
             tenant: tenant.to_owned(),
             role,
+            memberships,
             ..identity.clone()
         })
     }

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::context::Context;
 use super::error::{HttpError, api_not_found};
+use crate::auth::Accounts;
 use crate::live;
 use crate::runs::{ReceiptOutcome, RunOptions, Runs};
 use crate::store::{AskRecord, RunRecord};
@@ -92,9 +93,14 @@ async fn list_threads(
     Ok(axum::Json(json!({ "threads": threads })).into_response())
 }
 
-async fn list_tenants(State(workspace): State<Arc<dyn WorkspaceService>>) -> ApiResult {
-    let tenants = workspace.list_tenants().await?;
-    Ok(axum::Json(json!({ "tenants": tenants })).into_response())
+/// The caller's tenants and the role held in each: no one learns of a tenant they do
+/// not belong to.
+async fn list_tenants(Context(context): Context) -> ApiResult {
+    Ok(axum::Json(json!({
+        "current": context.tenant,
+        "tenants": context.memberships,
+    }))
+    .into_response())
 }
 
 #[derive(Deserialize)]
@@ -104,21 +110,20 @@ struct NewTenantBody {
     name: String,
 }
 
-/// Creates a tenant; 201 when new, 200 when it already existed.
+/// Creates a tenant with the caller as its owner: 201, or 409 when the name is taken.
 async fn create_tenant(
-    State(workspace): State<Arc<dyn WorkspaceService>>,
+    State(accounts): State<Accounts>,
+    Context(context): Context,
     body: Bytes,
 ) -> ApiResult {
     let request: NewTenantBody = parse_body(&body)?;
-    let created = workspace.create_tenant(&request.name).await?;
-    let status = if created {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    };
+    accounts
+        .found_tenant(&context.user_id, &request.name)
+        .await?;
+    tracing::info!(user = %context.actor, tenant = %request.name, "a tenant was created");
     Ok((
-        status,
-        axum::Json(json!({ "tenant": request.name, "created": created })),
+        StatusCode::CREATED,
+        axum::Json(json!({ "tenant": request.name, "role": app::model::Role::Owner })),
     )
         .into_response())
 }
@@ -356,7 +361,7 @@ async fn post_receipt(
 ) -> ApiResult {
     let envelope = ReceiptEnvelope::parse(&body)
         .map_err(|error| HttpError(ApiError::BadRequest(error.to_string())))?;
-    match runs.answer(&context.tenant, &key, &context.actor, &envelope).await? {
+    match runs.answer(&context.tenant, &key, &context.acted_by(), &envelope).await? {
         ReceiptOutcome::Accepted(record) => Ok(axum::Json(json!({ "ask": ask_json(&record) })).into_response()),
         ReceiptOutcome::AlreadyClosed(record) => Ok((
             StatusCode::CONFLICT,

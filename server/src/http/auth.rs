@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use app::error::ApiError;
+use app::model::{RequestContext, TENANT_HEADER, check_tenant_name};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
@@ -17,12 +18,12 @@ use serde_json::{Value, json};
 
 use super::AppState;
 use super::api::parse_body;
+use super::context::Context;
 use super::error::HttpError;
 use crate::auth::sessions::{ABSOLUTE_MS, Opened};
 use crate::auth::throttle::{PER_ACCOUNT, PER_ADDRESS, Throttle, WINDOW_MS};
 use crate::auth::{Accounts, AuthError, Identity};
 use crate::clock::now_ms;
-use crate::store::StoreError;
 
 /// The cookie a signed-in browser carries: the session's id (the store keeps its digest).
 pub const SESSION_COOKIE: &str = "agent_os_session";
@@ -59,7 +60,9 @@ impl From<AuthError> for ApiError {
             error @ (AuthError::UnknownUser(_) | AuthError::UnknownToken(_)) => {
                 ApiError::NotFound(error.to_string())
             }
-            error @ AuthError::NameTaken(_) => ApiError::Conflict(error.to_string()),
+            error @ (AuthError::NameTaken(_) | AuthError::TenantTaken(_)) => {
+                ApiError::Conflict(error.to_string())
+            }
             error @ AuthError::BadCredentials => ApiError::Unauthorized(error.to_string()),
             error @ (AuthError::NotMember { .. }
             | AuthError::RoleTooWide { .. }
@@ -102,16 +105,44 @@ pub fn credentials(headers: &HeaderMap) -> Credentials<'_> {
         .unwrap_or(Credentials::Nothing)
 }
 
-/// Who the request's credentials act as, if they are good.
+/// Who the request's credentials act as, if they are good: a token in its own tenant or
+/// the one `x-agent-os-tenant` picks among its user's; a session in the tenant it was
+/// switched to (the header cannot move a session).
 pub async fn identity(
     accounts: &Accounts,
     headers: &HeaderMap,
-) -> Result<Option<Identity>, StoreError> {
+) -> Result<Option<Identity>, HttpError> {
     match credentials(headers) {
-        Credentials::Bearer(token) => accounts.token_identity(token).await,
-        Credentials::Session(cookie) => accounts.session_identity(cookie).await,
+        Credentials::Bearer(token) => {
+            let wanted = tenant_header(headers)?;
+            Ok(accounts.token_identity(token, wanted).await?)
+        }
+        Credentials::Session(cookie) => Ok(accounts.session_identity(cookie).await?),
         Credentials::Nothing => Ok(None),
     }
+}
+
+/// The tenant a token's request names, if it names one; a name that cannot be a tenant
+/// is refused rather than ignored.
+fn tenant_header(headers: &HeaderMap) -> Result<Option<&str>, HttpError> {
+    let Some(named) = headers
+        .get(TENANT_HEADER)
+        .map(|value| value.to_str().map(str::trim))
+    else {
+        return Ok(None);
+    };
+    let named = named.map_err(|_| {
+        HttpError(ApiError::BadRequest(format!(
+            "{TENANT_HEADER}: not a tenant name"
+        )))
+    })?;
+    if named.is_empty() {
+        return Ok(None);
+    }
+    check_tenant_name(named).map_err(|problem| {
+        HttpError(ApiError::BadRequest(format!("{TENANT_HEADER}: {problem}")))
+    })?;
+    Ok(Some(named))
 }
 
 /// Whether the browser reached the server over TLS, as a reverse proxy in front of it
@@ -146,32 +177,33 @@ fn session_cookie(value: &str, max_age_s: i64, secure: bool) -> HeaderValue {
     .unwrap_or_else(|_| HeaderValue::from_static("agent_os_session=; Path=/; Max-Age=0"))
 }
 
-async fn me_json(accounts: &Accounts, identity: &Identity) -> Result<Value, HttpError> {
-    let memberships = accounts.memberships_of(&identity.user_id).await?;
-    Ok(json!({
-        "user": identity.user_name,
-        "tenant": identity.tenant,
-        "role": identity.role,
-        "token": identity.token_id,
-        "memberships": memberships
-            .iter()
-            .map(|membership| json!({"tenant": membership.tenant_id, "role": membership.role}))
-            .collect::<Vec<_>>(),
-    }))
+fn me_json(context: &RequestContext) -> Value {
+    json!({
+        "user": context.actor,
+        "tenant": context.tenant,
+        "role": context.role,
+        "token": context.token_id,
+        "memberships": context.memberships,
+    })
 }
 
-async fn signed_in(
-    accounts: &Accounts,
-    opened: Opened,
-    headers: &HeaderMap,
-) -> Result<Response, HttpError> {
-    let body = me_json(accounts, &opened.identity).await?;
-    let mut response = (StatusCode::OK, axum::Json(body)).into_response();
-    response.headers_mut().insert(
-        header::SET_COOKIE,
-        session_cookie(&opened.cookie, ABSOLUTE_MS / 1000, over_tls(headers)),
-    );
-    Ok(response)
+fn signed_in(opened: &Opened, headers: &HeaderMap) -> Response {
+    let context = RequestContext::from(opened.identity.clone());
+    let mut response = (StatusCode::OK, axum::Json(me_json(&context))).into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, opening_cookie(opened, headers));
+    response
+}
+
+/// The cookie that carries a new session to the browser.
+pub(super) fn opening_cookie(opened: &Opened, headers: &HeaderMap) -> HeaderValue {
+    session_cookie(&opened.cookie, ABSOLUTE_MS / 1000, over_tls(headers))
+}
+
+/// The cookie that makes the browser forget its session.
+pub(super) fn closing_cookie(headers: &HeaderMap) -> HeaderValue {
+    session_cookie("", 0, over_tls(headers))
 }
 
 #[derive(Deserialize)]
@@ -193,6 +225,51 @@ fn too_many(until: i64, now: i64) -> Response {
     response
 }
 
+/// Why a sign-in did not open a session.
+pub(super) enum Refused {
+    /// Too many failures for the account or the address: retry after this instant.
+    Throttled {
+        until: i64,
+        now: i64,
+    },
+    Auth(AuthError),
+}
+
+/// Checks a name and password under the login throttle and opens a session: the one
+/// sign-in both the JSON endpoint and the console's form use.
+pub(super) async fn sign_in(
+    state: &AppState,
+    client: SocketAddr,
+    name: &str,
+    password: &str,
+    tenant: Option<&str>,
+) -> Result<Opened, Refused> {
+    let throttle: &Arc<LoginThrottle> = &state.login_throttle;
+    let now = now_ms();
+    let account = format!("user:{name}");
+    let address = format!("addr:{}", client.ip());
+    if let Some(until) = throttle
+        .accounts
+        .blocked_until(&account, now)
+        .max(throttle.addresses.blocked_until(&address, now))
+    {
+        return Err(Refused::Throttled { until, now });
+    }
+    match state.accounts.login(name, password, tenant).await {
+        Ok(opened) => {
+            throttle.accounts.succeeded(&account);
+            Ok(opened)
+        }
+        Err(AuthError::BadCredentials) => {
+            throttle.accounts.failed(&account, now);
+            throttle.addresses.failed(&address, now);
+            tracing::warn!(%client, "a sign-in failed");
+            Err(Refused::Auth(AuthError::BadCredentials))
+        }
+        Err(error) => Err(Refused::Auth(error)),
+    }
+}
+
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -200,33 +277,18 @@ async fn login(
     body: Bytes,
 ) -> Result<Response, HttpError> {
     let body: LoginBody = parse_body(&body)?;
-    let throttle: &Arc<LoginThrottle> = &state.login_throttle;
-    let now = now_ms();
-    let account = format!("user:{}", body.username);
-    let address = format!("addr:{}", client.ip());
-    if let Some(until) = throttle
-        .accounts
-        .blocked_until(&account, now)
-        .max(throttle.addresses.blocked_until(&address, now))
+    match sign_in(
+        &state,
+        client,
+        &body.username,
+        &body.password,
+        body.tenant.as_deref(),
+    )
+    .await
     {
-        return Ok(too_many(until, now));
-    }
-    match state
-        .accounts
-        .login(&body.username, &body.password, body.tenant.as_deref())
-        .await
-    {
-        Ok(opened) => {
-            throttle.accounts.succeeded(&account);
-            signed_in(&state.accounts, opened, &headers).await
-        }
-        Err(AuthError::BadCredentials) => {
-            throttle.accounts.failed(&account, now);
-            throttle.addresses.failed(&address, now);
-            tracing::warn!(%client, "a sign-in failed");
-            Err(AuthError::BadCredentials.into())
-        }
-        Err(error) => Err(error.into()),
+        Ok(opened) => Ok(signed_in(&opened, &headers)),
+        Err(Refused::Throttled { until, now }) => Ok(too_many(until, now)),
+        Err(Refused::Auth(error)) => Err(error.into()),
     }
 }
 
@@ -249,7 +311,7 @@ async fn setup(
         .complete_setup(&body.token, &body.username, &body.password, &body.tenant)
         .await?;
     tracing::info!(user = %opened.identity.user_name, tenant = %opened.identity.tenant, "the first owner was created");
-    signed_in(&state.accounts, opened, &headers).await
+    Ok(signed_in(&opened, &headers))
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
@@ -257,40 +319,27 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
         state.accounts.logout(cookie).await?;
     }
     let mut response = StatusCode::NO_CONTENT.into_response();
-    response.headers_mut().insert(
-        header::SET_COOKIE,
-        session_cookie("", 0, over_tls(&headers)),
-    );
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, closing_cookie(&headers));
     Ok(response)
-}
-
-fn signed_out() -> HttpError {
-    HttpError(ApiError::Unauthorized(
-        "sign in first: no valid session or token came with the request".into(),
-    ))
 }
 
 async fn logout_everywhere(
     State(state): State<AppState>,
+    Context(context): Context,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    let identity = identity(&state.accounts, &headers)
-        .await?
-        .ok_or_else(signed_out)?;
-    let ended = state.accounts.logout_everywhere(&identity.user_id).await?;
+    let ended = state.accounts.logout_everywhere(&context.user_id).await?;
     let mut response = axum::Json(json!({ "ended": ended })).into_response();
-    response.headers_mut().insert(
-        header::SET_COOKIE,
-        session_cookie("", 0, over_tls(&headers)),
-    );
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, closing_cookie(&headers));
     Ok(response)
 }
 
-async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
-    let identity = identity(&state.accounts, &headers)
-        .await?
-        .ok_or_else(signed_out)?;
-    Ok(axum::Json(me_json(&state.accounts, &identity).await?).into_response())
+async fn me(Context(context): Context) -> Response {
+    axum::Json(me_json(&context)).into_response()
 }
 
 #[cfg(test)]

@@ -1,62 +1,100 @@
-//! The request context: who acts and for which tenant, worked out once per request by one
-//! middleware and read by every handler — REST, server functions, live streams and page
-//! renders — from the request's extensions. The one place identity enters a request.
+//! The request context: who acts and for which tenant, worked out once per request from
+//! its session or token by one middleware and read by every handler — REST, server
+//! functions, live streams and page renders — from the request's extensions. The one
+//! place identity enters a request, and where the route policy is enforced.
 
 use app::error::ApiError;
-use app::model::{DEFAULT_TENANT, RequestContext, TENANT_COOKIE, TENANT_HEADER, check_tenant_name};
-use axum::extract::{FromRequestParts, Request};
-use axum::http::HeaderMap;
+use app::model::{Membership, RequestContext};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::auth::identity;
 use super::error::HttpError;
+use super::policy::{Access, access, is_page};
+use crate::auth::{Accounts, Identity};
 
-/// The header a REST client names the acting person with.
-pub const ACTOR_HEADER: &str = "x-agent-os-actor";
-
-/// Who acts when a request names nobody.
-pub const DEFAULT_ACTOR: &str = "operator";
-
-/// Reads the context from a request's headers: the tenant from its header, else the
-/// console's cookie, else the default; a named tenant must be a valid name.
-pub fn context_of(headers: &HeaderMap) -> Result<RequestContext, ApiError> {
-    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
-    let tenant = match header(TENANT_HEADER).map(str::trim) {
-        Some(named) if !named.is_empty() => {
-            check_tenant_name(named)
-                .map_err(|problem| ApiError::BadRequest(format!("{TENANT_HEADER}: {problem}")))?;
-            named.to_owned()
+impl From<Identity> for RequestContext {
+    fn from(identity: Identity) -> Self {
+        RequestContext {
+            tenant: identity.tenant,
+            role: identity.role,
+            user_id: identity.user_id,
+            actor: identity.user_name,
+            token_id: identity.token_id,
+            memberships: identity
+                .memberships
+                .into_iter()
+                .map(|membership| Membership {
+                    tenant: membership.tenant_id,
+                    role: membership.role,
+                })
+                .collect(),
         }
-        _ => tenant_cookie(header(axum::http::header::COOKIE.as_str()))
-            .unwrap_or(DEFAULT_TENANT)
-            .to_owned(),
-    };
-    let actor = header(ACTOR_HEADER)
-        .map(str::trim)
-        .filter(|actor| !actor.is_empty() && actor.len() <= 128)
-        .unwrap_or(DEFAULT_ACTOR)
-        .to_owned();
-    Ok(RequestContext { tenant, actor })
-}
-
-/// The tenant the console's switcher chose, when the cookie holds a valid name.
-fn tenant_cookie(cookie_header: Option<&str>) -> Option<&str> {
-    cookie_header?.split(';').find_map(|pair| {
-        let (name, value) = pair.trim().split_once('=')?;
-        (name == TENANT_COOKIE && check_tenant_name(value).is_ok()).then_some(value)
-    })
-}
-
-/// Middleware: puts the request's context into its extensions, or answers 400.
-pub async fn attach(mut request: Request, next: Next) -> Response {
-    match context_of(request.headers()) {
-        Ok(context) => {
-            request.extensions_mut().insert(context);
-            next.run(request).await
-        }
-        Err(error) => HttpError(error).into_response(),
     }
+}
+
+/// Middleware: lets public routes through; otherwise puts the context of the request's
+/// credentials into its extensions when their role may call the route. A signed-out
+/// browser asking for a page is sent to sign in; anything else answers 401, and a role
+/// too small 403.
+pub async fn attach(
+    State(accounts): State<Accounts>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let needed = match access(&method, &path) {
+        Access::Public => return next.run(request).await,
+        Access::Needs(role) => role,
+    };
+    let context = match identity(&accounts, request.headers()).await {
+        Ok(Some(identity)) => RequestContext::from(identity),
+        Ok(None) if is_page(&method, &path) => return to_sign_in(request.uri()),
+        Ok(None) => {
+            return HttpError(ApiError::Unauthorized(
+                "sign in first: no valid session or token came with the request".into(),
+            ))
+            .into_response();
+        }
+        Err(error) => return error.into_response(),
+    };
+    if !context.role.allows(needed) {
+        return HttpError(ApiError::Forbidden(format!(
+            "a {} in {:?} may not do this; it needs a {needed}",
+            context.role, context.tenant
+        )))
+        .into_response();
+    }
+    request.extensions_mut().insert(context);
+    next.run(request).await
+}
+
+/// 303 to the sign-in page, which brings the browser back to where it was going.
+fn to_sign_in(uri: &axum::http::Uri) -> Response {
+    let wanted = uri
+        .path_and_query()
+        .map_or("/", axum::http::uri::PathAndQuery::as_str);
+    let location = format!("/login?next={}", encode_component(wanted));
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+/// Percent-encodes everything but unreserved characters (RFC 3986), for a query value.
+pub(super) fn encode_component(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
 }
 
 /// The extractor handlers take: the context [`attach`] put on the request.
@@ -82,45 +120,18 @@ impl<S: Send + Sync> FromRequestParts<S> for Context {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::header_map as headers;
 
     #[test]
-    fn the_tenant_comes_from_the_header_then_the_cookie_then_the_default() {
-        let of = |pairs: &[(&'static str, &str)]| context_of(&headers(pairs)).map(|c| c.tenant);
-        assert_eq!(of(&[]), Ok("default".to_owned()));
+    fn a_signed_out_browser_is_sent_to_sign_in_and_back() {
+        let uri: axum::http::Uri = "/threads/t1?view=arrivals&x=1".parse().unwrap_or_default();
+        let response = to_sign_in(&uri);
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
         assert_eq!(
-            of(&[("cookie", "a=b; agent_os_tenant=acme")]),
-            Ok("acme".to_owned())
+            response
+                .headers()
+                .get(header::LOCATION)
+                .and_then(|v| v.to_str().ok()),
+            Some("/login?next=%2Fthreads%2Ft1%3Fview%3Darrivals%26x%3D1")
         );
-        assert_eq!(
-            of(&[(TENANT_HEADER, "ops"), ("cookie", "agent_os_tenant=acme")]),
-            Ok("ops".to_owned())
-        );
-        // A cookie with a bad or empty name, or another cookie, is ignored; a header
-        // with a bad name is refused.
-        for cookie in [
-            "agent_os_tenant=a/b",
-            "agent_os_tenant=",
-            "agent_os_tenantx=nope",
-        ] {
-            assert_eq!(
-                of(&[("cookie", cookie)]),
-                Ok("default".to_owned()),
-                "{cookie}"
-            );
-        }
-        assert_eq!(of(&[(TENANT_HEADER, "")]), Ok("default".to_owned()));
-        assert!(matches!(
-            of(&[(TENANT_HEADER, "../etc")]),
-            Err(ApiError::BadRequest(message)) if message.contains(TENANT_HEADER)
-        ));
-    }
-
-    #[test]
-    fn the_actor_comes_from_its_header_or_is_the_operator() {
-        let of = |pairs: &[(&'static str, &str)]| context_of(&headers(pairs)).map(|c| c.actor);
-        assert_eq!(of(&[]), Ok(DEFAULT_ACTOR.to_owned()));
-        assert_eq!(of(&[(ACTOR_HEADER, "ada")]), Ok("ada".to_owned()));
-        assert_eq!(of(&[(ACTOR_HEADER, "  ")]), Ok(DEFAULT_ACTOR.to_owned()));
     }
 }

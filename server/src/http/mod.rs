@@ -1,14 +1,17 @@
 //! HTTP: the axum router over Leptos pages and server functions, the JSON API under
-//! `/api/v1`, live event streams, static assets and a health check. Every request passes
-//! [`context::attach`] first, so each handler knows who acts and for which tenant.
+//! `/api/v1`, the console's sign-in forms, live event streams, static assets and a health
+//! check. Every request passes [`context::attach`] first, so each handler knows who acts
+//! and for which tenant, and nobody reaches a route their role may not call.
 
 pub mod api;
 pub mod auth;
 mod caching;
 pub mod context;
 pub mod error;
+mod forms;
 pub mod guard;
 pub mod headers;
+pub mod policy;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -31,7 +34,6 @@ use crate::runs::Runs;
 
 pub use api::BODY_LIMIT;
 pub use app::model::TENANT_HEADER;
-pub use context::ACTOR_HEADER;
 
 /// File stem of the browser bundle: `/pkg/agent_os.HASH.js`, `.HASH.wasm`, `.HASH.css`
 /// (without hashes when the site was built without a hash file).
@@ -88,9 +90,11 @@ pub fn router(state: AppState) -> Router {
     let fallback_workspace = state.workspace.clone();
     let options = state.leptos_options.clone();
     let hosts = state.allowed_hosts.clone();
+    let accounts = state.accounts.clone();
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(auth::routes())
+        .merge(forms::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,
@@ -107,7 +111,10 @@ pub fn router(state: AppState) -> Router {
             move || provide_context(Workspace(fallback_workspace.clone())),
             shell,
         ))
-        .layer(axum::middleware::from_fn(context::attach))
+        .layer(axum::middleware::from_fn_with_state(
+            accounts,
+            context::attach,
+        ))
         .layer(axum::middleware::from_fn(caching::cache_headers))
         .layer(axum::middleware::from_fn_with_state(hosts, guard::guard))
         .layer(axum::middleware::from_fn(headers::secure))

@@ -19,8 +19,8 @@ impl Api {
         let dir = tempfile::tempdir().unwrap();
         let server = TestServer::start_with(&dir.path().join("data"), extra).await;
         Api {
+            client: server.client(),
             server,
-            client: reqwest::Client::new(),
             _dir: Some(dir),
         }
     }

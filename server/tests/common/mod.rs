@@ -18,6 +18,10 @@ pub fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
+/// The owner every test server has, in tenant `default`.
+pub const TEST_USER: &str = "tester";
+pub const TEST_PASSWORD: &str = "tester-password-1";
+
 pub struct TestServer {
     pub child: Child,
     pub base_url: String,
@@ -26,6 +30,99 @@ pub struct TestServer {
     pub args: Vec<String>,
     /// Extra environment of this process (not carried over by a restart).
     pub env: Vec<(String, String)>,
+    /// An API token of [`TEST_USER`] in tenant `default`, as an owner.
+    pub token: String,
+}
+
+/// `--data-dir DIR` and, when the server's arguments name one, `--db URL`: the store the
+/// `user` and `token` commands work on.
+fn store_args(data_dir: &Path, server_args: &[String]) -> Vec<String> {
+    let mut args = vec!["--data-dir".to_owned(), data_dir.display().to_string()];
+    if let Some(at) = server_args.iter().position(|arg| arg == "--db") {
+        args.push("--db".to_owned());
+        args.push(server_args[at + 1].clone());
+    }
+    args
+}
+
+/// Runs an `agent-os user …` or `token …` command on a server's store, with
+/// [`TEST_PASSWORD`] as the password it may ask for.
+pub fn accounts_command(data_dir: &Path, server_args: &[String], args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .args(store_args(data_dir, server_args))
+        .env("AGENT_OS_PASSWORD", TEST_PASSWORD)
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("agent-os runs")
+}
+
+/// `agent-os user add NAME --tenant T --role R` on a store; a name that exists is left
+/// as it is (a restarted server finds its users).
+pub fn add_user(data_dir: &Path, server_args: &[String], name: &str, tenant: &str, role: &str) {
+    let output = accounts_command(
+        data_dir,
+        server_args,
+        &["user", "add", name, "--tenant", tenant, "--role", role],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() || stderr.contains("exists already"),
+        "user add {name} failed: {stderr}"
+    );
+}
+
+/// `agent-os user grant NAME --tenant T --role R` on a store.
+pub fn grant(data_dir: &Path, server_args: &[String], name: &str, tenant: &str, role: &str) {
+    let output = accounts_command(
+        data_dir,
+        server_args,
+        &["user", "grant", name, "--tenant", tenant, "--role", role],
+    );
+    assert!(
+        output.status.success(),
+        "user grant {name} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A new API token of `user` in `tenant` (with `role`, if given), from `agent-os token create`.
+pub fn new_token(
+    data_dir: &Path,
+    server_args: &[String],
+    user: &str,
+    tenant: &str,
+    role: Option<&str>,
+) -> String {
+    let mut args = vec!["token", "create", "--user", user, "--tenant", tenant];
+    if let Some(role) = role {
+        args.extend(["--role", role]);
+    }
+    let output = accounts_command(data_dir, server_args, &args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "token create failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+        .split_whitespace()
+        .find(|word| word.starts_with("aos_"))
+        .unwrap_or_else(|| panic!("no token in {stdout:?}"))
+        .to_owned()
+}
+
+/// A client that sends `token` on every request.
+pub fn client_with(token: &str) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        format!("Bearer {token}").parse().expect("a header value"),
+    );
+    reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .expect("a client")
 }
 
 impl TestServer {
@@ -77,7 +174,22 @@ impl TestServer {
             .iter()
             .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
             .collect();
-        Self::launch(data_dir, port, args, env, log).await
+        add_user(data_dir, &args, TEST_USER, "default", "owner");
+        let token = new_token(data_dir, &args, TEST_USER, "default", None);
+        Self::launch(data_dir, port, args, env, log, token).await
+    }
+
+    /// A server on a store with no users at all (what a first run finds).
+    pub async fn start_without_users(data_dir: &Path, log: &Path) -> TestServer {
+        Self::launch(
+            data_dir,
+            free_port(),
+            Vec::new(),
+            Vec::new(),
+            Some(log),
+            String::new(),
+        )
+        .await
     }
 
     async fn launch(
@@ -86,6 +198,7 @@ impl TestServer {
         args: Vec<String>,
         env: Vec<(String, String)>,
         log: Option<&Path>,
+        token: String,
     ) -> TestServer {
         let stderr = match log {
             Some(path) => Stdio::from(std::fs::File::create(path).expect("log file")),
@@ -110,6 +223,7 @@ impl TestServer {
             port,
             args,
             env,
+            token,
         };
         server.wait_until_ready().await;
         server
@@ -119,13 +233,14 @@ impl TestServer {
     pub async fn kill_and_restart(mut self) -> TestServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let (data_dir, port, args) = (
+        let (data_dir, port, args, token) = (
             self.data_dir.clone(),
             self.port,
             std::mem::take(&mut self.args),
+            std::mem::take(&mut self.token),
         );
         drop(self);
-        Self::launch(&data_dir, port, args, Vec::new(), None).await
+        Self::launch(&data_dir, port, args, Vec::new(), None, token).await
     }
 
     /// Waits for the process to exit by itself (at a crash point), then starts a new one
@@ -155,6 +270,22 @@ impl TestServer {
 
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
+    }
+
+    /// A client acting as [`TEST_USER`], the owner of tenant `default`, by API token.
+    pub fn client(&self) -> reqwest::Client {
+        client_with(&self.token)
+    }
+
+    /// `GET path` as [`TEST_USER`].
+    pub async fn get(&self, path: &str) -> reqwest::Result<reqwest::Response> {
+        self.client().get(self.url(path)).send().await
+    }
+
+    /// A user with `role` in `tenant` (made if new) and a token of theirs there.
+    pub fn user_with_token(&self, name: &str, tenant: &str, role: &str) -> String {
+        add_user(&self.data_dir, &self.args, name, tenant, role);
+        new_token(&self.data_dir, &self.args, name, tenant, None)
     }
 
     /// Sends SIGINT (what Ctrl-C sends).
@@ -237,7 +368,8 @@ pub async fn call_server_fn(
         .map(|(key, value)| format!("{key}={}", urlencode(value)))
         .collect::<Vec<_>>()
         .join("&");
-    let response = reqwest::Client::new()
+    let response = server
+        .client()
         .post(server.url(&format!("/fn/{name}")))
         .header("content-type", "application/x-www-form-urlencoded")
         .header("accept", "application/json")
@@ -266,7 +398,8 @@ fn urlencode(value: &str) -> String {
 
 /// POSTs a body over a raw socket and returns the response status. The server may answer
 /// (413) and close before the body is all sent, so the response is read while writing.
-pub fn raw_post_status(port: u16, path: &str, body: &[u8]) -> u16 {
+pub fn raw_post_status(server: &TestServer, path: &str, body: &[u8]) -> u16 {
+    let port = server.port;
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
     let mut reader = stream.try_clone().expect("clone socket");
@@ -285,7 +418,8 @@ pub fn raw_post_status(port: u16, path: &str, body: &[u8]) -> u16 {
         response
     });
     let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        server.token,
         body.len()
     );
     let _ = stream.write_all(head.as_bytes());

@@ -91,11 +91,12 @@ struct Sender {
     run_id: StoredValue<String>,
     ask: StoredValue<Ask>,
     on_answered: Callback<()>,
+    may_act: Signal<bool>,
 }
 
 impl Sender {
     fn send(self, action: &str, data: Value) {
-        if self.sending.get_untracked() {
+        if self.sending.get_untracked() || !self.may_act.get_untracked() {
             return;
         }
         self.sending.set(true);
@@ -136,12 +137,14 @@ impl Sender {
 #[component]
 pub fn AskCard(run_id: String, ask: Ask, #[prop(into)] on_answered: Callback<()>) -> impl IntoView {
     let id = dom_id(&run_id, &ask);
+    let may_act = crate::components::identity::may_act();
     let sender = Sender {
         sending: RwSignal::new(false),
         notice: RwSignal::new(None),
         run_id: StoredValue::new(run_id),
         ask: StoredValue::new(ask.clone()),
         on_answered,
+        may_act,
     };
     let notice = move || {
         sender
@@ -173,8 +176,13 @@ pub fn AskCard(run_id: String, ask: Ask, #[prop(into)] on_answered: Callback<()>
     take_focus_on_arrival(card);
     view! {
         <div class="ask-card" node_ref=card data-ask-id=ask.id.clone() data-slot=ask.component.as_str()
-            aria-busy=move || sender.sending.get().to_string() on:keydown=move |event| on_card_key(card, &event)>
-            {body}
+            aria-busy=move || sender.sending.get().to_string() on:keydown=move |event| on_card_key(card, &event)
+            data-read-only=move || (!may_act.get()).then_some("true")>
+            // A viewer sees the ask as it is, every control disabled, and why.
+            <fieldset class="bare" disabled=move || !may_act.get()>{body}</fieldset>
+            {move || (!may_act.get()).then(|| view! {
+                <p class="ask-notice read-only" role="note">{crate::components::identity::VIEWER_NOTE}</p>
+            })}
             {notice}
         </div>
     }

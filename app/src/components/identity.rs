@@ -1,0 +1,32 @@
+//! The signed-in user as the console knows them: who, in which tenant, with which role —
+//! and so whether this console may act or only watch. The server decides every request;
+//! this only keeps the screen from offering what it would refuse.
+
+use leptos::prelude::*;
+
+use crate::model::{Me, Role};
+
+/// Filled once the browser has loaded who is signed in; empty on the server and until
+/// then, when nothing is withheld (the server still refuses what the role may not do).
+#[derive(Clone, Copy)]
+pub struct SignedIn(pub RwSignal<Option<Me>>);
+
+pub fn provide_signed_in() -> SignedIn {
+    let signed_in = SignedIn(RwSignal::new(None));
+    provide_context(signed_in);
+    signed_in
+}
+
+/// Whether the signed-in user may change things here (start runs, answer asks); false
+/// only once they are known to be a viewer.
+pub fn may_act() -> Signal<bool> {
+    let signed_in = use_context::<SignedIn>();
+    Signal::derive(move || {
+        signed_in
+            .and_then(|signed_in| signed_in.0.with(|me| me.as_ref().map(|me| me.role)))
+            .is_none_or(|role| role.allows(Role::Operator))
+    })
+}
+
+/// What a viewer is told where they cannot act.
+pub const VIEWER_NOTE: &str = "You are a viewer in this tenant: you can follow runs and asks, but not send, stop or answer. An owner can make you an operator.";

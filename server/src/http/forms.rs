@@ -1,0 +1,224 @@
+//! The console's own sign-in, first-run setup, sign-out and tenant forms: plain HTML form
+//! posts under `/auth/`, answered with a redirect, so they work before (and without) the
+//! browser bundle. A refusal goes back to the form as a short code the page words; no
+//! text from the request is echoed.
+
+use std::net::SocketAddr;
+
+use axum::Form;
+use axum::Router;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde::Deserialize;
+
+use super::AppState;
+use super::auth::{Credentials, Refused, closing_cookie, credentials, opening_cookie, sign_in};
+use super::context::{Context, encode_component};
+use super::error::HttpError;
+use crate::auth::{AuthError, password};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/auth/login", post(login))
+        .route("/auth/setup", post(setup))
+        .route("/auth/logout", post(logout))
+        .route("/auth/tenant", post(switch_tenant))
+        .route("/auth/new-tenant", post(new_tenant))
+        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+}
+
+/// 303 to `location`, setting `cookie` when given.
+fn redirect(location: &str, cookie: Option<HeaderValue>) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(location) {
+        headers.insert(header::LOCATION, value);
+    }
+    if let Some(cookie) = cookie {
+        headers.insert(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// Where a form may send the browser afterwards: a path on this site, never another
+/// site (`//host`, `/\host` and absolute URLs all become `/`).
+pub fn local_path(next: Option<&str>) -> &str {
+    match next {
+        Some(path)
+            if path.starts_with('/')
+                && !path.starts_with("//")
+                && !path.starts_with("/\\")
+                && !path.chars().any(char::is_control) =>
+        {
+            path
+        }
+        _ => "/",
+    }
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    username: String,
+    password: String,
+    next: Option<String>,
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Form(form): Form<LoginForm>,
+) -> Result<Response, HttpError> {
+    let next = local_path(form.next.as_deref());
+    let back = |code: &str| {
+        redirect(
+            &format!("/login?error={code}&next={}", encode_component(next)),
+            None,
+        )
+    };
+    match sign_in(&state, client, form.username.trim(), &form.password, None).await {
+        Ok(opened) => Ok(redirect(next, Some(opening_cookie(&opened, &headers)))),
+        Err(Refused::Throttled { .. }) => Ok(back("throttled")),
+        Err(Refused::Auth(AuthError::BadCredentials)) => Ok(back("wrong")),
+        Err(Refused::Auth(AuthError::Invalid(_) | AuthError::NotMember { .. })) => {
+            Ok(back("no-tenant"))
+        }
+        Err(Refused::Auth(error)) => Err(error.into()),
+    }
+}
+
+#[derive(Deserialize)]
+struct SetupForm {
+    token: String,
+    username: String,
+    password: String,
+    tenant: String,
+}
+
+async fn setup(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Form(form): Form<SetupForm>,
+) -> Result<Response, HttpError> {
+    let username = form.username.trim();
+    let tenant = form.tenant.trim();
+    let problem = if crate::auth::accounts::check_user_name(username).is_err() {
+        Some("name")
+    } else if app::model::check_tenant_name(tenant).is_err() {
+        Some("tenant")
+    } else if password::check_new(&form.password).is_err() {
+        Some("password")
+    } else {
+        None
+    };
+    let back = |code: &str| {
+        redirect(
+            &format!(
+                "/setup?token={}&error={code}",
+                encode_component(&form.token)
+            ),
+            None,
+        )
+    };
+    if let Some(code) = problem {
+        return Ok(back(code));
+    }
+    match state
+        .accounts
+        .complete_setup(&form.token, username, &form.password, tenant)
+        .await
+    {
+        Ok(opened) => {
+            tracing::info!(user = %opened.identity.user_name, tenant = %opened.identity.tenant, "the first owner was created");
+            Ok(redirect("/", Some(opening_cookie(&opened, &headers))))
+        }
+        Err(AuthError::SetupUsed) => Ok(back("used")),
+        Err(error) => Err(error.into()),
+    }
+}
+
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
+    if let Credentials::Session(cookie) = credentials(&headers) {
+        state.accounts.logout(cookie).await?;
+    }
+    Ok(redirect("/login", Some(closing_cookie(&headers))))
+}
+
+#[derive(Deserialize)]
+struct TenantForm {
+    tenant: String,
+}
+
+/// Moves this browser's session to another of the user's tenants.
+async fn switch_tenant(
+    State(state): State<AppState>,
+    Context(context): Context,
+    headers: HeaderMap,
+    Form(form): Form<TenantForm>,
+) -> Result<Response, HttpError> {
+    let Credentials::Session(cookie) = credentials(&headers) else {
+        return Err(HttpError(app::error::ApiError::BadRequest(
+            "only a signed-in browser switches tenants; a token names its tenant with x-agent-os-tenant".into(),
+        )));
+    };
+    let identity = state.accounts.session_identity(cookie).await?;
+    let Some(identity) = identity.filter(|identity| identity.user_id == context.user_id) else {
+        return Err(HttpError(app::error::ApiError::Unauthorized(
+            "the session ended".into(),
+        )));
+    };
+    state
+        .accounts
+        .switch_tenant(cookie, &identity, form.tenant.trim())
+        .await?;
+    Ok(redirect("/", None))
+}
+
+/// Creates a tenant with this user as its owner and moves the session there.
+async fn new_tenant(
+    State(state): State<AppState>,
+    Context(context): Context,
+    headers: HeaderMap,
+    Form(form): Form<TenantForm>,
+) -> Result<Response, HttpError> {
+    let name = form.tenant.trim();
+    match state.accounts.found_tenant(&context.user_id, name).await {
+        Ok(()) => {}
+        Err(AuthError::Invalid(_)) => return Ok(redirect("/?tenant-error=name", None)),
+        Err(AuthError::TenantTaken(_)) => return Ok(redirect("/?tenant-error=taken", None)),
+        Err(error) => return Err(error.into()),
+    }
+    tracing::info!(user = %context.actor, tenant = %name, "a tenant was created");
+    if let Credentials::Session(cookie) = credentials(&headers)
+        && let Some(identity) = state.accounts.session_identity(cookie).await?
+    {
+        state
+            .accounts
+            .switch_tenant(cookie, &identity, name)
+            .await?;
+    }
+    Ok(redirect("/", None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_form_sends_the_browser_only_to_a_page_of_this_site() {
+        assert_eq!(local_path(Some("/threads/t1?x=1")), "/threads/t1?x=1");
+        for elsewhere in [
+            None,
+            Some(""),
+            Some("https://evil.example/"),
+            Some("//evil.example/"),
+            Some("/\\evil.example"),
+            Some("threads"),
+            Some("/a\r\nSet-Cookie: x=1"),
+        ] {
+            assert_eq!(local_path(elsewhere), "/", "{elsewhere:?}");
+        }
+    }
+}

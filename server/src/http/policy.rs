@@ -1,0 +1,174 @@
+//! Who may call which route: one table of the role each route needs, the few routes open
+//! to anyone, and a default that denies — a route missing from the table needs an owner
+//! unless it only reads.
+
+use app::model::Role;
+use axum::http::Method;
+
+/// What a request to a route must present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone, signed in or not: signing in itself, the health check, the bundle.
+    Public,
+    /// A session or token with at least this role in its tenant.
+    Needs(Role),
+}
+
+/// Routes open to anyone. The bundle and icons carry nothing of any tenant.
+const PUBLIC: &[&str] = &[
+    "/healthz",
+    "/login",
+    "/setup",
+    "/favicon.svg",
+    "/api/v1/auth/login",
+    "/api/v1/auth/setup",
+    "/api/v1/auth/logout",
+    "/auth/login",
+    "/auth/setup",
+    "/auth/logout",
+];
+
+/// Everything under these prefixes is open to anyone.
+const PUBLIC_PREFIXES: &[&str] = &["/pkg/"];
+
+/// Requests that change state, with the role each needs; `{}` stands for one path segment.
+const CHANGES: &[(&str, Role)] = &[
+    ("/api/v1/tenants", Role::Owner),
+    ("/api/v1/threads", Role::Operator),
+    ("/api/v1/threads/{}/messages", Role::Operator),
+    ("/api/v1/runs/{}/cancel", Role::Operator),
+    ("/api/v1/runs/{}/retry", Role::Operator),
+    ("/api/v1/asks/{}/receipt", Role::Operator),
+    ("/api/v1/auth/logout-everywhere", Role::Viewer),
+    ("/auth/tenant", Role::Viewer),
+    ("/auth/new-tenant", Role::Owner),
+    ("/fn/create_thread", Role::Operator),
+    ("/fn/rename_thread", Role::Operator),
+    ("/fn/bind_agent", Role::Operator),
+    ("/fn/send_message", Role::Operator),
+    ("/fn/retry_run", Role::Operator),
+    ("/fn/cancel_run", Role::Operator),
+    ("/fn/answer_ask", Role::Operator),
+];
+
+/// Server functions that only read: called with POST like every server function.
+const READING_FUNCTIONS: &[&str] = &[
+    "/fn/me",
+    "/fn/list_threads",
+    "/fn/get_thread",
+    "/fn/thread_page",
+    "/fn/run_arrivals",
+];
+
+pub fn access(method: &Method, path: &str) -> Access {
+    if PUBLIC.contains(&path)
+        || PUBLIC_PREFIXES
+            .iter()
+            .any(|prefix| path.starts_with(prefix))
+    {
+        return Access::Public;
+    }
+    let reads = *method == Method::GET || *method == Method::HEAD;
+    if reads && !path.starts_with("/fn/") || READING_FUNCTIONS.contains(&path) {
+        return Access::Needs(Role::Viewer);
+    }
+    if let Some((_, role)) = CHANGES
+        .iter()
+        .find(|(pattern, _)| matches_pattern(pattern, path))
+    {
+        return Access::Needs(*role);
+    }
+    Access::Needs(Role::Owner)
+}
+
+/// Whether `path` is `pattern` with each `{}` standing for one non-empty segment.
+fn matches_pattern(pattern: &str, path: &str) -> bool {
+    let mut wanted = pattern.split('/');
+    let mut given = path.split('/');
+    loop {
+        match (wanted.next(), given.next()) {
+            (None, None) => return true,
+            (Some("{}"), Some(segment)) if !segment.is_empty() => {}
+            (Some(part), Some(segment)) if part == segment => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Whether a request for `path` is for a page a browser shows (rather than data or an
+/// action): pages send a signed-out browser to the sign-in page instead of answering 401.
+pub fn is_page(method: &Method, path: &str) -> bool {
+    *method == Method::GET && !path.starts_with("/api/") && !path.starts_with("/fn/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signing_in_and_the_bundle_are_open_and_nothing_else_is() {
+        for path in [
+            "/healthz",
+            "/login",
+            "/setup",
+            "/pkg/agent_os.js",
+            "/api/v1/auth/login",
+        ] {
+            assert_eq!(access(&Method::GET, path), Access::Public, "{path}");
+        }
+        for path in [
+            "/",
+            "/threads/t1",
+            "/api/v1/runs/r1",
+            "/api/v1/me",
+            "/pkgx",
+            "/login/x",
+        ] {
+            assert_eq!(
+                access(&Method::GET, path),
+                Access::Needs(Role::Viewer),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn changes_need_an_operator_and_unknown_changes_an_owner() {
+        let post = |path| access(&Method::POST, path);
+        assert_eq!(
+            post("/api/v1/asks/k1/receipt"),
+            Access::Needs(Role::Operator)
+        );
+        assert_eq!(
+            post("/api/v1/threads/t1/messages"),
+            Access::Needs(Role::Operator)
+        );
+        assert_eq!(post("/fn/answer_ask"), Access::Needs(Role::Operator));
+        assert_eq!(post("/fn/thread_page"), Access::Needs(Role::Viewer));
+        assert_eq!(post("/api/v1/tenants"), Access::Needs(Role::Owner));
+        // Not in the table: denied to all but owners, whatever the method.
+        assert_eq!(post("/api/v1/asks//receipt"), Access::Needs(Role::Owner));
+        assert_eq!(
+            post("/api/v1/threads/t1/messages/x"),
+            Access::Needs(Role::Owner)
+        );
+        assert_eq!(post("/fn/something_new"), Access::Needs(Role::Owner));
+        assert_eq!(access(&Method::GET, "/fn/me"), Access::Needs(Role::Viewer));
+        assert_eq!(
+            access(&Method::GET, "/fn/answer_ask"),
+            Access::Needs(Role::Operator)
+        );
+        assert_eq!(
+            access(&Method::DELETE, "/api/v1/runs/r1"),
+            Access::Needs(Role::Owner)
+        );
+    }
+
+    #[test]
+    fn pages_are_what_a_browser_navigates_to() {
+        assert!(is_page(&Method::GET, "/threads/t1"));
+        assert!(!is_page(&Method::GET, "/api/v1/threads"));
+        assert!(!is_page(&Method::POST, "/fn/me"));
+        assert!(!is_page(&Method::POST, "/"));
+    }
+}
