@@ -7,26 +7,29 @@ export { expect };
 export const suiteUser = process.env.AGENT_OS_TEST_USER ?? '';
 export const suitePassword = process.env.AGENT_OS_TEST_PASSWORD ?? '';
 
+/** Runs `agent-os ARGS --data-dir DIR` (default: the suite server's store) with the suite's password. */
+export function agentOs(args: string[], dataDir = process.env.AGENT_OS_DATA_DIR): void {
+  const bin = process.env.AGENT_OS_BIN;
+  if (!bin || !dataDir) {
+    throw new Error('AGENT_OS_BIN and AGENT_OS_DATA_DIR are not set: run the suite with `make test`');
+  }
+  execFileSync(bin, [...args, '--data-dir', dataDir], {
+    env: { ...process.env, AGENT_OS_PASSWORD: suitePassword, RUST_LOG: 'error' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
 /**
  * Makes a user with `role` in `tenant` on the store in `dataDir` (default: the suite
  * server's), with the suite's password, as an operator would with `agent-os user add`.
  * A user that exists already is given the role with `agent-os user grant`.
  */
 export function addUser(name: string, tenant: string, role: 'owner' | 'operator' | 'viewer', dataDir = process.env.AGENT_OS_DATA_DIR): void {
-  const bin = process.env.AGENT_OS_BIN;
-  if (!bin || !dataDir) {
-    throw new Error('AGENT_OS_BIN and AGENT_OS_DATA_DIR are not set: run the suite with `make test`');
-  }
-  const run = (command: string) =>
-    execFileSync(bin, ['user', command, name, '--tenant', tenant, '--role', role, '--data-dir', dataDir], {
-      env: { ...process.env, AGENT_OS_PASSWORD: suitePassword, RUST_LOG: 'error' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
   try {
-    run('add');
+    agentOs(['user', 'add', name, '--tenant', tenant, '--role', role], dataDir);
   } catch (error) {
     if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('exists already')) throw error;
-    run('grant');
+    agentOs(['user', 'grant', name, '--tenant', tenant, '--role', role], dataDir);
   }
 }
 

@@ -42,7 +42,7 @@ pub fn LoginPage() -> impl IntoView {
                 <label class="field-label" for="login-password">"Password"</label>
                 <input id="login-password" name="password" type="password"
                     autocomplete="current-password" required />
-                <input type="hidden" name="next" prop:value=next />
+                <input type="hidden" name="next" value=next />
                 <button type="submit" class="button primary">"Sign in"</button>
                 <p class="muted">
                     "No account? An owner adds people with " <code>"agent-os user add"</code>
@@ -83,7 +83,7 @@ pub fn SetupPage() -> impl IntoView {
                         " printed when it started with no users."
                     </p>
                 })}
-                <input type="hidden" name="token" prop:value=token />
+                <input type="hidden" name="token" value=token />
                 <label class="field-label" for="setup-name">"Your user name"</label>
                 <input id="setup-name" name="username" type="text" autocomplete="username"
                     autocapitalize="none" spellcheck="false" required maxlength="64" autofocus />

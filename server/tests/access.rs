@@ -1,0 +1,414 @@
+//! Who gets what, route by route: every REST route, server function, live stream, page and
+//! form of a real `agent-os serve`, probed as nobody, as the owner of another tenant (by
+//! session and by token), as a viewer, an operator and an owner. Nobody is let in, nothing
+//! leaks across tenants, and nothing changes for someone not allowed to change it.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use app::model::Role;
+use common::api::Api;
+use common::{TEST_PASSWORD, client_with};
+use reqwest::{Client, Method};
+use serde_json::{Value, json};
+
+/// Who probes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Persona {
+    Nobody,
+    OtherTenantSession,
+    OtherTenantToken,
+    Viewer,
+    Operator,
+    Owner,
+}
+
+/// How a route is called.
+#[derive(Clone, Copy)]
+enum Body {
+    None,
+    Json(&'static str),
+    Form(&'static str),
+}
+
+/// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key), body, the role it
+/// needs, and whether it names an object of the tenant (so another tenant gets 404).
+struct Probe {
+    method: Method,
+    path: &'static str,
+    body: Body,
+    needs: Role,
+    names_object: bool,
+}
+
+const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","action":"once","data":{},"ts":"2026-12-04T12:00:00Z"}}"#;
+
+fn probes() -> Vec<Probe> {
+    let probe = |method: Method, path, body, needs, names_object| Probe {
+        method,
+        path,
+        body,
+        needs,
+        names_object,
+    };
+    use Body::{Form, Json};
+    use Role::{Operator, Owner, Viewer};
+    vec![
+        // REST
+        probe(Method::GET, "/api/v1/me", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/agents", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/tenants", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/threads", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/threads/{T}", Body::None, Viewer, true),
+        probe(Method::GET, "/api/v1/runs/{R}", Body::None, Viewer, true),
+        probe(
+            Method::GET,
+            "/api/v1/runs/{R}/events",
+            Body::None,
+            Viewer,
+            true,
+        ),
+        probe(Method::GET, "/api/v1/asks", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/asks/{K}", Body::None, Viewer, true),
+        probe(
+            Method::POST,
+            "/api/v1/asks/{K}/receipt",
+            Json(RECEIPT),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/threads/{T}/messages",
+            Json(r#"{"text":"probe"}"#),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/runs/{R}/retry",
+            Body::None,
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/runs/{R}/cancel",
+            Body::None,
+            Operator,
+            true,
+        ),
+        probe(Method::POST, "/api/v1/threads", Json("{}"), Operator, false),
+        probe(
+            Method::POST,
+            "/api/v1/tenants",
+            Json(r#"{"name":"probe-{P}"}"#),
+            Owner,
+            false,
+        ),
+        // Server functions
+        probe(Method::POST, "/fn/me", Form(""), Viewer, false),
+        probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
+        probe(
+            Method::POST,
+            "/fn/get_thread",
+            Form("thread_id={T}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/thread_page",
+            Form("thread_id={T}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/run_arrivals",
+            Form("run_id={R}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/rename_thread",
+            Form("thread_id={T}&title=renamed"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/bind_agent",
+            Form("thread_id={T}&agent=demo"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/send_message",
+            Form("thread_id={T}&text=probe"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/retry_run",
+            Form("run_id={R}"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/cancel_run",
+            Form("run_id={R}"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/answer_ask",
+            Form("run_id={R}&ask_id=approve-budget&receipt={RECEIPT}"),
+            Operator,
+            true,
+        ),
+        probe(Method::POST, "/fn/create_thread", Form(""), Operator, false),
+        // Pages
+        probe(Method::GET, "/", Body::None, Viewer, false),
+        probe(Method::GET, "/notes", Body::None, Viewer, false),
+        probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
+        // Forms
+        probe(
+            Method::POST,
+            "/auth/new-tenant",
+            Form("tenant=form-{P}"),
+            Owner,
+            false,
+        ),
+    ]
+}
+
+fn is_page(probe: &Probe) -> bool {
+    probe.method == Method::GET && !probe.path.starts_with("/api/")
+}
+
+/// The status `persona` must get, or `None` where the call is allowed (any success, or
+/// 409 when the object's state forbids it — but never 401, 403 or 404).
+fn expected(persona: Persona, probe: &Probe) -> Option<u16> {
+    let role = match persona {
+        Persona::Nobody => return Some(if is_page(probe) { 303 } else { 401 }),
+        Persona::OtherTenantSession | Persona::OtherTenantToken => {
+            return probe.names_object.then_some(404);
+        }
+        Persona::Viewer => Role::Viewer,
+        Persona::Operator => Role::Operator,
+        Persona::Owner => Role::Owner,
+    };
+    (!role.allows(probe.needs)).then_some(403)
+}
+
+struct Objects {
+    thread: String,
+    run: String,
+    key: String,
+}
+
+fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
+    text.replace("{T}", &objects.thread)
+        .replace("{R}", &objects.run)
+        .replace("{K}", &objects.key)
+        .replace("{P}", &format!("{persona:?}").to_lowercase())
+        .replace("{RECEIPT}", &urlencode(RECEIPT))
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}
+
+async fn call(
+    client: &Client,
+    api: &Api,
+    probe: &Probe,
+    objects: &Objects,
+    persona: Persona,
+) -> (u16, String) {
+    let url = api.url(&fill(probe.path, objects, persona));
+    let request = client.request(probe.method.clone(), url);
+    let request = match probe.body {
+        Body::None => request,
+        Body::Json(body) => request
+            .header("content-type", "application/json")
+            .body(fill(body, objects, persona)),
+        Body::Form(body) => request
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("accept", "application/json")
+            .body(fill(body, objects, persona)),
+    };
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    // A live stream stays open: its status is what counts.
+    let body = if probe.path.ends_with("/events") {
+        String::new()
+    } else {
+        response.text().await.unwrap_or_default()
+    };
+    (status, body)
+}
+
+/// A client that never follows redirects (a page's 303 is what is checked), signed in
+/// by session cookie when given one.
+fn client_with_cookie(cookie: Option<&str>) -> Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    if let Some(cookie) = cookie {
+        headers.insert("cookie", cookie.parse().unwrap());
+    }
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
+async fn session_cookie(api: &Api, name: &str) -> String {
+    let response = Client::new()
+        .post(api.url("/api/v1/auth/login"))
+        .json(&json!({"username": name, "password": TEST_PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let set = response.headers()["set-cookie"].to_str().unwrap();
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// What a change by someone not allowed would have touched.
+async fn state(api: &Api, objects: &Objects) -> Value {
+    let (_, thread) = api
+        .get(&format!("/api/v1/threads/{}", objects.thread))
+        .await;
+    let (_, run) = api.get(&format!("/api/v1/runs/{}", objects.run)).await;
+    let (_, ask) = api.get(&format!("/api/v1/asks/{}", objects.key)).await;
+    let (_, threads) = api.get("/api/v1/threads").await;
+    let (_, tenants) = api.get("/api/v1/tenants").await;
+    json!({
+        "title": thread["thread"]["title"],
+        "runs": thread["runs"].as_array().map(Vec::len),
+        "run_status": run["run"]["status"],
+        "ask": ask["ask"]["ask"]["state"],
+        "threads": threads["threads"].as_array().map(Vec::len),
+        "tenants": tenants["tenants"],
+    })
+}
+
+#[tokio::test]
+async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "approve").await;
+    let key = format!("{run}:approve-budget");
+    for _ in 0..200 {
+        if api.get(&format!("/api/v1/asks/{key}")).await.0 == 200 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    let objects = Objects { thread, run, key };
+
+    let eve_token = api.server.user_with_token("eve", "evil", "owner");
+    let viewer_token = api.server.user_with_token("vic", "default", "viewer");
+    common::add_user(
+        &api.server.data_dir,
+        &api.server.args,
+        "otto",
+        "default",
+        "operator",
+    );
+    let eve_cookie = session_cookie(&api, "eve").await;
+    let otto_cookie = session_cookie(&api, "otto").await;
+    let personas = [
+        (Persona::Nobody, client_with_cookie(None)),
+        (
+            Persona::OtherTenantSession,
+            client_with_cookie(Some(&eve_cookie)),
+        ),
+        (Persona::OtherTenantToken, client_with(&eve_token)),
+        (Persona::Viewer, client_with(&viewer_token)),
+        (Persona::Operator, client_with_cookie(Some(&otto_cookie))),
+        (Persona::Owner, api.server.client()),
+    ];
+
+    let before = state(&api, &objects).await;
+    assert_eq!(before["ask"]["state"], "pending", "{before}");
+    let mut wrong = Vec::new();
+    for (persona, client) in &personas {
+        for probe in probes() {
+            let (status, body) = call(client, &api, &probe, &objects, *persona).await;
+            let fine = match expected(*persona, &probe) {
+                Some(wanted) => status == wanted,
+                None => !matches!(status, 401 | 403 | 404) && status < 500,
+            };
+            if !fine {
+                wrong.push(format!(
+                    "{persona:?} {} {} -> {status} (expected {:?}): {}",
+                    probe.method,
+                    probe.path,
+                    expected(*persona, &probe),
+                    body.chars().take(160).collect::<String>()
+                ));
+            }
+            // Those not allowed to change the tenant's objects changed nothing.
+            if matches!(
+                persona,
+                Persona::Nobody
+                    | Persona::OtherTenantSession
+                    | Persona::OtherTenantToken
+                    | Persona::Viewer
+            ) {
+                let now = state(&api, &objects).await;
+                if now != before {
+                    wrong.push(format!(
+                        "{persona:?} {} {} changed {before} to {now}",
+                        probe.method, probe.path
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let after = state(&api, &objects).await;
+    assert_ne!(
+        after["ask"]["state"], "pending",
+        "the operator's answer landed: {after}"
+    );
+}
+
+#[tokio::test]
+async fn a_token_cannot_name_a_tenant_its_user_is_not_in_and_a_page_never_leaks_another_tenants_thread()
+ {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let eve = client_with(&api.server.user_with_token("eve", "evil", "owner"));
+    let named = eve
+        .get(api.url("/api/v1/threads"))
+        .header("x-agent-os-tenant", "default")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(named.status(), 403);
+    let page = eve
+        .get(api.url(&format!("/threads/{thread}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 404);
+    let html = page.text().await.unwrap();
+    assert!(!html.contains("Thread 1"), "the title leaked: {html}");
+}
