@@ -16,13 +16,15 @@ pub mod service {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
-    use crate::model::{AnswerOutcome, RunSummary, ThreadPage, ThreadSummary};
+    use crate::model::{AnswerOutcome, AuditEntry, RunSummary, ThreadPage, ThreadSummary};
     use crate::projection::Arrival;
 
     /// Everything the UI and the REST API may ask of the workspace.
     #[async_trait::async_trait]
     pub trait WorkspaceService: Send + Sync + 'static {
         async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError>;
+        /// The tenant's latest audit entries, newest first.
+        async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError>;
         async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError>;
         async fn get_thread(
             &self,

@@ -11,6 +11,7 @@ use crate::codec::Json;
 use crate::components::identity::provide_signed_in;
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
+use crate::pages::audit::AuditPage;
 use crate::pages::home::HomePage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::section::{Section, SectionPage};
@@ -121,6 +122,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
                     <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
                     <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
+                    <Route path=path!("/audit") view=AuditPage />
                 </ParentRoute>
             </Routes>
         </Router>

@@ -118,6 +118,19 @@ pub fn check_tenant_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// One change in a tenant's audit trail: who (and by which token), what, to what, when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    pub user: String,
+    pub token: Option<String>,
+    /// What was done, as `object.verb`: `ask.answer`, `run.cancel`, `thread.create`…
+    pub action: String,
+    /// The ids it was done to, never what was typed.
+    pub target: String,
+}
+
 /// One conversation with an agent, as listed in the sidebar.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadSummary {

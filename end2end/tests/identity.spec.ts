@@ -138,5 +138,14 @@ test('an operator answers an ask, and the receipt names them', async ({ page, ba
   await expect(timeline(page).getByRole('status', { name: 'Approved once' })).toContainText(`· ${operator}`);
   const answered = (await (await owner.get(`/api/v1/asks/${key}`)).json()).ask;
   expect(answered.answered_by).toBe(operator);
+  await expect(page.getByRole('link', { name: 'Audit' })).toHaveCount(0);
   await owner.dispose();
+
+  // The tenant's owner finds the answer in the audit trail, by whom and to which ask.
+  await signIn(page, baseURL!, suiteUser);
+  await openHydrated(page, '/');
+  await page.getByRole('link', { name: 'Audit' }).click();
+  const row = page.getByRole('table', { name: 'Audit trail' }).getByRole('row').filter({ hasText: key.split(':')[0] });
+  await expect(row).toContainText(operator);
+  await expect(row).toContainText('ask.answer');
 });

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
-use app::model::{AnswerOutcome, RunPage, RunSummary, ThreadPage, ThreadSummary};
+use app::model::{AnswerOutcome, AuditEntry, RunPage, RunSummary, ThreadPage, ThreadSummary};
 use app::projection::{Arrival, RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
 
@@ -46,6 +46,10 @@ pub fn run_summary(run: &RunRecord) -> RunSummary {
 impl WorkspaceService for WorkspaceServiceImpl {
     async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError> {
         Ok(self.store.list_threads(tenant_id).await?)
+    }
+
+    async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError> {
+        Ok(self.store.audit(tenant_id, limit).await?)
     }
 
     async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError> {

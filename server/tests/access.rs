@@ -70,6 +70,7 @@ fn probes() -> Vec<Probe> {
             true,
         ),
         probe(Method::GET, "/api/v1/asks", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/audit", Body::None, Owner, false),
         probe(Method::GET, "/api/v1/asks/{K}", Body::None, Viewer, true),
         probe(
             Method::POST,
@@ -110,6 +111,7 @@ fn probes() -> Vec<Probe> {
         // Server functions
         probe(Method::POST, "/fn/me", Form(""), Viewer, false),
         probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
+        probe(Method::POST, "/fn/audit", Form(""), Owner, false),
         probe(
             Method::POST,
             "/fn/get_thread",
@@ -177,6 +179,7 @@ fn probes() -> Vec<Probe> {
         // Pages
         probe(Method::GET, "/", Body::None, Viewer, false),
         probe(Method::GET, "/notes", Body::None, Viewer, false),
+        probe(Method::GET, "/audit", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
         // Forms
         probe(

@@ -82,6 +82,7 @@ pub fn Sidebar(
                 </ul>
             </section>
             <footer class="sidebar-foot">
+                <OwnerLinks me />
                 <SignedInAs me />
                 <ThemeSwitch />
             </footer>
@@ -150,6 +151,20 @@ fn TenantSwitcher(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
             </form>
             {move || problem().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
         </div>
+    }
+}
+
+/// Pages only an owner may open.
+#[component]
+fn OwnerLinks(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
+    view! {
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                me.await.ok().filter(|me| me.role.allows(Role::Owner)).map(|_| view! {
+                    <A href="/audit" attr:class="thread-link">"Audit"</A>
+                })
+            })}
+        </Transition>
     }
 }
 

@@ -1,5 +1,6 @@
 //! One module per route.
 
+pub mod audit;
 pub mod home;
 pub mod not_found;
 pub mod section;

@@ -258,6 +258,14 @@ pub(super) async fn sign_in(
     match state.accounts.login(name, password, tenant).await {
         Ok(opened) => {
             throttle.accounts.succeeded(&account);
+            let context = RequestContext::from(opened.identity.clone());
+            super::audit::write(
+                state.runs.store(),
+                &context,
+                "session.sign_in",
+                String::new(),
+            )
+            .await;
             Ok(opened)
         }
         Err(AuthError::BadCredentials) => {

@@ -4,6 +4,7 @@
 //! and for which tenant, and nobody reaches a route their role may not call.
 
 pub mod api;
+mod audit;
 pub mod auth;
 mod caching;
 pub mod context;
@@ -94,6 +95,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(auth::routes())
+        .merge(audit::routes())
         .merge(forms::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
@@ -110,6 +112,11 @@ pub fn router(state: AppState) -> Router {
         >(
             move || provide_context(Workspace(fallback_workspace.clone())),
             shell,
+        ))
+        // Inside the context: a change is recorded with who made it.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            audit::record,
         ))
         .layer(axum::middleware::from_fn_with_state(
             accounts,

@@ -1,6 +1,6 @@
-//! Who may call which route: one table of the role each route needs, the few routes open
-//! to anyone, and a default that denies — a route missing from the table needs an owner
-//! unless it only reads.
+//! Who may call which route: one table of the role each route needs (and the action the
+//! audit trail records for each change), the few routes open to anyone, and a default that
+//! denies — a route missing from the table needs an owner unless it only reads.
 
 use app::model::Role;
 use axum::http::Method;
@@ -31,25 +31,33 @@ const PUBLIC: &[&str] = &[
 /// Everything under these prefixes is open to anyone.
 const PUBLIC_PREFIXES: &[&str] = &["/pkg/"];
 
-/// Requests that change state, with the role each needs; `{}` stands for one path segment.
-const CHANGES: &[(&str, Role)] = &[
-    ("/api/v1/tenants", Role::Owner),
-    ("/api/v1/threads", Role::Operator),
-    ("/api/v1/threads/{}/messages", Role::Operator),
-    ("/api/v1/runs/{}/cancel", Role::Operator),
-    ("/api/v1/runs/{}/retry", Role::Operator),
-    ("/api/v1/asks/{}/receipt", Role::Operator),
-    ("/api/v1/auth/logout-everywhere", Role::Viewer),
-    ("/auth/tenant", Role::Viewer),
-    ("/auth/new-tenant", Role::Owner),
-    ("/fn/create_thread", Role::Operator),
-    ("/fn/rename_thread", Role::Operator),
-    ("/fn/bind_agent", Role::Operator),
-    ("/fn/send_message", Role::Operator),
-    ("/fn/retry_run", Role::Operator),
-    ("/fn/cancel_run", Role::Operator),
-    ("/fn/answer_ask", Role::Operator),
+/// Requests that change state: the role each needs and the action the audit trail
+/// records when one succeeds; `{}` stands for one path segment.
+const CHANGES: &[(&str, Role, &str)] = &[
+    ("/api/v1/tenants", Role::Owner, "tenant.create"),
+    ("/api/v1/threads", Role::Operator, "thread.create"),
+    ("/api/v1/threads/{}/messages", Role::Operator, "run.start"),
+    ("/api/v1/runs/{}/cancel", Role::Operator, "run.cancel"),
+    ("/api/v1/runs/{}/retry", Role::Operator, "run.retry"),
+    ("/api/v1/asks/{}/receipt", Role::Operator, "ask.answer"),
+    (
+        "/api/v1/auth/logout-everywhere",
+        Role::Viewer,
+        "session.end_all",
+    ),
+    ("/auth/tenant", Role::Viewer, "session.switch_tenant"),
+    ("/auth/new-tenant", Role::Owner, "tenant.create"),
+    ("/fn/create_thread", Role::Operator, "thread.create"),
+    ("/fn/rename_thread", Role::Operator, "thread.rename"),
+    ("/fn/bind_agent", Role::Operator, "thread.bind_agent"),
+    ("/fn/send_message", Role::Operator, "run.start"),
+    ("/fn/retry_run", Role::Operator, "run.retry"),
+    ("/fn/cancel_run", Role::Operator, "run.cancel"),
+    ("/fn/answer_ask", Role::Operator, "ask.answer"),
 ];
+
+/// Reads only an owner may make: the audit trail.
+const OWNER_READS: &[&str] = &["/api/v1/audit", "/audit", "/fn/audit"];
 
 /// Server functions that only read: called with POST like every server function.
 const READING_FUNCTIONS: &[&str] = &[
@@ -68,17 +76,31 @@ pub fn access(method: &Method, path: &str) -> Access {
     {
         return Access::Public;
     }
+    if OWNER_READS.contains(&path) {
+        return Access::Needs(Role::Owner);
+    }
     let reads = *method == Method::GET || *method == Method::HEAD;
     if reads && !path.starts_with("/fn/") || READING_FUNCTIONS.contains(&path) {
         return Access::Needs(Role::Viewer);
     }
-    if let Some((_, role)) = CHANGES
-        .iter()
-        .find(|(pattern, _)| matches_pattern(pattern, path))
-    {
-        return Access::Needs(*role);
+    match change(path) {
+        Some((_, role, _)) => Access::Needs(*role),
+        None => Access::Needs(Role::Owner),
     }
-    Access::Needs(Role::Owner)
+}
+
+fn change(path: &str) -> Option<&'static (&'static str, Role, &'static str)> {
+    CHANGES
+        .iter()
+        .find(|(pattern, _, _)| matches_pattern(pattern, path))
+}
+
+/// The action the audit trail records for a request that changes state, if it does.
+pub fn audited(method: &Method, path: &str) -> Option<&'static str> {
+    if *method == Method::GET || *method == Method::HEAD || READING_FUNCTIONS.contains(&path) {
+        return None;
+    }
+    change(path).map(|(_, _, action)| *action)
 }
 
 /// Whether `path` is `pattern` with each `{}` standing for one non-empty segment.
@@ -162,6 +184,32 @@ mod tests {
             access(&Method::DELETE, "/api/v1/runs/r1"),
             Access::Needs(Role::Owner)
         );
+    }
+
+    #[test]
+    fn the_audit_is_for_owners_and_records_changes_only() {
+        for path in ["/audit", "/api/v1/audit"] {
+            assert_eq!(
+                access(&Method::GET, path),
+                Access::Needs(Role::Owner),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            access(&Method::POST, "/fn/audit"),
+            Access::Needs(Role::Owner)
+        );
+        assert_eq!(
+            audited(&Method::POST, "/api/v1/asks/k/receipt"),
+            Some("ask.answer")
+        );
+        assert_eq!(
+            audited(&Method::POST, "/fn/send_message"),
+            Some("run.start")
+        );
+        assert_eq!(audited(&Method::GET, "/api/v1/threads"), None);
+        assert_eq!(audited(&Method::POST, "/fn/thread_page"), None);
+        assert_eq!(audited(&Method::POST, "/fn/unknown"), None);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! the receipts) shares one dense, gap-free numbering.
 
 pub mod accounts;
+pub mod audit;
 mod sql;
 
 use std::sync::Arc;
@@ -143,9 +144,9 @@ pub struct AppendRequest {
 }
 
 /// Every method takes the tenant: no query reads across tenants. Accounts span tenants
-/// (a user may belong to several), so they are a trait of their own.
+/// (a user may belong to several), so they are a trait of their own; so is the audit trail.
 #[async_trait::async_trait]
-pub trait Store: accounts::AccountStore + Send + Sync + 'static {
+pub trait Store: accounts::AccountStore + audit::AuditStore + Send + Sync + 'static {
     /// Threads of the tenant, newest first.
     async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, StoreError>;
     /// Every tenant, by id.

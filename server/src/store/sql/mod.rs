@@ -4,6 +4,7 @@
 
 mod accounts;
 mod asks;
+mod audit;
 mod deliveries;
 mod events;
 mod rows;

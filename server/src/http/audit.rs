@@ -1,0 +1,121 @@
+//! The audit trail over HTTP: a middleware that records every state-changing request that
+//! succeeded — who (user and token), what (the route table's action), to which ids — and
+//! `GET /api/v1/audit` that lists a tenant's trail for its owners. Only ids are recorded:
+//! never a message, a receipt or anything else typed.
+
+use std::sync::Arc;
+
+use app::model::{AuditEntry, RequestContext};
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::extract::{Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::AppState;
+use super::api::BODY_LIMIT;
+use super::context::Context;
+use super::error::HttpError;
+use super::policy::audited;
+use crate::clock::now_ms;
+use crate::store::Store;
+
+/// Form fields of the console's requests that name what is acted on: the only ones kept.
+const ID_FIELDS: &[&str] = &["thread_id", "run_id", "ask_id", "agent", "tenant"];
+
+/// How many entries a listing shows at most.
+const MOST: u32 = 500;
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/v1/audit", get(list))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    limit: Option<u32>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Context(context): Context,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, HttpError> {
+    let limit = query.limit.unwrap_or(100).clamp(1, MOST);
+    let entries = state.runs.store().audit(&context.tenant, limit).await?;
+    Ok(axum::Json(json!({ "tenant": context.tenant, "entries": entries })).into_response())
+}
+
+/// Appends one entry for the request's user, logging (not failing the request) when the
+/// store cannot take it: the change itself has happened.
+pub async fn write(store: &Arc<dyn Store>, context: &RequestContext, action: &str, target: String) {
+    let entry = AuditEntry {
+        at_ms: now_ms(),
+        user: context.actor.clone(),
+        token: context.token_id.clone(),
+        action: action.to_owned(),
+        target,
+    };
+    if let Err(error) = store
+        .record_audit(&context.tenant, &context.user_id, &entry)
+        .await
+    {
+        tracing::error!(%error, action, "an audit entry could not be written");
+    }
+}
+
+/// Middleware (inside the request context): records each audited request that succeeds.
+pub async fn record(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let Some(action) = audited(request.method(), &path) else {
+        return next.run(request).await;
+    };
+    let Some(context) = request.extensions().get::<RequestContext>().cloned() else {
+        return next.run(request).await;
+    };
+    let (request, target) = if path.starts_with("/api/") {
+        let target = path.trim_start_matches("/api/v1/").to_owned();
+        (request, target)
+    } else {
+        match form_ids(request).await {
+            Ok(read) => read,
+            Err(response) => return response,
+        }
+    };
+    let response = next.run(request).await;
+    if succeeded(&response) {
+        write(state.runs.store(), &context, action, target).await;
+    }
+    response
+}
+
+/// A success, or a form's redirect that does not carry an error back.
+fn succeeded(response: &Response) -> bool {
+    let status = response.status();
+    status.is_success()
+        || status == StatusCode::SEE_OTHER
+            && !response
+                .headers()
+                .get(header::LOCATION)
+                .and_then(|value| value.to_str().ok())
+                .is_some_and(|location| location.contains("error="))
+}
+
+/// Reads a form body for its id fields, then hands the request on with the body intact.
+async fn form_ids(request: Request) -> Result<(Request, String), Response> {
+    let (parts, body) = request.into_parts();
+    let bytes = to_bytes(body, BODY_LIMIT).await.map_err(|_| {
+        let error = json!({"error": {"kind": "payload_too_large",
+            "message": format!("a request body is at most {BODY_LIMIT} bytes")}});
+        (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(error)).into_response()
+    })?;
+    let target = form_urlencoded::parse(&bytes)
+        .filter(|(key, _)| ID_FIELDS.contains(&key.as_ref()))
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok((Request::from_parts(parts, Body::from(bytes)), target))
+}

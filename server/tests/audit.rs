@@ -1,0 +1,161 @@
+//! The audit trail against a real `agent-os serve`: every change is recorded with the
+//! user and the token that made it, refused requests and reads are not, what was typed
+//! never is, and only the tenant's owners read it.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::api::Api;
+use common::{TEST_PASSWORD, TEST_USER, call_server_fn, client_with};
+use serde_json::{Value, json};
+
+async fn cookie_of(api: &Api, name: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(api.url("/api/v1/auth/login"))
+        .json(&json!({"username": name, "password": TEST_PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let set = response.headers()["set-cookie"].to_str().unwrap();
+    set.split(';').next().unwrap().to_owned()
+}
+
+async fn trail(client: &reqwest::Client, api: &Api) -> (u16, Value) {
+    let response = client.get(api.url("/api/v1/audit")).send().await.unwrap();
+    (
+        response.status().as_u16(),
+        response.json().await.unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn every_change_is_recorded_with_its_user_and_token_and_nothing_typed() {
+    let api = Api::start(&[]).await;
+    let token_id = api.server.token.split('_').nth(1).unwrap().to_owned();
+    common::add_user(
+        &api.server.data_dir,
+        &api.server.args,
+        "otto",
+        "default",
+        "operator",
+    );
+    let viewer = client_with(&api.server.user_with_token("vic", "default", "viewer"));
+    let otto = reqwest::Client::builder()
+        .default_headers(
+            [(
+                reqwest::header::COOKIE,
+                cookie_of(&api, "otto").await.parse().unwrap(),
+            )]
+            .into_iter()
+            .collect(),
+        )
+        .build()
+        .unwrap();
+
+    // By token: a thread and a run.
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "secret").await;
+    api.settled(&run).await;
+    // By session: a secret answered, which the trail names but never holds.
+    let secret = "audit-secret-never-kept";
+    let receipt = json!({"channel": "tool-result", "receipt": {"toolCallId": "secret-token",
+        "component": "secret_prompt", "action": "save", "data": {"value": secret},
+        "ts": "2026-12-04T12:00:00Z"}});
+    let refused = viewer
+        .post(api.url(&format!("/api/v1/asks/{run}:secret-token/receipt")))
+        .json(&receipt)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let answered = otto
+        .post(api.url(&format!("/api/v1/asks/{run}:secret-token/receipt")))
+        .json(&receipt)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answered.status(), 200);
+    // A server function names its ids in a form: only those are kept.
+    let (status, _) = call_server_fn(
+        &api.server,
+        "rename_thread",
+        &[
+            ("thread_id", &thread),
+            ("title", "a title nobody needs to audit"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200);
+    // Reads are not changes.
+    api.get("/api/v1/threads").await;
+
+    let (status, listed) = trail(&api.client, &api).await;
+    assert_eq!(status, 200, "{listed}");
+    let entries: Vec<(String, String, Option<String>, String)> = listed["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["user"].as_str().unwrap().to_owned(),
+                entry["action"].as_str().unwrap().to_owned(),
+                entry["token"].as_str().map(str::to_owned),
+                entry["target"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let tester = TEST_USER.to_owned();
+    assert_eq!(
+        entries,
+        vec![
+            (
+                tester.clone(),
+                "thread.rename".into(),
+                Some(token_id.clone()),
+                format!("thread_id={thread}")
+            ),
+            (
+                "otto".into(),
+                "ask.answer".into(),
+                None,
+                format!("asks/{run}:secret-token/receipt")
+            ),
+            (
+                tester.clone(),
+                "run.start".into(),
+                Some(token_id.clone()),
+                format!("threads/{thread}/messages")
+            ),
+            (
+                tester,
+                "thread.create".into(),
+                Some(token_id),
+                "threads".into()
+            ),
+            ("otto".into(), "session.sign_in".into(), None, String::new()),
+        ],
+        "{listed}"
+    );
+    let text = listed.to_string();
+    assert!(
+        !text.contains(secret) && !text.contains("nobody needs"),
+        "{text}"
+    );
+
+    // Owners only, and only their own tenant's trail.
+    assert_eq!(trail(&viewer, &api).await.0, 403);
+    assert_eq!(trail(&otto, &api).await.0, 403);
+    let eve = client_with(&api.server.user_with_token("eve", "evil", "owner"));
+    let (status, theirs) = trail(&eve, &api).await;
+    assert_eq!((status, theirs["entries"].clone()), (200, json!([])));
+    assert_eq!(
+        eve.get(api.url("/audit")).send().await.unwrap().status(),
+        200
+    );
+    assert_eq!(
+        viewer.get(api.url("/audit")).send().await.unwrap().status(),
+        403
+    );
+}
