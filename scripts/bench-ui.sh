@@ -9,6 +9,9 @@ scripts/build.sh release
 
 port="$(free_port)"
 scratch="$(mktemp -d)"
+export AGENT_OS_USER=bench AGENT_OS_PASSWORD="bench-password-$RANDOM$RANDOM"
+RUST_LOG=error target/release/agent-os user add "$AGENT_OS_USER" --tenant default --role owner \
+    --data-dir "$scratch/data" >/dev/null
 RUST_LOG=warn target/release/agent-os serve --addr "127.0.0.1:$port" --data-dir "$scratch/data" \
     --site-root "$SITE_ROOT" >"$scratch/server.log" 2>&1 &
 server_pid=$!

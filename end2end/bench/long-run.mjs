@@ -2,7 +2,9 @@
 // Prints time to first render, hydration time, catch-up time for a live viewer, and the
 // frame times while 200 deltas a second stream into the same page. Figures, no verdicts.
 //
-// Usage: BASE_URL=http://127.0.0.1:3000 node bench/long-run.mjs [items] [stream-seconds]
+// Usage: BASE_URL=http://127.0.0.1:3000 AGENT_OS_USER=… AGENT_OS_PASSWORD=… \
+//          node bench/long-run.mjs [items] [stream-seconds]
+// (scripts/bench-ui.sh makes the user and passes both.)
 import { chromium } from '@playwright/test';
 
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
@@ -10,13 +12,16 @@ const items = Number(process.argv[2] ?? 10000);
 const streamSeconds = Number(process.argv[3] ?? 20);
 const loads = 3;
 
+// The signed-in browser context: its pages and its API calls share the session cookie.
+let context;
+
 async function api(path, body) {
-  const response = await fetch(`${base}${path}`, {
+  const response = await context.request.fetch(`${base}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    data: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  if (!response.ok()) throw new Error(`${path}: HTTP ${response.status()} ${await response.text()}`);
   return response.json();
 }
 
@@ -62,8 +67,9 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
-const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 await context.addInitScript(probes);
+await api('/api/v1/auth/login', { username: process.env.AGENT_OS_USER, password: process.env.AGENT_OS_PASSWORD });
 
 console.log(`long-run benchmark: ${items} items, ${streamSeconds} s of 200 deltas/s, ${base}`);
 

@@ -11,7 +11,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::auth::identity;
+use super::credentials::identity;
 use super::error::HttpError;
 use super::policy::{Access, access, is_page};
 use crate::auth::{Accounts, Identity};

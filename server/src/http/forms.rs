@@ -14,8 +14,9 @@ use axum::routing::post;
 use serde::Deserialize;
 
 use super::AppState;
-use super::auth::{Credentials, Refused, closing_cookie, credentials, opening_cookie, sign_in};
+use super::auth::{Refused, closing_cookie, opening_cookie, sign_in};
 use super::context::{Context, encode_component};
+use super::credentials::{Credentials, credentials};
 use super::error::HttpError;
 use crate::auth::{AuthError, password};
 

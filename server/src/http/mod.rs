@@ -8,6 +8,7 @@ mod audit;
 pub mod auth;
 mod caching;
 pub mod context;
+mod credentials;
 pub mod error;
 mod forms;
 pub mod guard;
