@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "common/backends.rs"]
+mod backends;
 mod common;
 
 use app::model::Role;
@@ -313,7 +315,13 @@ async fn state(api: &Api, objects: &Objects) -> Value {
 
 #[tokio::test]
 async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
-    let api = Api::start(&[]).await;
+    for backend in backends::all().await {
+        let api = Api::start(&["--db", &backend.url]).await;
+        probe_every_route(&api).await;
+    }
+}
+
+async fn probe_every_route(api: &Api) {
     let thread = api.thread(None).await;
     let run = api.say(&thread, "approve").await;
     let key = format!("{run}:approve-budget");
@@ -334,8 +342,8 @@ async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
         "default",
         "operator",
     );
-    let eve_cookie = session_cookie(&api, "eve").await;
-    let otto_cookie = session_cookie(&api, "otto").await;
+    let eve_cookie = session_cookie(api, "eve").await;
+    let otto_cookie = session_cookie(api, "otto").await;
     let personas = [
         (Persona::Nobody, client_with_cookie(None)),
         (
@@ -348,12 +356,12 @@ async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
         (Persona::Owner, api.server.client()),
     ];
 
-    let before = state(&api, &objects).await;
+    let before = state(api, &objects).await;
     assert_eq!(before["ask"]["state"], "pending", "{before}");
     let mut wrong = Vec::new();
     for (persona, client) in &personas {
         for probe in probes() {
-            let (status, body) = call(client, &api, &probe, &objects, *persona).await;
+            let (status, body) = call(client, api, &probe, &objects, *persona).await;
             let fine = match expected(*persona, &probe) {
                 Some(wanted) => status == wanted,
                 None => !matches!(status, 401 | 403 | 404) && status < 500,
@@ -375,7 +383,7 @@ async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
                     | Persona::OtherTenantToken
                     | Persona::Viewer
             ) {
-                let now = state(&api, &objects).await;
+                let now = state(api, &objects).await;
                 if now != before {
                     wrong.push(format!(
                         "{persona:?} {} {} changed {before} to {now}",
@@ -386,7 +394,7 @@ async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    let after = state(&api, &objects).await;
+    let after = state(api, &objects).await;
     assert_ne!(
         after["ask"]["state"], "pending",
         "the operator's answer landed: {after}"

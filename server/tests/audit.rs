@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "common/backends.rs"]
+mod backends;
 mod common;
 
 use common::api::Api;
@@ -32,7 +34,13 @@ async fn trail(client: &reqwest::Client, api: &Api) -> (u16, Value) {
 
 #[tokio::test]
 async fn every_change_is_recorded_with_its_user_and_token_and_nothing_typed() {
-    let api = Api::start(&[]).await;
+    for backend in backends::all().await {
+        let api = Api::start(&["--db", &backend.url]).await;
+        record_and_read(&api).await;
+    }
+}
+
+async fn record_and_read(api: &Api) {
     let token_id = api.server.token.split('_').nth(1).unwrap().to_owned();
     common::add_user(
         &api.server.data_dir,
@@ -46,7 +54,7 @@ async fn every_change_is_recorded_with_its_user_and_token_and_nothing_typed() {
         .default_headers(
             [(
                 reqwest::header::COOKIE,
-                cookie_of(&api, "otto").await.parse().unwrap(),
+                cookie_of(api, "otto").await.parse().unwrap(),
             )]
             .into_iter()
             .collect(),
@@ -91,7 +99,7 @@ async fn every_change_is_recorded_with_its_user_and_token_and_nothing_typed() {
     // Reads are not changes.
     api.get("/api/v1/threads").await;
 
-    let (status, listed) = trail(&api.client, &api).await;
+    let (status, listed) = trail(&api.client, api).await;
     assert_eq!(status, 200, "{listed}");
     let entries: Vec<(String, String, Option<String>, String)> = listed["entries"]
         .as_array()
@@ -145,10 +153,10 @@ async fn every_change_is_recorded_with_its_user_and_token_and_nothing_typed() {
     );
 
     // Owners only, and only their own tenant's trail.
-    assert_eq!(trail(&viewer, &api).await.0, 403);
-    assert_eq!(trail(&otto, &api).await.0, 403);
+    assert_eq!(trail(&viewer, api).await.0, 403);
+    assert_eq!(trail(&otto, api).await.0, 403);
     let eve = client_with(&api.server.user_with_token("eve", "evil", "owner"));
-    let (status, theirs) = trail(&eve, &api).await;
+    let (status, theirs) = trail(&eve, api).await;
     assert_eq!((status, theirs["entries"].clone()), (200, json!([])));
     assert_eq!(
         eve.get(api.url("/audit")).send().await.unwrap().status(),
