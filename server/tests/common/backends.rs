@@ -2,6 +2,9 @@
 //! directory, and a fresh PostgreSQL database on the server `AGENT_OS_TEST_POSTGRES_URL`
 //! names (created here, dropped afterwards).
 
+// Tests that start a server on a backend use its URL only.
+#![allow(dead_code)]
+
 use std::sync::Arc;
 
 use server::store::{self, Store};
