@@ -245,12 +245,7 @@ async fn a_config_file_supplies_settings_and_agents() {
         ),
     )
     .unwrap();
-    let mut child = std::process::Command::new(common::BIN)
-        .args(["serve", "--config", config.to_str().unwrap()])
-        .env("RUST_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    // The store's first user, made before the server opens it.
     let data = dir.path().join("data");
     common::add_user(&data, &[], common::TEST_USER, "default", "owner");
     let client = common::client_with(&common::new_token(
@@ -260,6 +255,12 @@ async fn a_config_file_supplies_settings_and_agents() {
         "default",
         None,
     ));
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["serve", "--config", config.to_str().unwrap()])
+        .env("RUST_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let url = format!("http://127.0.0.1:{port}/api/v1/agents");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let agents = loop {
