@@ -8,7 +8,7 @@ use leptos_router::path;
 
 use crate::api::{CreateThread, list_threads, load_me};
 use crate::codec::Json;
-use crate::components::identity::provide_signed_in;
+use crate::components::identity::{provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::pages::audit::AuditPage;
@@ -153,6 +153,7 @@ fn Workspace(children: Children) -> impl IntoView {
 
     let me = Resource::<_, Json>::new_with_options(|| (), |_| load_me(), false);
     let signed_in = provide_signed_in();
+    watch_session();
     // Filled in the browser only, so the server's page and the hydrated one agree.
     Effect::new(move |_| {
         if let Some(Ok(user)) = me.get() {

@@ -102,6 +102,10 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
     let on_error = {
         let source = source.clone();
         Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            // A stream the server refused outright (not dropped) may mean the session ended.
+            if source.ready_state() == web_sys::EventSource::CLOSED {
+                crate::components::identity::check_session();
+            }
             // The stream also ends when the run is over: then there is nothing to resume.
             if view.try_with_untracked(is_open) == Some(true) {
                 connection.try_set(Connection::Reconnecting);

@@ -92,13 +92,16 @@ test('signing in: a page sends me to sign in and back, a wrong password says so,
   expect((await page.request.get('/api/v1/me')).status()).toBe(401);
 });
 
-test('a session that ends (the password was changed) sends the browser back to sign in', async ({ page, baseURL }) => {
+test('a session that ends (the password was changed) sends an open page, and the next page, to sign in', async ({ page, baseURL }) => {
   const name = `pat-${Date.now()}`;
   addUser(name, 'default', 'operator');
   await signIn(page, baseURL!, name);
-  await openHydrated(page, '/');
+  await openHydrated(page, '/notes');
   await expect(page.locator('.signed-in-as')).toContainText(`Signed in as ${name}`);
   agentOs(['user', 'passwd', name]);
+  // The open page finds out when its tab comes back into view.
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
+  await expect(page).toHaveURL(/\/login\?next=%2Fnotes$/);
   await page.goto('/');
   await expect(page).toHaveURL(/\/login\?next=%2F$/);
 });

@@ -375,6 +375,20 @@ async fn probe_every_route(api: &Api) {
                     body.chars().take(160).collect::<String>()
                 ));
             }
+            // A server function's client reads a refusal as the function's own error.
+            if probe.path.starts_with("/fn/") && matches!(status, 401 | 403) {
+                let kind = serde_json::from_str::<Value>(&body)
+                    .ok()
+                    .map(|body| body["kind"].clone());
+                let wanted = if status == 401 {
+                    "unauthorized"
+                } else {
+                    "forbidden"
+                };
+                if kind != Some(json!(wanted)) {
+                    wrong.push(format!("{persona:?} {}: refused as {body}", probe.path));
+                }
+            }
             // Those not allowed to change the tenant's objects changed nothing.
             if matches!(
                 persona,

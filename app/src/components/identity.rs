@@ -30,3 +30,37 @@ pub fn may_act() -> Signal<bool> {
 
 /// What a viewer is told where they cannot act.
 pub const VIEWER_NOTE: &str = "You are a viewer in this tenant: you can follow runs and asks, but not send, stop or answer. An owner can make you an operator.";
+
+/// Sends this browser to sign in — and back here afterwards — once the server no longer
+/// knows its session (it ended: idle, too old, signed out elsewhere, a new password).
+/// Checked when the tab comes back into view, every minute, and when a live stream is
+/// refused; a page load is checked by the server itself.
+pub fn watch_session() {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        set_interval(check_session, std::time::Duration::from_secs(60));
+        let listener = window_event_listener_untyped("visibilitychange", |_| {
+            if !document().hidden() {
+                check_session();
+            }
+        });
+        on_cleanup(move || listener.remove());
+    }
+}
+
+/// Asks the server who is signed in; on "no one", goes to the sign-in page.
+pub fn check_session() {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    leptos::task::spawn_local(async {
+        if let Err(crate::error::ApiError::Unauthorized(_)) = crate::api::load_me().await {
+            let location = window().location();
+            let here = format!(
+                "{}{}",
+                location.pathname().unwrap_or_default(),
+                location.search().unwrap_or_default()
+            );
+            let next = String::from(js_sys::encode_uri_component(&here));
+            let _ = location.assign(&format!("/login?next={next}"));
+        }
+    });
+}

@@ -54,22 +54,39 @@ pub async fn attach(
         Ok(Some(identity)) => RequestContext::from(identity),
         Ok(None) if is_page(&method, &path) => return to_sign_in(request.uri()),
         Ok(None) => {
-            return HttpError(ApiError::Unauthorized(
-                "sign in first: no valid session or token came with the request".into(),
-            ))
-            .into_response();
+            return refusal(
+                &path,
+                ApiError::Unauthorized(
+                    "sign in first: no valid session or token came with the request".into(),
+                ),
+            );
         }
-        Err(error) => return error.into_response(),
+        Err(error) => return refusal(&path, error.0),
     };
     if !context.role.allows(needed) {
-        return HttpError(ApiError::Forbidden(format!(
-            "a {} in {:?} may not do this; it needs a {needed}",
-            context.role, context.tenant
-        )))
-        .into_response();
+        return refusal(
+            &path,
+            ApiError::Forbidden(format!(
+                "a {} in {:?} may not do this; it needs a {needed}",
+                context.role, context.tenant
+            )),
+        );
     }
     request.extensions_mut().insert(context);
     next.run(request).await
+}
+
+/// A refusal in the caller's own error form: a server function's client reads the bare
+/// error (`{"kind", "message"}`, as the function itself would have answered), everyone
+/// else the API's `{"error": …}`.
+fn refusal(path: &str, error: ApiError) -> Response {
+    if path.starts_with("/fn/") {
+        let status =
+            StatusCode::from_u16(error.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, axum::Json(error)).into_response()
+    } else {
+        HttpError(error).into_response()
+    }
 }
 
 /// 303 to the sign-in page, which brings the browser back to where it was going.
