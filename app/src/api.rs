@@ -16,7 +16,10 @@ pub mod service {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
-    use crate::model::{AnswerOutcome, AuditEntry, RunSummary, ThreadPage, ThreadSummary};
+    use crate::model::{
+        AnswerOutcome, AuditEntry, IssuedToken, Member, RequestContext, Role, RunSummary,
+        ThreadPage, ThreadSummary, TokenSummary,
+    };
     use crate::projection::Arrival;
 
     /// Everything the UI and the REST API may ask of the workspace.
@@ -79,6 +82,50 @@ pub mod service {
     /// The handle placed in Leptos context for server functions.
     #[derive(Clone)]
     pub struct Workspace(pub Arc<dyn WorkspaceService>);
+
+    /// A tenant's members and tokens, as its owners manage them; every method acts in the
+    /// context's tenant as the context's user.
+    #[async_trait::async_trait]
+    pub trait MembersService: Send + Sync + 'static {
+        async fn members(&self, context: &RequestContext) -> Result<Vec<Member>, ApiError>;
+        /// Adds a user (made with `password` when new) or gives a member a new role.
+        async fn add_member(
+            &self,
+            context: &RequestContext,
+            user: &str,
+            role: Role,
+            password: Option<&str>,
+        ) -> Result<(), ApiError>;
+        /// Refused when it would leave the tenant without an owner.
+        async fn set_member_role(
+            &self,
+            context: &RequestContext,
+            user: &str,
+            role: Role,
+        ) -> Result<(), ApiError>;
+        /// Refused when it would leave the tenant without an owner.
+        async fn remove_member(&self, context: &RequestContext, user: &str)
+        -> Result<(), ApiError>;
+        async fn tokens(&self, context: &RequestContext) -> Result<Vec<TokenSummary>, ApiError>;
+        /// A token of the context's own user in its tenant.
+        async fn create_token(
+            &self,
+            context: &RequestContext,
+            role: Option<Role>,
+            expires_days: Option<u32>,
+        ) -> Result<IssuedToken, ApiError>;
+        /// Revokes one of the tenant's tokens.
+        async fn revoke_token(&self, context: &RequestContext, id: &str) -> Result<(), ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Members(pub Arc<dyn MembersService>);
+
+    pub fn members() -> Result<Arc<dyn MembersService>, ApiError> {
+        use_context::<Members>()
+            .map(|members| members.0)
+            .ok_or_else(|| ApiError::Internal("the members service is not provided".into()))
+    }
 
     pub fn workspace() -> Result<Arc<dyn WorkspaceService>, ApiError> {
         use_context::<Workspace>()

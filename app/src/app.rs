@@ -13,6 +13,7 @@ use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::pages::audit::AuditPage;
 use crate::pages::home::HomePage;
+use crate::pages::members::MembersPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::section::{Section, SectionPage};
 use crate::pages::sign_in::{LoginPage, SetupPage};
@@ -123,6 +124,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
                     <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
                     <Route path=path!("/audit") view=AuditPage />
+                    <Route path=path!("/members") view=MembersPage />
                 </ParentRoute>
             </Routes>
         </Router>

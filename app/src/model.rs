@@ -118,6 +118,32 @@ pub fn check_tenant_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// A member of a tenant, as its owners manage them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub user: String,
+    pub role: Role,
+}
+
+/// An API token of a tenant as listed: never the token itself, which is not kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenSummary {
+    pub id: String,
+    pub user: String,
+    /// Narrower than the user's role, when set.
+    pub role: Option<Role>,
+    pub created_at_ms: i64,
+    pub expires_at_ms: Option<i64>,
+    pub revoked_at_ms: Option<i64>,
+}
+
+/// A token just created: the only time the token itself is seen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IssuedToken {
+    pub id: String,
+    pub token: String,
+}
+
 /// One change in a tenant's audit trail: who (and by which token), what, to what, when.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditEntry {

@@ -152,3 +152,41 @@ test('an operator answers an ask, and the receipt names them', async ({ page, ba
   await expect(row).toContainText(operator);
   await expect(row).toContainText('ask.answer');
 });
+
+test('an owner adds a member, changes their role, cannot drop the last owner, and issues and revokes a token', async ({ page, baseURL, playwright }) => {
+  const stamp = Date.now();
+  const owner = `olga-${stamp}`;
+  const newcomer = `nina-${stamp}`;
+  addUser(owner, `crew-${stamp}`, 'owner');
+  await signIn(page, baseURL!, owner);
+  await openHydrated(page, '/');
+  await page.getByRole('link', { name: 'Members' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
+
+  await page.getByLabel('User name').fill(newcomer);
+  await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+  await page.getByLabel('First password (for a new user)').fill('a first password');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const members = page.getByRole('table', { name: 'Members' });
+  await expect(members.getByRole('row').filter({ hasText: newcomer })).toBeVisible();
+  await members.getByRole('combobox', { name: `Role of ${newcomer}` }).selectOption('operator');
+  await expect.poll(async () => (await (await page.request.post('/fn/members', { form: {} })).json())
+    .find((member: { user: string }) => member.user === newcomer)?.role).toBe('operator');
+
+  // The only owner cannot leave the tenant ownerless.
+  await members.getByRole('button', { name: `Remove ${owner}` }).click();
+  await expect(page.getByRole('alert')).toContainText('needs an owner');
+
+  // A token is shown once, works, and stops when revoked.
+  await page.getByRole('button', { name: 'Create a token for me' }).click();
+  const token = await page.getByRole('textbox', { name: 'New token' }).inputValue();
+  expect(token).toMatch(/^aos_[0-9a-f]{16}_[0-9a-f]{64}$/);
+  const client = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const me = await client.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
+  expect((await me.json()).tenant).toBe(`crew-${stamp}`);
+  const id = token.split('_')[1];
+  await page.getByRole('button', { name: `Revoke ${id}` }).click();
+  await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: id })).toContainText('revoked');
+  expect((await client.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
+  await client.dispose();
+});

@@ -178,10 +178,48 @@ fn probes() -> Vec<Probe> {
             true,
         ),
         probe(Method::POST, "/fn/create_thread", Form(""), Operator, false),
+        probe(Method::POST, "/fn/members", Form(""), Owner, false),
+        probe(Method::POST, "/fn/tokens", Form(""), Owner, false),
+        probe(
+            Method::POST,
+            "/fn/add_member",
+            Form("user={P}-new&role=viewer&password=first-password-1"),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/set_member_role",
+            Form("user={P}-new&role=operator"),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/remove_member",
+            Form("user={P}-new"),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/create_token",
+            Form("role=viewer&expires_days=1"),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/revoke_token",
+            Form("token_id={X}"),
+            Owner,
+            true,
+        ),
         // Pages
         probe(Method::GET, "/", Body::None, Viewer, false),
         probe(Method::GET, "/notes", Body::None, Viewer, false),
         probe(Method::GET, "/audit", Body::None, Owner, false),
+        probe(Method::GET, "/members", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
         // Forms
         probe(
@@ -217,12 +255,15 @@ struct Objects {
     thread: String,
     run: String,
     key: String,
+    /// A spare token of the tenant's, for its owners to revoke.
+    token: String,
 }
 
 fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
     text.replace("{T}", &objects.thread)
         .replace("{R}", &objects.run)
         .replace("{K}", &objects.key)
+        .replace("{X}", &objects.token)
         .replace("{P}", &format!("{persona:?}").to_lowercase())
         .replace("{RECEIPT}", &urlencode(RECEIPT))
 }
@@ -303,7 +344,11 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, ask) = api.get(&format!("/api/v1/asks/{}", objects.key)).await;
     let (_, threads) = api.get("/api/v1/threads").await;
     let (_, tenants) = api.get("/api/v1/tenants").await;
+    let (_, members) = common::call_server_fn(&api.server, "members", &[]).await;
+    let (_, tokens) = common::call_server_fn(&api.server, "tokens", &[]).await;
     json!({
+        "members": members,
+        "tokens": tokens,
         "title": thread["thread"]["title"],
         "runs": thread["runs"].as_array().map(Vec::len),
         "run_status": run["run"]["status"],
@@ -331,7 +376,20 @@ async fn probe_every_route(api: &Api) {
         }
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
-    let objects = Objects { thread, run, key };
+    let spare = common::new_token(
+        &api.server.data_dir,
+        &api.server.args,
+        common::TEST_USER,
+        "default",
+        None,
+    );
+    let token = spare.split('_').nth(1).unwrap().to_owned();
+    let objects = Objects {
+        thread,
+        run,
+        key,
+        token,
+    };
 
     let eve_token = api.server.user_with_token("eve", "evil", "owner");
     let viewer_token = api.server.user_with_token("vic", "default", "viewer");

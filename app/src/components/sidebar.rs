@@ -161,7 +161,8 @@ fn OwnerLinks(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
         <Transition fallback=|| ()>
             {move || Suspend::new(async move {
                 me.await.ok().filter(|me| me.role.allows(Role::Owner)).map(|_| view! {
-                    // A plain link: `<A>` needs the router's context, gone after the await.
+                    // Plain links: `<A>` needs the router's context, gone after the await.
+                    <a href="/members" class="thread-link">"Members"</a>
                     <a href="/audit" class="thread-link">"Audit"</a>
                 })
             })}

@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod home;
+pub mod members;
 pub mod not_found;
 pub mod section;
 pub mod sign_in;

@@ -49,6 +49,8 @@ pub enum AuthError {
     SetupUsed,
     #[error("a tenant named {0:?} exists already")]
     TenantTaken(String),
+    #[error("{0:?} needs an owner: make someone else owner first")]
+    LastOwner(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod cli;
+mod members;
 pub mod password;
 pub mod secret;
 pub mod sessions;

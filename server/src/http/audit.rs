@@ -24,8 +24,18 @@ use super::policy::audited;
 use crate::clock::now_ms;
 use crate::store::Store;
 
-/// Form fields of the console's requests that name what is acted on: the only ones kept.
-const ID_FIELDS: &[&str] = &["thread_id", "run_id", "ask_id", "agent", "tenant"];
+/// Form fields of the console's requests that name what is acted on: the only ones kept
+/// (a first password given with a new member, for one, never is).
+const ID_FIELDS: &[&str] = &[
+    "thread_id",
+    "run_id",
+    "ask_id",
+    "agent",
+    "tenant",
+    "user",
+    "role",
+    "token_id",
+];
 
 /// How many entries a listing shows at most.
 const MOST: u32 = 500;

@@ -57,9 +57,9 @@ impl From<AuthError> for ApiError {
             error @ (AuthError::UnknownUser(_) | AuthError::UnknownToken(_)) => {
                 ApiError::NotFound(error.to_string())
             }
-            error @ (AuthError::NameTaken(_) | AuthError::TenantTaken(_)) => {
-                ApiError::Conflict(error.to_string())
-            }
+            error @ (AuthError::NameTaken(_)
+            | AuthError::TenantTaken(_)
+            | AuthError::LastOwner(_)) => ApiError::Conflict(error.to_string()),
             error @ AuthError::BadCredentials => ApiError::Unauthorized(error.to_string()),
             error @ (AuthError::NotMember { .. }
             | AuthError::RoleTooWide { .. }

@@ -19,7 +19,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-use app::api::service::{Workspace, WorkspaceService};
+use app::api::service::{Members, MembersService, Workspace, WorkspaceService};
 use app::{App, shell};
 use axum::Router;
 use axum::extract::FromRef;
@@ -86,10 +86,27 @@ impl AppState {
     }
 }
 
+/// What pages and server functions reach through Leptos context.
+#[derive(Clone)]
+struct Services {
+    workspace: Arc<dyn WorkspaceService>,
+    members: Arc<dyn MembersService>,
+}
+
+impl Services {
+    fn provide(&self) {
+        provide_context(Workspace(self.workspace.clone()));
+        provide_context(Members(self.members.clone()));
+    }
+}
+
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
-    let workspace = state.workspace.clone();
-    let fallback_workspace = state.workspace.clone();
+    let services = Services {
+        workspace: state.workspace.clone(),
+        members: Arc::new(state.accounts.clone()),
+    };
+    let fallback_services = services.clone();
     let options = state.leptos_options.clone();
     let hosts = state.allowed_hosts.clone();
     let accounts = state.accounts.clone();
@@ -102,7 +119,7 @@ pub fn router(state: AppState) -> Router {
         .leptos_routes_with_context(
             &state,
             routes,
-            move || provide_context(Workspace(workspace.clone())),
+            move || services.provide(),
             move || shell(options.clone()),
         )
         // A path no route names still renders the app (its not-found page with the
@@ -110,10 +127,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(leptos_axum::file_and_error_handler_with_context::<
             AppState,
             _,
-        >(
-            move || provide_context(Workspace(fallback_workspace.clone())),
-            shell,
-        ))
+        >(move || fallback_services.provide(), shell))
         // Inside the context: a change is recorded with who made it.
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

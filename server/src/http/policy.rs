@@ -54,10 +54,22 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/retry_run", Role::Operator, "run.retry"),
     ("/fn/cancel_run", Role::Operator, "run.cancel"),
     ("/fn/answer_ask", Role::Operator, "ask.answer"),
+    ("/fn/add_member", Role::Owner, "member.add"),
+    ("/fn/set_member_role", Role::Owner, "member.set_role"),
+    ("/fn/remove_member", Role::Owner, "member.remove"),
+    ("/fn/create_token", Role::Owner, "token.create"),
+    ("/fn/revoke_token", Role::Owner, "token.revoke"),
 ];
 
-/// Reads only an owner may make: the audit trail.
-const OWNER_READS: &[&str] = &["/api/v1/audit", "/audit", "/fn/audit"];
+/// Reads only an owner may make: the audit trail, the members and the tokens.
+const OWNER_READS: &[&str] = &[
+    "/api/v1/audit",
+    "/audit",
+    "/fn/audit",
+    "/members",
+    "/fn/members",
+    "/fn/tokens",
+];
 
 /// Server functions that only read: called with POST like every server function.
 const READING_FUNCTIONS: &[&str] = &[

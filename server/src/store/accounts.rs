@@ -31,6 +31,14 @@ pub struct Membership {
     pub role: Role,
 }
 
+/// A user as one of a tenant's members.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub user_id: String,
+    pub name: String,
+    pub role: Role,
+}
+
 /// A signed-in browser, by the digest of its cookie.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionRecord {
@@ -75,6 +83,10 @@ pub trait AccountStore: Send + Sync {
     ) -> Result<(), StoreError>;
     /// The user's tenants and roles, by tenant.
     async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError>;
+    /// The tenant's members with their roles, by name.
+    async fn members(&self, tenant_id: &str) -> Result<Vec<Member>, StoreError>;
+    /// Takes the user out of the tenant; false when they were not in it.
+    async fn remove_membership(&self, user_id: &str, tenant_id: &str) -> Result<bool, StoreError>;
 
     async fn create_session(
         &self,

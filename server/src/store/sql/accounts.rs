@@ -6,7 +6,9 @@ use sqlx::any::AnyRow;
 
 use super::SqlStore;
 use crate::store::StoreError;
-use crate::store::accounts::{AccountStore, Membership, SessionRecord, TokenRecord, UserRecord};
+use crate::store::accounts::{
+    AccountStore, Member, Membership, SessionRecord, TokenRecord, UserRecord,
+};
 
 fn role_of(text: &str) -> Result<Role, StoreError> {
     Role::parse(text).map_err(StoreError::Corrupt)
@@ -128,6 +130,34 @@ impl AccountStore for SqlStore {
                 })
             })
             .collect()
+    }
+
+    async fn members(&self, tenant_id: &str) -> Result<Vec<Member>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT u.id, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id \
+             WHERE m.tenant_id = $1 ORDER BY u.name",
+        )
+        .bind(tenant_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Member {
+                    user_id: row.try_get("id")?,
+                    name: row.try_get("name")?,
+                    role: role_of(&row.try_get::<String, _>("role")?)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn remove_membership(&self, user_id: &str, tenant_id: &str) -> Result<bool, StoreError> {
+        let result = sqlx::query("DELETE FROM memberships WHERE user_id = $1 AND tenant_id = $2")
+            .bind(user_id)
+            .bind(tenant_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(result.rows_affected() == 1)
     }
 
     async fn create_session(

@@ -1,0 +1,161 @@
+//! A tenant's members and tokens as its owners manage them from the console: adding a
+//! member (a new user with a first password, or an existing one), changing a role,
+//! removing a member — never leaving a tenant without an owner — and the tenant's tokens.
+
+use app::api::service::MembersService;
+use app::error::ApiError;
+use app::model::{IssuedToken, Member, RequestContext, Role, TokenSummary};
+
+use super::accounts::{Accounts, AuthError, check_user_name, new_user};
+use crate::clock::now_ms;
+
+impl Accounts {
+    /// Refuses a change that leaves `tenant` with no owner: the member being changed is
+    /// its last owner and will not be one afterwards.
+    async fn keep_an_owner(
+        &self,
+        tenant: &str,
+        user_id: &str,
+        next: Option<Role>,
+    ) -> Result<(), AuthError> {
+        if next == Some(Role::Owner) {
+            return Ok(());
+        }
+        let members = self.store.members(tenant).await?;
+        let owners: Vec<_> = members
+            .iter()
+            .filter(|member| member.role == Role::Owner)
+            .collect();
+        if owners.len() == 1 && owners[0].user_id == user_id {
+            return Err(AuthError::LastOwner(tenant.to_owned()));
+        }
+        Ok(())
+    }
+
+    async fn member_id(&self, tenant: &str, name: &str) -> Result<String, AuthError> {
+        self.store
+            .members(tenant)
+            .await?
+            .into_iter()
+            .find(|member| member.name == name)
+            .map(|member| member.user_id)
+            .ok_or_else(|| AuthError::NotMember {
+                user: name.to_owned(),
+                tenant: tenant.to_owned(),
+            })
+    }
+}
+
+#[async_trait::async_trait]
+impl MembersService for Accounts {
+    async fn members(&self, context: &RequestContext) -> Result<Vec<Member>, ApiError> {
+        let members = self.store.members(&context.tenant).await?;
+        Ok(members
+            .into_iter()
+            .map(|member| Member {
+                user: member.name,
+                role: member.role,
+            })
+            .collect())
+    }
+
+    async fn add_member(
+        &self,
+        context: &RequestContext,
+        user: &str,
+        role: Role,
+        password: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let tenant = &context.tenant;
+        check_user_name(user).map_err(ApiError::BadRequest)?;
+        let user_id =
+            match self.store.user_by_name(user).await? {
+                Some(existing) => {
+                    self.keep_an_owner(tenant, &existing.id, Some(role)).await?;
+                    existing.id
+                }
+                None => {
+                    let password = password.filter(|password| !password.is_empty()).ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "there is no user {user:?} yet: give a first password to create them"
+                    ))
+                })?;
+                    let created = new_user(user, password, tenant).await?;
+                    if !self.store.create_user(&created).await? {
+                        return Err(AuthError::NameTaken(user.to_owned()).into());
+                    }
+                    created.id
+                }
+            };
+        self.store
+            .set_membership(&user_id, tenant, role, now_ms())
+            .await?;
+        Ok(())
+    }
+
+    async fn set_member_role(
+        &self,
+        context: &RequestContext,
+        user: &str,
+        role: Role,
+    ) -> Result<(), ApiError> {
+        let user_id = self.member_id(&context.tenant, user).await?;
+        self.keep_an_owner(&context.tenant, &user_id, Some(role))
+            .await?;
+        self.store
+            .set_membership(&user_id, &context.tenant, role, now_ms())
+            .await?;
+        Ok(())
+    }
+
+    async fn remove_member(&self, context: &RequestContext, user: &str) -> Result<(), ApiError> {
+        let user_id = self.member_id(&context.tenant, user).await?;
+        self.keep_an_owner(&context.tenant, &user_id, None).await?;
+        self.store
+            .remove_membership(&user_id, &context.tenant)
+            .await?;
+        Ok(())
+    }
+
+    async fn tokens(&self, context: &RequestContext) -> Result<Vec<TokenSummary>, ApiError> {
+        let tokens = self.store.tokens(None).await?;
+        Ok(tokens
+            .into_iter()
+            .filter(|token| token.tenant_id == context.tenant)
+            .map(|token| TokenSummary {
+                id: token.id,
+                user: token.user_name,
+                role: token.role,
+                created_at_ms: token.created_at_ms,
+                expires_at_ms: token.expires_at_ms,
+                revoked_at_ms: token.revoked_at_ms,
+            })
+            .collect())
+    }
+
+    async fn create_token(
+        &self,
+        context: &RequestContext,
+        role: Option<Role>,
+        expires_days: Option<u32>,
+    ) -> Result<IssuedToken, ApiError> {
+        let created =
+            Accounts::create_token(self, &context.actor, &context.tenant, role, expires_days)
+                .await?;
+        Ok(IssuedToken {
+            id: created.record.id,
+            token: created.token,
+        })
+    }
+
+    async fn revoke_token(&self, context: &RequestContext, id: &str) -> Result<(), ApiError> {
+        // Only a token of this tenant: another tenant's does not exist here.
+        match self.store.token(id).await? {
+            Some(token) if token.tenant_id == context.tenant => {
+                Accounts::revoke_token(self, id).await?;
+                Ok(())
+            }
+            _ => Err(AuthError::UnknownToken(id.to_owned()).into()),
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! A tenant's members and tokens as its owners manage them, on both stores: members
+//! added (new or existing users), roles changed, members removed, a tenant never left
+//! without an owner, and tokens listed and revoked within their tenant only.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "common/backends.rs"]
+mod backends;
+
+use app::api::service::MembersService;
+use app::model::{Member, RequestContext, Role};
+use server::auth::Accounts;
+
+const PASSWORD: &str = "correct horse battery";
+
+fn owner_of(tenant: &str, name: &str, user_id: &str) -> RequestContext {
+    RequestContext {
+        tenant: tenant.to_owned(),
+        role: Role::Owner,
+        user_id: user_id.to_owned(),
+        actor: name.to_owned(),
+        token_id: None,
+        memberships: Vec::new(),
+    }
+}
+
+/// Ada owns acme and Eve owns evil; each as the owner acting in their tenant.
+async fn two_tenants(accounts: &Accounts) -> (RequestContext, RequestContext) {
+    let ada = accounts
+        .add_user("ada", PASSWORD, "acme", Role::Owner)
+        .await
+        .unwrap();
+    let eve = accounts
+        .add_user("eve", PASSWORD, "evil", Role::Owner)
+        .await
+        .unwrap();
+    (
+        owner_of("acme", "ada", &ada.id),
+        owner_of("evil", "eve", &eve.id),
+    )
+}
+
+fn member(user: &str, role: Role) -> Member {
+    Member {
+        user: user.to_owned(),
+        role,
+    }
+}
+
+#[tokio::test]
+async fn owners_add_change_and_remove_members_and_a_tenant_keeps_an_owner() {
+    for backend in backends::all().await {
+        let accounts = Accounts::new(backend.store.clone());
+        let (context, _) = two_tenants(&accounts).await;
+
+        // A new user needs a first password; an existing one is added as they are.
+        let missing = accounts
+            .add_member(&context, "bob", Role::Viewer, None)
+            .await;
+        assert!(missing.unwrap_err().to_string().contains("first password"));
+        accounts
+            .add_member(&context, "bob", Role::Viewer, Some(PASSWORD))
+            .await
+            .unwrap();
+        accounts
+            .add_member(&context, "eve", Role::Operator, None)
+            .await
+            .unwrap();
+        assert_eq!(
+            accounts.members(&context).await.unwrap(),
+            vec![
+                member("ada", Role::Owner),
+                member("bob", Role::Viewer),
+                member("eve", Role::Operator)
+            ],
+            "{}",
+            backend.name
+        );
+        // Bob can sign in with the first password, into acme.
+        let opened = accounts.login("bob", PASSWORD, None).await.unwrap();
+        assert_eq!(opened.identity.tenant, "acme");
+
+        accounts
+            .set_member_role(&context, "bob", Role::Operator)
+            .await
+            .unwrap();
+        // The last owner can be neither demoted nor removed…
+        let demoted = accounts
+            .set_member_role(&context, "ada", Role::Viewer)
+            .await;
+        assert!(demoted.unwrap_err().to_string().contains("needs an owner"));
+        let removed = accounts.remove_member(&context, "ada").await;
+        assert!(removed.unwrap_err().to_string().contains("needs an owner"));
+        // …until someone else is one.
+        accounts
+            .set_member_role(&context, "eve", Role::Owner)
+            .await
+            .unwrap();
+        accounts.remove_member(&context, "ada").await.unwrap();
+        assert_eq!(
+            accounts.members(&context).await.unwrap(),
+            vec![member("bob", Role::Operator), member("eve", Role::Owner)]
+        );
+        // Someone not in the tenant cannot be changed or removed there.
+        let outsider = accounts
+            .set_member_role(&context, "ada", Role::Viewer)
+            .await;
+        assert!(outsider.unwrap_err().to_string().contains("not a member"));
+        // Eve's own tenant is untouched.
+        let eves = accounts.memberships("eve").await.unwrap();
+        assert_eq!(eves.len(), 2, "{eves:?}");
+    }
+}
+
+#[tokio::test]
+async fn owners_see_and_revoke_only_their_tenants_tokens() {
+    for backend in backends::all().await {
+        let accounts = Accounts::new(backend.store.clone());
+        let (acme, evil) = two_tenants(&accounts).await;
+        let issued = MembersService::create_token(&accounts, &acme, Some(Role::Viewer), Some(7))
+            .await
+            .unwrap();
+        let theirs = MembersService::create_token(&accounts, &evil, None, None)
+            .await
+            .unwrap();
+        let listed = MembersService::tokens(&accounts, &acme).await.unwrap();
+        assert_eq!(listed.len(), 1, "{}", backend.name);
+        assert_eq!(
+            (listed[0].id.as_str(), listed[0].role),
+            (issued.id.as_str(), Some(Role::Viewer))
+        );
+        assert!(listed[0].expires_at_ms.is_some());
+        assert!(issued.token.starts_with(&format!("aos_{}_", issued.id)));
+
+        // Another tenant's token does not exist here.
+        let elsewhere = MembersService::revoke_token(&accounts, &acme, &theirs.id).await;
+        assert!(elsewhere.unwrap_err().to_string().contains("no token"));
+        assert!(
+            accounts
+                .token_identity(&theirs.token, None)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        MembersService::revoke_token(&accounts, &acme, &issued.id)
+            .await
+            .unwrap();
+        assert!(
+            accounts
+                .token_identity(&issued.token, None)
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+}
