@@ -85,11 +85,27 @@ test('signing in: a page sends me to sign in and back, a wrong password says so,
   await openHydrated(page, '/notes');
   await expect(page.locator('.signed-in-as')).toContainText(`Signed in as ${name}`);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto('/notes');
   await expect(page).toHaveURL(/\/login\?next=%2Fnotes$/);
   expect((await page.request.get('/api/v1/me')).status()).toBe(401);
+});
+
+test('signing out everywhere ends my sessions in every browser', async ({ page, baseURL, browser }) => {
+  const name = `sam-${Date.now()}`;
+  addUser(name, 'default', 'operator');
+  await signIn(page, baseURL!, name);
+  const other = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const second = await other.newPage();
+  await signIn(second, baseURL!, name);
+  await openHydrated(second, '/notes');
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await second.goto('/notes');
+  await expect(second).toHaveURL(/\/login\?next=%2Fnotes$/);
+  await other.close();
 });
 
 test('a session that ends (the password was changed) sends an open page, and the next page, to sign in', async ({ page, baseURL }) => {

@@ -229,6 +229,14 @@ fn probes() -> Vec<Probe> {
             Owner,
             false,
         ),
+        // Last: it ends the persona's sessions.
+        probe(
+            Method::POST,
+            "/auth/logout-everywhere",
+            Form(""),
+            Viewer,
+            false,
+        ),
     ]
 }
 

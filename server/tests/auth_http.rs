@@ -234,3 +234,63 @@ async fn a_first_run_prints_a_setup_link_that_makes_the_first_owner_once() {
     let again = setup(token, "eve").await;
     assert_eq!(again.status(), StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn no_password_session_or_token_reaches_the_log_or_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("serve.log");
+    common::add_user(&data, &[], "ada", "acme", "owner");
+    let token = token(&data, "ada", "acme");
+    let server = TestServer::start_logging(&data, &[], &[], &log).await;
+    let near_miss = format!("{PASSWORD}-almost");
+    let refused = login(&server, json!({"username": "ada", "password": near_miss})).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let signed = login(&server, json!({"username": "ada", "password": PASSWORD})).await;
+    let cookie = session_of(&signed).0;
+    let form = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .post(server.url("/auth/login"))
+        .form(&[("username", "ada"), ("password", PASSWORD)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(form.status(), StatusCode::SEE_OTHER);
+    assert_eq!(me(&server, ("cookie", &cookie)).await.0, StatusCode::OK);
+    let bearer = format!("Bearer {token}");
+    assert_eq!(
+        me(&server, ("authorization", &bearer)).await.0,
+        StatusCode::OK
+    );
+    let page = reqwest::Client::new()
+        .get(server.url("/"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let session_id = cookie.split('=').nth(1).unwrap().to_owned();
+    let token_secret = token.rsplit('_').next().unwrap().to_owned();
+    drop(server);
+    for secret in [
+        PASSWORD,
+        near_miss.as_str(),
+        session_id.as_str(),
+        token_secret.as_str(),
+    ] {
+        assert_eq!(
+            common::files_holding(&log, secret),
+            Vec::<String>::new(),
+            "the log holds {secret:?}"
+        );
+        assert_eq!(
+            common::files_holding(&data, secret),
+            Vec::<String>::new(),
+            "the store holds {secret:?}"
+        );
+    }
+    // The log is not empty: it was written at debug level.
+    assert!(std::fs::metadata(&log).unwrap().len() > 0);
+}

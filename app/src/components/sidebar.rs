@@ -185,6 +185,10 @@ fn SignedInAs(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
                         <form method="post" action="/auth/logout">
                             <button type="submit" class="button small ghost">"Sign out"</button>
                         </form>
+                        <form method="post" action="/auth/logout-everywhere">
+                            <button type="submit" class="button small ghost"
+                                title="Ends every session of yours, in every browser">"Sign out everywhere"</button>
+                        </form>
                     </div>
                 })
             })}

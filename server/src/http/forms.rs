@@ -25,6 +25,7 @@ pub fn routes() -> Router<AppState> {
         .route("/auth/login", post(login))
         .route("/auth/setup", post(setup))
         .route("/auth/logout", post(logout))
+        .route("/auth/logout-everywhere", post(logout_everywhere))
         .route("/auth/tenant", post(switch_tenant))
         .route("/auth/new-tenant", post(new_tenant))
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
@@ -144,6 +145,16 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
     if let Credentials::Session(cookie) = credentials(&headers) {
         state.accounts.logout(cookie).await?;
     }
+    Ok(redirect("/login", Some(closing_cookie(&headers))))
+}
+
+/// Ends every session of the signed-in user, this browser's too.
+async fn logout_everywhere(
+    State(state): State<AppState>,
+    Context(context): Context,
+    headers: HeaderMap,
+) -> Result<Response, HttpError> {
+    state.accounts.logout_everywhere(&context.user_id).await?;
     Ok(redirect("/login", Some(closing_cookie(&headers))))
 }
 

@@ -46,6 +46,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
         "session.end_all",
     ),
     ("/auth/tenant", Role::Viewer, "session.switch_tenant"),
+    ("/auth/logout-everywhere", Role::Viewer, "session.end_all"),
     ("/auth/new-tenant", Role::Owner, "tenant.create"),
     ("/fn/create_thread", Role::Operator, "thread.create"),
     ("/fn/rename_thread", Role::Operator, "thread.rename"),
