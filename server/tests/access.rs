@@ -502,4 +502,21 @@ async fn a_token_cannot_name_a_tenant_its_user_is_not_in_and_a_page_never_leaks_
     assert_eq!(page.status(), 404);
     let html = page.text().await.unwrap();
     assert!(!html.contains("Thread 1"), "the title leaked: {html}");
+
+    // A page a role may not open says so as a page, with a way back.
+    let viewer = client_with(&api.server.user_with_token("vic", "default", "viewer"));
+    let members = viewer.get(api.url("/members")).send().await.unwrap();
+    assert_eq!(members.status(), 403);
+    assert!(
+        members.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let html = members.text().await.unwrap();
+    assert!(
+        html.contains("your role in &quot;default&quot; is viewer; this needs owner")
+            && html.contains("href=\"/\""),
+        "{html}"
+    );
 }

@@ -64,13 +64,14 @@ pub async fn attach(
         Err(error) => return refusal(&path, error.0),
     };
     if !context.role.allows(needed) {
-        return refusal(
-            &path,
-            ApiError::Forbidden(format!(
-                "a {} in {:?} may not do this; it needs a {needed}",
-                context.role, context.tenant
-            )),
-        );
+        let error = ApiError::Forbidden(format!(
+            "your role in {:?} is {}; this needs {needed}",
+            context.tenant, context.role
+        ));
+        if is_page(&method, &path) {
+            return not_allowed_page(&error);
+        }
+        return refusal(&path, error);
     }
     request.extensions_mut().insert(context);
     next.run(request).await
@@ -87,6 +88,22 @@ fn refusal(path: &str, error: ApiError) -> Response {
     } else {
         HttpError(error).into_response()
     }
+}
+
+/// A page the role may not open, said as a page with a way back.
+fn not_allowed_page(error: &ApiError) -> Response {
+    let message = error
+        .to_string()
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;");
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not allowed · Agent OS</title>\
+         <link rel=\"icon\" href=\"/favicon.svg\"></head><body><main><h1>Not allowed</h1>\
+         <p>{message}</p><p><a href=\"/\">Back to the workspace</a></p></main></body></html>"
+    );
+    (StatusCode::FORBIDDEN, axum::response::Html(body)).into_response()
 }
 
 /// 303 to the sign-in page, which brings the browser back to where it was going.
