@@ -520,3 +520,47 @@ async fn a_token_cannot_name_a_tenant_its_user_is_not_in_and_a_page_never_leaks_
         "{html}"
     );
 }
+
+#[tokio::test]
+async fn an_open_live_stream_ends_once_its_token_is_revoked() {
+    use futures_util::StreamExt;
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    // A run waiting for an answer: its stream stays open.
+    let run = api.say(&thread, "approve").await;
+    let viewer_token = api.server.user_with_token("vic", "default", "viewer");
+    let response = client_with(&viewer_token)
+        .get(api.url(&format!("/api/v1/runs/{run}/events")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut stream = response.bytes_stream();
+    assert!(
+        stream.next().await.is_some(),
+        "the stream sends its backlog"
+    );
+
+    let id = viewer_token.split('_').nth(1).unwrap();
+    let revoked = common::accounts_command(
+        &api.server.data_dir,
+        &api.server.args,
+        &["token", "revoke", id],
+    );
+    assert!(revoked.status.success());
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        while let Some(chunk) = stream.next().await {
+            if chunk.is_err() {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the stream went on after its token was revoked"
+    );
+    // The ask still waits for someone allowed to answer it.
+    let (_, ask) = api.get(&format!("/api/v1/asks/{run}:approve-budget")).await;
+    assert_eq!(ask["ask"]["ask"]["state"]["state"], "pending", "{ask}");
+}

@@ -33,12 +33,12 @@ pub const VIEWER_NOTE: &str = "You are a viewer in this tenant: you can follow r
 
 /// Sends this browser to sign in — and back here afterwards — once the server no longer
 /// knows its session (it ended: idle, too old, signed out elsewhere, a new password).
-/// Checked when the tab comes back into view, every minute, and when a live stream is
-/// refused; a page load is checked by the server itself.
+/// Checked when the tab comes back into view and when a live stream is refused; a page
+/// load is checked by the server itself. Never on a timer: a tab left open must not keep
+/// an idle session alive.
 pub fn watch_session() {
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     {
-        set_interval(check_session, std::time::Duration::from_secs(60));
         let listener = window_event_listener_untyped("visibilitychange", |_| {
             if !document().hidden() {
                 check_session();

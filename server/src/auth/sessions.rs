@@ -32,6 +32,13 @@ impl std::fmt::Debug for Opened {
     }
 }
 
+/// Whether reading a session counts as its use (and so pushes back its idle end).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Counts,
+    Passive,
+}
+
 /// Whether a session is past its idle or absolute limit at `now`.
 pub fn expired(session: &SessionRecord, now: i64) -> bool {
     now - session.last_seen_ms >= IDLE_MS || now - session.created_at_ms >= ABSOLUTE_MS
@@ -89,8 +96,19 @@ impl Accounts {
     }
 
     /// Who a session cookie acts as, while the session lasts and its user still belongs
-    /// to its tenant. An expired session is deleted.
+    /// to its tenant; the request counts as the session's use. An expired session is
+    /// deleted.
     pub async fn session_identity(&self, cookie: &str) -> Result<Option<Identity>, StoreError> {
+        self.session_of(cookie, Use::Counts).await
+    }
+
+    /// The same, without counting as use: for checking an open stream is still allowed,
+    /// which must not keep an idle session alive.
+    pub async fn session_lasts(&self, cookie: &str) -> Result<Option<Identity>, StoreError> {
+        self.session_of(cookie, Use::Passive).await
+    }
+
+    async fn session_of(&self, cookie: &str, counted: Use) -> Result<Option<Identity>, StoreError> {
         if cookie.len() != 64 || !cookie.bytes().all(|byte| byte.is_ascii_hexdigit()) {
             return Ok(None);
         }
@@ -107,7 +125,7 @@ impl Accounts {
         let Some(role) = role_in(&memberships, &session.tenant_id) else {
             return Ok(None);
         };
-        if now - session.last_seen_ms >= TOUCH_EVERY_MS {
+        if counted == Use::Counts && now - session.last_seen_ms >= TOUCH_EVERY_MS {
             self.store.touch_session(&digest, now).await?;
         }
         Ok(Some(Identity {

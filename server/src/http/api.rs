@@ -272,6 +272,7 @@ struct EventsQuery {
 
 async fn run_events(
     State(runs): State<Arc<Runs>>,
+    State(accounts): State<Accounts>,
     Context(context): Context,
     headers: HeaderMap,
     UrlPath(run_id): UrlPath<String>,
@@ -294,12 +295,14 @@ async fn run_events(
         None => None,
     };
     let after = last_event_id.or(query.after).unwrap_or(0);
+    let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());
     Ok(live::event_stream(
         runs.store().clone(),
         runs.live().clone(),
         tenant,
         run_id,
         after,
+        access_ends,
     )
     .into_response())
 }

@@ -55,6 +55,48 @@ pub async fn identity(
     }
 }
 
+/// Whether the request's credentials still act in `tenant` — checked again while a live
+/// stream stays open, without counting as the session's use. A store that cannot answer
+/// does not cut the stream.
+pub async fn still_acts_in(accounts: &Accounts, headers: &HeaderMap, tenant: &str) -> bool {
+    let identity = match credentials(headers) {
+        Credentials::Bearer(token) => match tenant_header(headers) {
+            Ok(wanted) => accounts
+                .token_identity(token, wanted)
+                .await
+                .map_err(|error| error.to_string()),
+            Err(_) => return false,
+        },
+        Credentials::Session(cookie) => accounts
+            .session_lasts(cookie)
+            .await
+            .map_err(|error| error.to_string()),
+        Credentials::Nothing => return false,
+    };
+    match identity {
+        Ok(Some(identity)) => identity.tenant == tenant,
+        Ok(None) => false,
+        Err(error) => {
+            tracing::warn!(%error, "could not recheck a live stream's access");
+            true
+        }
+    }
+}
+
+/// How often an open live stream's access is checked again.
+const RECHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Completes once the request's credentials no longer act in `tenant` (checked every
+/// [`RECHECK_EVERY`]): the end of what an open live stream may still send.
+pub async fn access_ends(accounts: Accounts, headers: HeaderMap, tenant: String) {
+    loop {
+        tokio::time::sleep(RECHECK_EVERY).await;
+        if !still_acts_in(&accounts, &headers, &tenant).await {
+            return;
+        }
+    }
+}
+
 /// The tenant a token's request names, if it names one; a name that cannot be a tenant
 /// is refused rather than ignored.
 fn tenant_header(headers: &HeaderMap) -> Result<Option<&str>, HttpError> {

@@ -63,6 +63,7 @@ pub fn event_stream(
     tenant_id: String,
     run_id: String,
     after: u64,
+    access_ends: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
@@ -73,6 +74,8 @@ pub fn event_stream(
         let pumped = tokio::select! {
             pumped = pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx) => pumped,
             () = live.closed() => Ok(()),
+            // The viewer lost access (signed out, revoked, removed): nothing more for them.
+            () = access_ends => Ok(()),
         };
         drop(receiver);
         live.release(&run_id);
