@@ -10,6 +10,7 @@
 //! - [`console_tools`]: the tools the console runs itself when an agent calls them.
 //! - [`tagged`]: the tagged JSON forms of the contract's enums.
 //! - [`codec`]: the one way JSON is read (and, with `ui`, the resources' codec).
+//! - [`markdown`]: Markdown parsed into a tree of safe nodes (no raw HTML, safe links).
 //!
 //! With the `ui` feature (implied by `ssr`, `hydrate` and `csr`):
 //! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
@@ -28,6 +29,7 @@ pub mod console_tools;
 pub mod error;
 #[cfg(feature = "ui")]
 pub mod live;
+pub mod markdown;
 pub mod model;
 #[cfg(feature = "ui")]
 pub mod pages;

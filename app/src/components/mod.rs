@@ -8,6 +8,7 @@ pub mod context_pane;
 pub mod focus;
 pub mod identity;
 pub mod layout;
+pub mod markdown;
 pub mod message;
 pub mod run_section;
 pub mod scroll_port;
