@@ -2,8 +2,9 @@
 //! `runs` (start, receipts, resume, cancel, recovery), `recorder` (durable first, then
 //! live), `store` (SQLite and PostgreSQL), `live` (fan-out and SSE), `http` (router, the
 //! request context, the JSON API), `workspace` (the service behind server functions),
-//! `demo` (the built-in demo agent and gateway), `auth` (accounts, roles, tokens). `main.rs` is the `agent-os` command line
-//! over this library; `config` and `serve` put the pieces together.
+//! `demo` (the built-in demo agent and gateway), `auth` (accounts, roles, tokens, members),
+//! `vault` (the passvault's key and sealing). `main.rs` is the `agent-os` command line over
+//! this library; `config` and `serve` put the pieces together.
 
 pub mod auth;
 pub mod clock;
@@ -18,4 +19,5 @@ pub mod replay;
 pub mod runs;
 pub mod serve;
 pub mod store;
+pub mod vault;
 pub mod workspace;

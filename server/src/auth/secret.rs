@@ -5,11 +5,16 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
+/// `count` random bytes from the operating system.
+pub fn random_bytes(count: usize) -> Vec<u8> {
+    let mut buffer = vec![0u8; count];
+    OsRng.fill_bytes(&mut buffer);
+    buffer
+}
+
 /// `bytes` random bytes from the operating system, as lowercase hex.
 pub fn random_hex(bytes: usize) -> String {
-    let mut buffer = vec![0u8; bytes];
-    OsRng.fill_bytes(&mut buffer);
-    hex::encode(buffer)
+    hex::encode(random_bytes(bytes))
 }
 
 /// What the store keeps of a secret: its SHA-256, as hex. The secrets are 256 random
