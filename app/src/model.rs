@@ -72,12 +72,17 @@ pub struct RequestContext {
 }
 
 impl RequestContext {
-    /// Who acted, as the audit and receipts record it: the user, and the token if any.
+    /// Who acted, as receipts record it: see [`acted_by`].
     pub fn acted_by(&self) -> String {
-        match &self.token_id {
-            Some(token) => format!("{} (token {token})", self.actor),
-            None => self.actor.clone(),
-        }
+        acted_by(&self.actor, self.token_id.as_deref())
+    }
+}
+
+/// Who acted, as people read it: the user, and the API token if one was used.
+pub fn acted_by(user: &str, token: Option<&str>) -> String {
+    match token {
+        Some(token) => format!("{user} (token {token})"),
+        None => user.to_owned(),
     }
 }
 

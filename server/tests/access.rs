@@ -11,7 +11,7 @@ mod common;
 
 use app::model::Role;
 use common::api::Api;
-use common::{TEST_PASSWORD, client_with};
+use common::client_with;
 use reqwest::{Client, Method};
 use serde_json::{Value, json};
 
@@ -273,18 +273,7 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{K}", &objects.key)
         .replace("{X}", &objects.token)
         .replace("{P}", &format!("{persona:?}").to_lowercase())
-        .replace("{RECEIPT}", &urlencode(RECEIPT))
-}
-
-fn urlencode(text: &str) -> String {
-    text.bytes()
-        .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (byte as char).to_string()
-            }
-            _ => format!("%{byte:02X}"),
-        })
-        .collect()
+        .replace("{RECEIPT}", &common::urlencode(RECEIPT))
 }
 
 async fn call(
@@ -329,18 +318,6 @@ fn client_with_cookie(cookie: Option<&str>) -> Client {
         .default_headers(headers)
         .build()
         .unwrap()
-}
-
-async fn session_cookie(api: &Api, name: &str) -> String {
-    let response = Client::new()
-        .post(api.url("/api/v1/auth/login"))
-        .json(&json!({"username": name, "password": TEST_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let set = response.headers()["set-cookie"].to_str().unwrap();
-    set.split(';').next().unwrap().to_owned()
 }
 
 /// What a change by someone not allowed would have touched.
@@ -408,8 +385,8 @@ async fn probe_every_route(api: &Api) {
         "default",
         "operator",
     );
-    let eve_cookie = session_cookie(api, "eve").await;
-    let otto_cookie = session_cookie(api, "otto").await;
+    let eve_cookie = common::session_cookie(&api.server, "eve").await;
+    let otto_cookie = common::session_cookie(&api.server, "otto").await;
     let personas = [
         (Persona::Nobody, client_with_cookie(None)),
         (

@@ -9,20 +9,8 @@ mod backends;
 mod common;
 
 use common::api::Api;
-use common::{TEST_PASSWORD, TEST_USER, call_server_fn, client_with};
+use common::{TEST_USER, call_server_fn, client_with};
 use serde_json::{Value, json};
-
-async fn cookie_of(api: &Api, name: &str) -> String {
-    let response = reqwest::Client::new()
-        .post(api.url("/api/v1/auth/login"))
-        .json(&json!({"username": name, "password": TEST_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let set = response.headers()["set-cookie"].to_str().unwrap();
-    set.split(';').next().unwrap().to_owned()
-}
 
 async fn trail(client: &reqwest::Client, api: &Api) -> (u16, Value) {
     let response = client.get(api.url("/api/v1/audit")).send().await.unwrap();
@@ -54,7 +42,10 @@ async fn record_and_read(api: &Api) {
         .default_headers(
             [(
                 reqwest::header::COOKIE,
-                cookie_of(api, "otto").await.parse().unwrap(),
+                common::session_cookie(&api.server, "otto")
+                    .await
+                    .parse()
+                    .unwrap(),
             )]
             .into_iter()
             .collect(),

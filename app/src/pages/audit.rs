@@ -7,7 +7,7 @@ use leptos_meta::Title;
 use crate::codec::Json;
 use crate::components::layout::ContextFrame;
 use crate::error::ApiError;
-use crate::model::AuditEntry;
+use crate::model::{AuditEntry, acted_by};
 use crate::when::{readable, rfc3339};
 
 /// The tenant's latest audit entries.
@@ -56,10 +56,7 @@ fn AuditTable(entries: Vec<AuditEntry>) -> impl IntoView {
             <tbody>
                 {entries.into_iter().map(|entry| {
                     let at = rfc3339(entry.at_ms);
-                    let who = match &entry.token {
-                        Some(token) => format!("{} (token {token})", entry.user),
-                        None => entry.user.clone(),
-                    };
+                    let who = acted_by(&entry.user, entry.token.as_deref());
                     view! {
                         <tr>
                             <td><time datetime=at.clone()>{readable(&at)}</time></td>

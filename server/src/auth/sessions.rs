@@ -3,6 +3,8 @@
 //! stored only as a digest, and a session ends when idle too long, when too old, at
 //! logout, or everywhere at once.
 
+use app::model::Role;
+
 use super::accounts::{Accounts, AuthError, Identity, role_in};
 use super::{password, secret};
 use crate::clock::now_ms;
@@ -138,27 +140,24 @@ impl Accounts {
         }))
     }
 
-    /// Moves a session to another of its user's tenants.
+    /// Moves the session of `cookie` (its user's, named `user_name`) to another of the
+    /// user's tenants; the role held there.
     pub async fn switch_tenant(
         &self,
         cookie: &str,
-        identity: &Identity,
+        user_id: &str,
+        user_name: &str,
         tenant: &str,
-    ) -> Result<Identity, AuthError> {
-        let memberships = self.store.memberships(&identity.user_id).await?;
+    ) -> Result<Role, AuthError> {
+        let memberships = self.store.memberships(user_id).await?;
         let role = role_in(&memberships, tenant).ok_or_else(|| AuthError::NotMember {
-            user: identity.user_name.clone(),
+            user: user_name.to_owned(),
             tenant: tenant.to_owned(),
         })?;
         self.store
             .set_session_tenant(&secret::digest(cookie), tenant)
             .await?;
-        Ok(Identity {
-            tenant: tenant.to_owned(),
-            role,
-            memberships,
-            ..identity.clone()
-        })
+        Ok(role)
     }
 
     pub async fn logout(&self, cookie: &str) -> Result<(), StoreError> {

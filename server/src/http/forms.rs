@@ -170,20 +170,15 @@ async fn switch_tenant(
     headers: HeaderMap,
     Form(form): Form<TenantForm>,
 ) -> Result<Response, HttpError> {
+    // The context came from this very cookie: a request with a token names no session.
     let Credentials::Session(cookie) = credentials(&headers) else {
         return Err(HttpError(app::error::ApiError::BadRequest(
             "only a signed-in browser switches tenants; a token names its tenant with x-agent-os-tenant".into(),
         )));
     };
-    let identity = state.accounts.session_identity(cookie).await?;
-    let Some(identity) = identity.filter(|identity| identity.user_id == context.user_id) else {
-        return Err(HttpError(app::error::ApiError::Unauthorized(
-            "the session ended".into(),
-        )));
-    };
     state
         .accounts
-        .switch_tenant(cookie, &identity, form.tenant.trim())
+        .switch_tenant(cookie, &context.user_id, &context.actor, form.tenant.trim())
         .await?;
     Ok(redirect("/", None))
 }
@@ -203,12 +198,10 @@ async fn new_tenant(
         Err(error) => return Err(error.into()),
     }
     tracing::info!(user = %context.actor, tenant = %name, "a tenant was created");
-    if let Credentials::Session(cookie) = credentials(&headers)
-        && let Some(identity) = state.accounts.session_identity(cookie).await?
-    {
+    if let Credentials::Session(cookie) = credentials(&headers) {
         state
             .accounts
-            .switch_tenant(cookie, &identity, name)
+            .switch_tenant(cookie, &context.user_id, &context.actor, name)
             .await?;
     }
     Ok(redirect("/", None))

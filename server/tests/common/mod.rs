@@ -384,7 +384,8 @@ pub async fn call_server_fn(
     (status, json)
 }
 
-fn urlencode(value: &str) -> String {
+/// Percent-encodes a form value.
+pub fn urlencode(value: &str) -> String {
     value
         .bytes()
         .map(|byte| match byte {
@@ -394,6 +395,22 @@ fn urlencode(value: &str) -> String {
             _ => format!("%{byte:02X}"),
         })
         .collect()
+}
+
+/// Signs `name` in (with [`TEST_PASSWORD`]) and returns their session cookie, `name=value`.
+pub async fn session_cookie(server: &TestServer, name: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(server.url("/api/v1/auth/login"))
+        .json(&serde_json::json!({"username": name, "password": TEST_PASSWORD}))
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(response.status(), 200, "{name} could not sign in");
+    let set = response.headers()["set-cookie"]
+        .to_str()
+        .expect("a cookie header")
+        .to_owned();
+    set.split(';').next().unwrap_or_default().to_owned()
 }
 
 /// POSTs a body over a raw socket and returns the response status. The server may answer
