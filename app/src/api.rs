@@ -16,6 +16,9 @@ pub mod service {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
+    use crate::model::notes::{
+        NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
+    };
     use crate::model::{
         AnswerOutcome, AuditEntry, IssuedToken, Member, RequestContext, Role, RunSummary,
         ThreadPage, ThreadSummary, TokenSummary,
@@ -120,6 +123,58 @@ pub mod service {
 
     #[derive(Clone)]
     pub struct Members(pub Arc<dyn MembersService>);
+
+    /// A tenant's notes; every method acts in the context's tenant as the context's user.
+    #[async_trait::async_trait]
+    pub trait NotesService: Send + Sync + 'static {
+        async fn list_notes(
+            &self,
+            context: &RequestContext,
+            query: &NoteQuery,
+        ) -> Result<NoteList, ApiError>;
+        async fn get_note(&self, context: &RequestContext, id: &str) -> Result<Note, ApiError>;
+        async fn create_note(
+            &self,
+            context: &RequestContext,
+            note: NewNote,
+        ) -> Result<Note, ApiError>;
+        /// Refused with a conflict when `edit.base_version` is no longer the current one.
+        async fn edit_note(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            edit: NoteEdit,
+        ) -> Result<Note, ApiError>;
+        async fn delete_note(&self, context: &RequestContext, id: &str) -> Result<(), ApiError>;
+        /// Every version, newest first.
+        async fn note_versions(
+            &self,
+            context: &RequestContext,
+            id: &str,
+        ) -> Result<Vec<NoteVersionSummary>, ApiError>;
+        async fn note_version(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            version: u32,
+        ) -> Result<NoteVersion, ApiError>;
+        /// Makes version `version`'s content the note's newest version.
+        async fn restore_note(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            version: u32,
+        ) -> Result<Note, ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Notes(pub Arc<dyn NotesService>);
+
+    pub fn notes() -> Result<Arc<dyn NotesService>, ApiError> {
+        use_context::<Notes>()
+            .map(|notes| notes.0)
+            .ok_or_else(|| ApiError::Internal("the notes service is not provided".into()))
+    }
 
     pub fn members() -> Result<Arc<dyn MembersService>, ApiError> {
         use_context::<Members>()

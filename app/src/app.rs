@@ -15,6 +15,8 @@ use crate::pages::audit::AuditPage;
 use crate::pages::home::HomePage;
 use crate::pages::members::MembersPage;
 use crate::pages::not_found::NotFoundPage;
+use crate::pages::note::NotePage;
+use crate::pages::notes::NotesPage;
 use crate::pages::section::{Section, SectionPage};
 use crate::pages::sign_in::{LoginPage, SetupPage};
 use crate::pages::thread::{ThreadPage, ThreadsChanged};
@@ -117,7 +119,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=HomePage />
                     <Route path=path!("/threads/:id") view=ThreadPage />
                     <Route path=path!("/projects") view=|| view! { <SectionPage section=Section::Projects /> } />
-                    <Route path=path!("/notes") view=|| view! { <SectionPage section=Section::Notes /> } />
+                    <Route path=path!("/notes") view=NotesPage />
+                    <Route path=path!("/notes/:id") view=NotePage />
                     <Route path=path!("/memory") view=|| view! { <SectionPage section=Section::Memory /> } />
                     <Route path=path!("/passvault") view=|| view! { <SectionPage section=Section::Passvault /> } />
                     <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />

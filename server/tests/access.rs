@@ -34,8 +34,9 @@ enum Body {
     Form(&'static str),
 }
 
-/// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key), body, the role it
-/// needs, and whether it names an object of the tenant (so another tenant gets 404).
+/// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{D}`
+/// and `{E}` notes of the persona's own to delete), body, the role it needs, and whether
+/// it names an object of the tenant (so another tenant gets 404).
 struct Probe {
     method: Method,
     path: &'static str,
@@ -103,6 +104,57 @@ fn probes() -> Vec<Probe> {
             true,
         ),
         probe(Method::POST, "/api/v1/threads", Json("{}"), Operator, false),
+        probe(Method::GET, "/api/v1/notes", Body::None, Viewer, false),
+        probe(
+            Method::GET,
+            "/api/v1/notes?q=probe",
+            Body::None,
+            Viewer,
+            false,
+        ),
+        probe(Method::GET, "/api/v1/notes/{N}", Body::None, Viewer, true),
+        probe(
+            Method::GET,
+            "/api/v1/notes/{N}/versions",
+            Body::None,
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::GET,
+            "/api/v1/notes/{N}/versions/1",
+            Body::None,
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/notes",
+            Json(r#"{"title":"probe"}"#),
+            Operator,
+            false,
+        ),
+        probe(
+            Method::PATCH,
+            "/api/v1/notes/{N}",
+            Json(r#"{"title":"edited by {P}"}"#),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/notes/{N}/versions/1/restore",
+            Body::None,
+            Operator,
+            true,
+        ),
+        probe(
+            Method::DELETE,
+            "/api/v1/notes/{D}",
+            Body::None,
+            Operator,
+            true,
+        ),
         probe(
             Method::POST,
             "/api/v1/tenants",
@@ -178,6 +230,56 @@ fn probes() -> Vec<Probe> {
             true,
         ),
         probe(Method::POST, "/fn/create_thread", Form(""), Operator, false),
+        probe(
+            Method::POST,
+            "/fn/notes",
+            Form("q=probe&tag=&offset=0"),
+            Viewer,
+            false,
+        ),
+        probe(Method::POST, "/fn/note", Form("note_id={N}"), Viewer, true),
+        probe(
+            Method::POST,
+            "/fn/note_versions",
+            Form("note_id={N}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/note_version",
+            Form("note_id={N}&version=1"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/create_note",
+            Form("title=probe&body=text&tags=a"),
+            Operator,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/edit_note",
+            Form("note_id={N}&title=edited&body=text&tags=&base_version=1"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/restore_note",
+            Form("note_id={N}&version=1"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/delete_note",
+            Form("note_id={E}"),
+            Operator,
+            true,
+        ),
         probe(Method::POST, "/fn/members", Form(""), Owner, false),
         probe(Method::POST, "/fn/tokens", Form(""), Owner, false),
         probe(
@@ -218,6 +320,8 @@ fn probes() -> Vec<Probe> {
         // Pages
         probe(Method::GET, "/", Body::None, Viewer, false),
         probe(Method::GET, "/notes", Body::None, Viewer, false),
+        probe(Method::GET, "/notes?q=probe", Body::None, Viewer, false),
+        probe(Method::GET, "/notes/{N}", Body::None, Viewer, true),
         probe(Method::GET, "/audit", Body::None, Owner, false),
         probe(Method::GET, "/members", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
@@ -265,10 +369,17 @@ struct Objects {
     key: String,
     /// A spare token of the tenant's, for its owners to revoke.
     token: String,
+    note: String,
+    /// Two notes for each persona to delete, one by REST, one by server function.
+    doomed: std::collections::HashMap<String, (String, String)>,
 }
 
 fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
+    let own = &objects.doomed[&format!("{persona:?}")];
     text.replace("{T}", &objects.thread)
+        .replace("{N}", &objects.note)
+        .replace("{D}", &own.0)
+        .replace("{E}", &own.1)
         .replace("{R}", &objects.run)
         .replace("{K}", &objects.key)
         .replace("{X}", &objects.token)
@@ -330,6 +441,8 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, threads) = api.get("/api/v1/threads").await;
     let (_, tenants) = api.get("/api/v1/tenants").await;
     let (_, members) = common::call_server_fn(&api.server, "members", &[]).await;
+    let (_, notes) = api.get("/api/v1/notes?limit=200").await;
+    let (_, note) = api.get(&format!("/api/v1/notes/{}", objects.note)).await;
     let (_, tokens) = common::call_server_fn(&api.server, "tokens", &[]).await;
     json!({
         "members": members,
@@ -340,6 +453,8 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         "ask": ask["ask"]["ask"]["state"],
         "threads": threads["threads"].as_array().map(Vec::len),
         "tenants": tenants["tenants"],
+        "notes": notes["notes"].as_array().map(Vec::len),
+        "note": [&note["title"], &note["version"]],
     })
 }
 
@@ -369,11 +484,25 @@ async fn probe_every_route(api: &Api) {
         None,
     );
     let token = spare.split('_').nth(1).unwrap().to_owned();
+    let mut doomed = std::collections::HashMap::new();
+    for persona in [
+        Persona::Nobody,
+        Persona::OtherTenantSession,
+        Persona::OtherTenantToken,
+        Persona::Viewer,
+        Persona::Operator,
+        Persona::Owner,
+    ] {
+        let pair = (api.note("doomed").await, api.note("doomed too").await);
+        doomed.insert(format!("{persona:?}"), pair);
+    }
     let objects = Objects {
         thread,
         run,
         key,
         token,
+        note: api.note("probed").await,
+        doomed,
     };
 
     let eve_token = api.server.user_with_token("eve", "evil", "owner");

@@ -4,6 +4,8 @@ pub mod audit;
 pub mod home;
 pub mod members;
 pub mod not_found;
+pub mod note;
+pub mod notes;
 pub mod section;
 pub mod sign_in;
 pub mod thread;

@@ -1,6 +1,6 @@
-//! `/projects`, `/notes`, `/memory`, `/passvault`, `/schedules`, `/kanban`, `/curator`:
-//! the workspace sections. Until the workspace stores their records each page says so
-//! plainly rather than showing anything made up.
+//! The workspace sections the sidebar lists, and the page of each that has no records of
+//! its own yet (`/schedules`, `/kanban`, `/curator`, …): it says so plainly rather than
+//! showing anything made up.
 
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -35,6 +35,8 @@ const ID_FIELDS: &[&str] = &[
     "user",
     "role",
     "token_id",
+    "note_id",
+    "version",
 ];
 
 /// How many entries a listing shows at most.

@@ -13,13 +13,16 @@ pub mod error;
 mod forms;
 pub mod guard;
 pub mod headers;
+mod notes;
 pub mod policy;
 
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-use app::api::service::{Members, MembersService, Workspace, WorkspaceService};
+use app::api::service::{
+    Members, MembersService, Notes, NotesService, Workspace, WorkspaceService,
+};
 use app::{App, shell};
 use axum::Router;
 use axum::extract::FromRef;
@@ -48,6 +51,7 @@ pub const HASH_FILE: &str = "hash.txt";
 pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub workspace: Arc<dyn WorkspaceService>,
+    pub notes: Arc<dyn NotesService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
@@ -78,6 +82,9 @@ impl AppState {
         Self {
             leptos_options,
             workspace,
+            notes: Arc::new(crate::workspace::notes::NotesServiceImpl::new(
+                runs.store().clone(),
+            )),
             runs,
             accounts,
             login_throttle: Arc::default(),
@@ -91,12 +98,14 @@ impl AppState {
 struct Services {
     workspace: Arc<dyn WorkspaceService>,
     members: Arc<dyn MembersService>,
+    notes: Arc<dyn NotesService>,
 }
 
 impl Services {
     fn provide(&self) {
         provide_context(Workspace(self.workspace.clone()));
         provide_context(Members(self.members.clone()));
+        provide_context(Notes(self.notes.clone()));
     }
 }
 
@@ -105,6 +114,7 @@ pub fn router(state: AppState) -> Router {
     let services = Services {
         workspace: state.workspace.clone(),
         members: Arc::new(state.accounts.clone()),
+        notes: state.notes.clone(),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
@@ -115,6 +125,7 @@ pub fn router(state: AppState) -> Router {
         .merge(auth::routes())
         .merge(audit::routes())
         .merge(forms::routes())
+        .merge(notes::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

@@ -32,7 +32,8 @@ const PUBLIC: &[&str] = &[
 const PUBLIC_PREFIXES: &[&str] = &["/pkg/"];
 
 /// Requests that change state: the role each needs and the action the audit trail
-/// records when one succeeds; `{}` stands for one path segment.
+/// records when one succeeds; `{}` stands for one path segment, and a pattern that starts
+/// with a method is for that method only.
 const CHANGES: &[(&str, Role, &str)] = &[
     ("/api/v1/tenants", Role::Owner, "tenant.create"),
     ("/api/v1/threads", Role::Operator, "thread.create"),
@@ -40,6 +41,14 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/api/v1/runs/{}/cancel", Role::Operator, "run.cancel"),
     ("/api/v1/runs/{}/retry", Role::Operator, "run.retry"),
     ("/api/v1/asks/{}/receipt", Role::Operator, "ask.answer"),
+    ("POST /api/v1/notes", Role::Operator, "note.create"),
+    ("PATCH /api/v1/notes/{}", Role::Operator, "note.edit"),
+    ("DELETE /api/v1/notes/{}", Role::Operator, "note.delete"),
+    (
+        "/api/v1/notes/{}/versions/{}/restore",
+        Role::Operator,
+        "note.restore",
+    ),
     (
         "/api/v1/auth/logout-everywhere",
         Role::Viewer,
@@ -55,6 +64,10 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/retry_run", Role::Operator, "run.retry"),
     ("/fn/cancel_run", Role::Operator, "run.cancel"),
     ("/fn/answer_ask", Role::Operator, "ask.answer"),
+    ("/fn/create_note", Role::Operator, "note.create"),
+    ("/fn/edit_note", Role::Operator, "note.edit"),
+    ("/fn/delete_note", Role::Operator, "note.delete"),
+    ("/fn/restore_note", Role::Operator, "note.restore"),
     ("/fn/add_member", Role::Owner, "member.add"),
     ("/fn/set_member_role", Role::Owner, "member.set_role"),
     ("/fn/remove_member", Role::Owner, "member.remove"),
@@ -79,6 +92,10 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/get_thread",
     "/fn/thread_page",
     "/fn/run_arrivals",
+    "/fn/notes",
+    "/fn/note",
+    "/fn/note_versions",
+    "/fn/note_version",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {
@@ -96,16 +113,19 @@ pub fn access(method: &Method, path: &str) -> Access {
     if reads && !path.starts_with("/fn/") || READING_FUNCTIONS.contains(&path) {
         return Access::Needs(Role::Viewer);
     }
-    match change(path) {
+    match change(method, path) {
         Some((_, role, _)) => Access::Needs(*role),
         None => Access::Needs(Role::Owner),
     }
 }
 
-fn change(path: &str) -> Option<&'static (&'static str, Role, &'static str)> {
+fn change(method: &Method, path: &str) -> Option<&'static (&'static str, Role, &'static str)> {
     CHANGES
         .iter()
-        .find(|(pattern, _, _)| matches_pattern(pattern, path))
+        .find(|(pattern, _, _)| match pattern.split_once(' ') {
+            Some((only, pattern)) => only == method.as_str() && matches_pattern(pattern, path),
+            None => matches_pattern(pattern, path),
+        })
 }
 
 /// The action the audit trail records for a request that changes state, if it does.
@@ -113,7 +133,7 @@ pub fn audited(method: &Method, path: &str) -> Option<&'static str> {
     if *method == Method::GET || *method == Method::HEAD || READING_FUNCTIONS.contains(&path) {
         return None;
     }
-    change(path).map(|(_, _, action)| *action)
+    change(method, path).map(|(_, _, action)| *action)
 }
 
 /// Whether `path` is `pattern` with each `{}` standing for one non-empty segment.
@@ -197,6 +217,28 @@ mod tests {
             access(&Method::DELETE, "/api/v1/runs/r1"),
             Access::Needs(Role::Owner)
         );
+    }
+
+    #[test]
+    fn a_pattern_with_a_method_is_for_that_method_only() {
+        assert_eq!(
+            access(&Method::PATCH, "/api/v1/notes/n1"),
+            Access::Needs(Role::Operator)
+        );
+        assert_eq!(
+            access(&Method::DELETE, "/api/v1/notes/n1"),
+            Access::Needs(Role::Operator)
+        );
+        // Not a method the table names for this path: owners only.
+        assert_eq!(
+            access(&Method::PUT, "/api/v1/notes/n1"),
+            Access::Needs(Role::Owner)
+        );
+        assert_eq!(
+            audited(&Method::DELETE, "/api/v1/notes/n1"),
+            Some("note.delete")
+        );
+        assert_eq!(audited(&Method::POST, "/api/v1/notes"), Some("note.create"));
     }
 
     #[test]

@@ -7,6 +7,8 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod notes;
+pub mod projects;
 mod sql;
 
 use std::sync::Arc;
@@ -144,9 +146,18 @@ pub struct AppendRequest {
 }
 
 /// Every method takes the tenant: no query reads across tenants. Accounts span tenants
-/// (a user may belong to several), so they are a trait of their own; so is the audit trail.
+/// (a user may belong to several), so they are a trait of their own; so are the audit
+/// trail and each workspace object.
 #[async_trait::async_trait]
-pub trait Store: accounts::AccountStore + audit::AuditStore + Send + Sync + 'static {
+pub trait Store:
+    accounts::AccountStore
+    + audit::AuditStore
+    + notes::NoteStore
+    + projects::ProjectStore
+    + Send
+    + Sync
+    + 'static
+{
     /// Threads of the tenant, newest first.
     async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, StoreError>;
     /// Every tenant, by id.

@@ -57,6 +57,15 @@ impl Api {
         created["thread"]["id"].as_str().unwrap().to_owned()
     }
 
+    /// A new note titled `title`; its id.
+    pub async fn note(&self, title: &str) -> String {
+        let (status, note) = self
+            .post("/api/v1/notes", json!({ "title": title, "body": "text" }))
+            .await;
+        assert_eq!(status, 201, "{note}");
+        note["id"].as_str().unwrap().to_owned()
+    }
+
     pub async fn say(&self, thread: &str, text: &str) -> String {
         self.say_with(thread, json!({ "text": text })).await
     }

@@ -1,12 +1,15 @@
 //! The store in SQL, one implementation for SQLite and PostgreSQL alike (through sqlx's
 //! `Any` driver: `$N` placeholders, `RETURNING`, `ON CONFLICT`), its SQL kept per
-//! aggregate: tenants and threads, runs, events, asks and receipts, deliveries, accounts.
+//! aggregate: tenants and threads, runs, events, asks and receipts, deliveries, accounts,
+//! notes, projects.
 
 mod accounts;
 mod asks;
 mod audit;
 mod deliveries;
 mod events;
+mod notes;
+mod projects;
 mod rows;
 mod runs;
 mod statement;

@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::tagged::internally_tagged;
 
+pub mod notes;
+
 /// Every request is scoped to a tenant; this one when nothing names another.
 pub const DEFAULT_TENANT: &str = "default";
 

@@ -1,5 +1,5 @@
-//! The workspace service: what server functions and the REST API call, over the store
-//! and the run service.
+//! Threads and runs as the console and the REST API reach them, over the store and the
+//! run service.
 
 use std::sync::Arc;
 

@@ -1,0 +1,7 @@
+//! The workspace services: what server functions and the REST API call — threads and
+//! runs, and each workspace object in a file of its own.
+
+pub mod notes;
+mod threads;
+
+pub use threads::WorkspaceServiceImpl;
