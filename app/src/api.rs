@@ -19,6 +19,7 @@ pub mod service {
     use crate::model::notes::{
         NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
     };
+    use crate::model::projects::{NewProject, Project, ProjectEdit, ProjectList, ProjectPage};
     use crate::model::{
         AnswerOutcome, AuditEntry, IssuedToken, Member, RequestContext, Role, RunSummary,
         ThreadPage, ThreadSummary, TokenSummary,
@@ -31,7 +32,15 @@ pub mod service {
         async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError>;
         /// The tenant's latest audit entries, newest first.
         async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError>;
-        async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError>;
+        /// A new thread, in project `project_id` when given (which must exist and not be
+        /// archived), talking to `agent` — or the project's default agent, or the
+        /// console's, when none is named.
+        async fn create_thread(
+            &self,
+            tenant_id: &str,
+            agent: Option<&str>,
+            project_id: Option<&str>,
+        ) -> Result<ThreadSummary, ApiError>;
         async fn get_thread(
             &self,
             tenant_id: &str,
@@ -170,6 +179,53 @@ pub mod service {
     #[derive(Clone)]
     pub struct Notes(pub Arc<dyn NotesService>);
 
+    /// A tenant's projects; every method acts in the context's tenant.
+    #[async_trait::async_trait]
+    pub trait ProjectsService: Send + Sync + 'static {
+        /// The configured agents a project may name as its default.
+        fn agents(&self) -> Vec<String>;
+        async fn list_projects(
+            &self,
+            context: &RequestContext,
+            archived: bool,
+            offset: u32,
+            limit: u32,
+        ) -> Result<ProjectList, ApiError>;
+        async fn get_project(
+            &self,
+            context: &RequestContext,
+            id: &str,
+        ) -> Result<Project, ApiError>;
+        /// The project with its threads, notes, open asks and latest runs.
+        async fn project_page(
+            &self,
+            context: &RequestContext,
+            id: &str,
+        ) -> Result<ProjectPage, ApiError>;
+        /// Refused with a conflict when another project has the name.
+        async fn create_project(
+            &self,
+            context: &RequestContext,
+            project: NewProject,
+        ) -> Result<Project, ApiError>;
+        async fn edit_project(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            edit: ProjectEdit,
+        ) -> Result<Project, ApiError>;
+        async fn delete_project(&self, context: &RequestContext, id: &str) -> Result<(), ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Projects(pub Arc<dyn ProjectsService>);
+
+    pub fn projects() -> Result<Arc<dyn ProjectsService>, ApiError> {
+        use_context::<Projects>()
+            .map(|projects| projects.0)
+            .ok_or_else(|| ApiError::Internal("the projects service is not provided".into()))
+    }
+
     pub fn notes() -> Result<Arc<dyn NotesService>, ApiError> {
         use_context::<Notes>()
             .map(|notes| notes.0)
@@ -234,10 +290,16 @@ pub async fn load_me() -> Result<Me, ApiError> {
     })
 }
 
+/// A new thread; in project `project_id` when given.
 #[server(prefix = "/fn", endpoint = "create_thread")]
-pub async fn create_thread() -> Result<ThreadSummary, ApiError> {
+pub async fn create_thread(project_id: Option<String>) -> Result<ThreadSummary, ApiError> {
     use service::*;
-    with_status(workspace()?.create_thread(&tenant()?).await)
+    let project_id = project_id.filter(|id| !id.is_empty());
+    with_status(
+        workspace()?
+            .create_thread(&tenant()?, None, project_id.as_deref())
+            .await,
+    )
 }
 
 #[server(prefix = "/fn", endpoint = "get_thread")]

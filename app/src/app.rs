@@ -17,6 +17,8 @@ use crate::pages::members::MembersPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::note::NotePage;
 use crate::pages::notes::NotesPage;
+use crate::pages::project::ProjectPageView;
+use crate::pages::projects::ProjectsPage;
 use crate::pages::section::{Section, SectionPage};
 use crate::pages::sign_in::{LoginPage, SetupPage};
 use crate::pages::thread::{ThreadPage, ThreadsChanged};
@@ -118,7 +120,8 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=path!("") view=|| view! { <Workspace><Outlet /></Workspace> }>
                     <Route path=path!("/") view=HomePage />
                     <Route path=path!("/threads/:id") view=ThreadPage />
-                    <Route path=path!("/projects") view=|| view! { <SectionPage section=Section::Projects /> } />
+                    <Route path=path!("/projects") view=ProjectsPage />
+                    <Route path=path!("/projects/:id") view=ProjectPageView />
                     <Route path=path!("/notes") view=NotesPage />
                     <Route path=path!("/notes/:id") view=NotePage />
                     <Route path=path!("/memory") view=|| view! { <SectionPage section=Section::Memory /> } />

@@ -232,6 +232,49 @@ fn probes() -> Vec<Probe> {
         probe(Method::POST, "/fn/create_thread", Form(""), Operator, false),
         probe(
             Method::POST,
+            "/fn/projects",
+            Form("archived=false&offset=0"),
+            Viewer,
+            false,
+        ),
+        probe(Method::POST, "/fn/agents", Form(""), Viewer, false),
+        probe(
+            Method::POST,
+            "/fn/project_page",
+            Form("project_id={J}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/create_project",
+            Form("name=fn+probe+{P}&description=&default_agent="),
+            Operator,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/edit_project",
+            Form("project_id={J}&name=Probed&description=x&default_agent=demo"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/archive_project",
+            Form("project_id={J}&archived=false"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/delete_project",
+            Form("project_id={Q}"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
             "/fn/notes",
             Form("q=probe&tag=&offset=0"),
             Viewer,
@@ -322,6 +365,8 @@ fn probes() -> Vec<Probe> {
         probe(Method::GET, "/notes", Body::None, Viewer, false),
         probe(Method::GET, "/notes?q=probe", Body::None, Viewer, false),
         probe(Method::GET, "/notes/{N}", Body::None, Viewer, true),
+        probe(Method::GET, "/projects", Body::None, Viewer, false),
+        probe(Method::GET, "/projects/{J}", Body::None, Viewer, true),
         probe(Method::GET, "/audit", Body::None, Owner, false),
         probe(Method::GET, "/members", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
@@ -370,8 +415,10 @@ struct Objects {
     /// A spare token of the tenant's, for its owners to revoke.
     token: String,
     note: String,
-    /// Two notes for each persona to delete, one by REST, one by server function.
-    doomed: std::collections::HashMap<String, (String, String)>,
+    /// Two notes for each persona to delete, one by REST, one by server function, and a
+    /// project.
+    doomed: std::collections::HashMap<String, (String, String, String)>,
+    project: String,
 }
 
 fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
@@ -380,6 +427,8 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{N}", &objects.note)
         .replace("{D}", &own.0)
         .replace("{E}", &own.1)
+        .replace("{Q}", &own.2)
+        .replace("{J}", &objects.project)
         .replace("{R}", &objects.run)
         .replace("{K}", &objects.key)
         .replace("{X}", &objects.token)
@@ -443,6 +492,10 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, members) = common::call_server_fn(&api.server, "members", &[]).await;
     let (_, notes) = api.get("/api/v1/notes?limit=200").await;
     let (_, note) = api.get(&format!("/api/v1/notes/{}", objects.note)).await;
+    let (_, projects) = api.get("/api/v1/projects?limit=200").await;
+    let (_, project) = api
+        .get(&format!("/api/v1/projects/{}", objects.project))
+        .await;
     let (_, tokens) = common::call_server_fn(&api.server, "tokens", &[]).await;
     json!({
         "members": members,
@@ -455,6 +508,8 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         "tenants": tenants["tenants"],
         "notes": notes["notes"].as_array().map(Vec::len),
         "note": [&note["title"], &note["version"]],
+        "projects": projects["projects"].as_array().map(Vec::len),
+        "project": [&project["project"], project["threads"].as_array().map(Vec::len)],
     })
 }
 
@@ -493,8 +548,18 @@ async fn probe_every_route(api: &Api) {
         Persona::Operator,
         Persona::Owner,
     ] {
-        let pair = (api.note("doomed").await, api.note("doomed too").await);
-        doomed.insert(format!("{persona:?}"), pair);
+        let (_, project) = api
+            .post(
+                "/api/v1/projects",
+                json!({ "name": format!("doomed {persona:?}") }),
+            )
+            .await;
+        let own = (
+            api.note("doomed").await,
+            api.note("doomed too").await,
+            project["id"].as_str().unwrap().to_owned(),
+        );
+        doomed.insert(format!("{persona:?}"), own);
     }
     let objects = Objects {
         thread,
@@ -503,6 +568,13 @@ async fn probe_every_route(api: &Api) {
         token,
         note: api.note("probed").await,
         doomed,
+        project: api
+            .post("/api/v1/projects", json!({ "name": "probed" }))
+            .await
+            .1["id"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
     };
 
     let eve_token = api.server.user_with_token("eve", "evil", "owner");

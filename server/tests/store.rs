@@ -17,7 +17,7 @@ use server::store::{DeliveryOutcome, NewRun, Resolution, Store, UpstreamEvent, a
 
 async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
     let thread = store
-        .create_thread(tenant, &format!("th-{run_id}"), 1)
+        .create_thread(tenant, &format!("th-{run_id}"), None, 1)
         .await
         .unwrap();
     store

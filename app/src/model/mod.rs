@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::tagged::internally_tagged;
 
 pub mod notes;
+pub mod projects;
 
 /// Every request is scoped to a tenant; this one when nothing names another.
 pub const DEFAULT_TENANT: &str = "default";
@@ -172,6 +173,9 @@ pub struct ThreadSummary {
     pub title: String,
     /// Milliseconds since the Unix epoch.
     pub created_at_ms: i64,
+    /// The project the thread belongs to, if any.
+    #[serde(default)]
+    pub project_id: Option<String>,
 }
 
 /// A run as the thread page lists it.

@@ -128,7 +128,7 @@ pub struct NoteQuery {
 }
 
 /// A field that may be absent, `null` or a value.
-mod double_option {
+pub(crate) mod double_option {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(

@@ -6,6 +6,8 @@ pub mod members;
 pub mod not_found;
 pub mod note;
 pub mod notes;
+pub mod project;
+pub mod projects;
 pub mod section;
 pub mod sign_in;
 pub mod thread;

@@ -131,8 +131,10 @@ async fn create_tenant(
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct NewThreadBody {
-    /// The agent the thread talks to; the default agent when absent.
+    /// The agent the thread talks to; the project's or the console's default when absent.
     agent: Option<String>,
+    /// The project the thread belongs to.
+    project_id: Option<String>,
 }
 
 async fn create_thread(
@@ -145,26 +147,22 @@ async fn create_thread(
     } else {
         parse_body(&body)?
     };
-    let tenant = context.tenant;
-    if let Some(agent) = &request.agent
-        && state.runs.agents().get(agent).is_none()
-    {
-        return Err(HttpError(ApiError::BadRequest(format!(
-            "agent {agent:?} is not configured; configured: {}",
-            state.runs.agents().names().join(", ")
-        ))));
-    }
-    let thread = state.workspace.create_thread(&tenant).await?;
-    if let Some(agent) = &request.agent {
-        state
-            .runs
-            .store()
-            .bind_thread_agent(&tenant, &thread.id, agent)
-            .await?;
-    }
+    let thread = state
+        .workspace
+        .create_thread(
+            &context.tenant,
+            request.agent.as_deref(),
+            request.project_id.as_deref(),
+        )
+        .await?;
+    let agent = state
+        .runs
+        .store()
+        .thread_agent(&context.tenant, &thread.id)
+        .await?;
     Ok((
         StatusCode::CREATED,
-        axum::Json(json!({ "thread": thread, "agent": request.agent })),
+        axum::Json(json!({ "thread": thread, "agent": agent })),
     )
         .into_response())
 }

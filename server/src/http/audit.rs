@@ -36,6 +36,7 @@ const ID_FIELDS: &[&str] = &[
     "role",
     "token_id",
     "note_id",
+    "project_id",
     "version",
 ];
 

@@ -15,13 +15,15 @@ pub mod guard;
 pub mod headers;
 mod notes;
 pub mod policy;
+mod projects;
 
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    Members, MembersService, Notes, NotesService, Workspace, WorkspaceService,
+    Members, MembersService, Notes, NotesService, Projects, ProjectsService, Workspace,
+    WorkspaceService,
 };
 use app::{App, shell};
 use axum::Router;
@@ -52,6 +54,7 @@ pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub workspace: Arc<dyn WorkspaceService>,
     pub notes: Arc<dyn NotesService>,
+    pub projects: Arc<dyn ProjectsService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
@@ -85,6 +88,9 @@ impl AppState {
             notes: Arc::new(crate::workspace::notes::NotesServiceImpl::new(
                 runs.store().clone(),
             )),
+            projects: Arc::new(crate::workspace::projects::ProjectsServiceImpl::new(
+                runs.clone(),
+            )),
             runs,
             accounts,
             login_throttle: Arc::default(),
@@ -99,6 +105,7 @@ struct Services {
     workspace: Arc<dyn WorkspaceService>,
     members: Arc<dyn MembersService>,
     notes: Arc<dyn NotesService>,
+    projects: Arc<dyn ProjectsService>,
 }
 
 impl Services {
@@ -106,6 +113,7 @@ impl Services {
         provide_context(Workspace(self.workspace.clone()));
         provide_context(Members(self.members.clone()));
         provide_context(Notes(self.notes.clone()));
+        provide_context(Projects(self.projects.clone()));
     }
 }
 
@@ -115,6 +123,7 @@ pub fn router(state: AppState) -> Router {
         workspace: state.workspace.clone(),
         members: Arc::new(state.accounts.clone()),
         notes: state.notes.clone(),
+        projects: state.projects.clone(),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
@@ -126,6 +135,7 @@ pub fn router(state: AppState) -> Router {
         .merge(audit::routes())
         .merge(forms::routes())
         .merge(notes::routes())
+        .merge(projects::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

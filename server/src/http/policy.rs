@@ -44,6 +44,13 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("POST /api/v1/notes", Role::Operator, "note.create"),
     ("PATCH /api/v1/notes/{}", Role::Operator, "note.edit"),
     ("DELETE /api/v1/notes/{}", Role::Operator, "note.delete"),
+    ("POST /api/v1/projects", Role::Operator, "project.create"),
+    ("PATCH /api/v1/projects/{}", Role::Operator, "project.edit"),
+    (
+        "DELETE /api/v1/projects/{}",
+        Role::Operator,
+        "project.delete",
+    ),
     (
         "/api/v1/notes/{}/versions/{}/restore",
         Role::Operator,
@@ -68,6 +75,10 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/edit_note", Role::Operator, "note.edit"),
     ("/fn/delete_note", Role::Operator, "note.delete"),
     ("/fn/restore_note", Role::Operator, "note.restore"),
+    ("/fn/create_project", Role::Operator, "project.create"),
+    ("/fn/edit_project", Role::Operator, "project.edit"),
+    ("/fn/archive_project", Role::Operator, "project.archive"),
+    ("/fn/delete_project", Role::Operator, "project.delete"),
     ("/fn/add_member", Role::Owner, "member.add"),
     ("/fn/set_member_role", Role::Owner, "member.set_role"),
     ("/fn/remove_member", Role::Owner, "member.remove"),
@@ -96,6 +107,9 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/note",
     "/fn/note_versions",
     "/fn/note_version",
+    "/fn/projects",
+    "/fn/project_page",
+    "/fn/agents",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

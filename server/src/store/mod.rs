@@ -165,11 +165,12 @@ pub trait Store:
     /// Creates tenant `tenant_id` unless it exists; true when it was created.
     async fn create_tenant(&self, tenant_id: &str, created_at_ms: i64) -> Result<bool, StoreError>;
     async fn tenant_exists(&self, tenant_id: &str) -> Result<bool, StoreError>;
-    /// Creates a thread titled after its position ("Thread 3").
+    /// Creates a thread titled after its position ("Thread 3"), in a project when given.
     async fn create_thread(
         &self,
         tenant_id: &str,
         thread_id: &str,
+        project_id: Option<&str>,
         created_at_ms: i64,
     ) -> Result<ThreadSummary, StoreError>;
     async fn get_thread(

@@ -2,6 +2,8 @@
 //! runs, and each workspace object in a file of its own.
 
 pub mod notes;
+pub mod projects;
 mod threads;
 
 pub use threads::WorkspaceServiceImpl;
+pub(crate) use threads::run_summary;

@@ -52,14 +52,54 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(self.store.audit(tenant_id, limit).await?)
     }
 
-    async fn create_thread(&self, tenant_id: &str) -> Result<ThreadSummary, ApiError> {
+    async fn create_thread(
+        &self,
+        tenant_id: &str,
+        agent: Option<&str>,
+        project_id: Option<&str>,
+    ) -> Result<ThreadSummary, ApiError> {
         if !self.store.tenant_exists(tenant_id).await? {
             return Err(ApiError::NotFound(format!(
                 "tenant {tenant_id:?} does not exist; create it first (POST /api/v1/tenants)"
             )));
         }
+        let project =
+            match project_id {
+                Some(id) => Some(self.store.get_project(tenant_id, id).await?.ok_or_else(
+                    || ApiError::BadRequest(format!("project_id: there is no project {id:?}")),
+                )?),
+                None => None,
+            };
+        if let Some(project) = &project
+            && project.archived_at_ms.is_some()
+        {
+            return Err(ApiError::Conflict(format!(
+                "project {:?} is archived: restore it to start threads in it",
+                project.name
+            )));
+        }
+        let agent = agent.map(str::to_owned).or_else(|| {
+            project
+                .as_ref()
+                .and_then(|project| project.default_agent.clone())
+        });
+        if let Some(agent) = &agent
+            && self.runs.agents().get(agent).is_none()
+        {
+            return Err(ApiError::BadRequest(format!(
+                "agent {agent:?} is not configured; configured: {}",
+                self.runs.agents().names().join(", ")
+            )));
+        }
         let id = uuid::Uuid::new_v4().to_string();
-        Ok(self.store.create_thread(tenant_id, &id, now_ms()).await?)
+        let thread = self
+            .store
+            .create_thread(tenant_id, &id, project_id, now_ms())
+            .await?;
+        if let Some(agent) = &agent {
+            self.store.bind_thread_agent(tenant_id, &id, agent).await?;
+        }
+        Ok(thread)
     }
 
     async fn get_thread(

@@ -130,9 +130,10 @@ impl Store for SqlStore {
         &self,
         tenant_id: &str,
         thread_id: &str,
+        project_id: Option<&str>,
         created_at_ms: i64,
     ) -> Result<ThreadSummary, StoreError> {
-        SqlStore::create_thread(self, tenant_id, thread_id, created_at_ms).await
+        SqlStore::create_thread(self, tenant_id, thread_id, project_id, created_at_ms).await
     }
 
     async fn get_thread(

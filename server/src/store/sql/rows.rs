@@ -42,6 +42,7 @@ pub struct ThreadRow {
     pub tenant_id: String,
     pub title: String,
     pub created_at_ms: i64,
+    pub project_id: Option<String>,
 }
 
 impl From<ThreadRow> for ThreadSummary {
@@ -51,6 +52,7 @@ impl From<ThreadRow> for ThreadSummary {
             tenant_id: row.tenant_id,
             title: row.title,
             created_at_ms: row.created_at_ms,
+            project_id: row.project_id,
         }
     }
 }
@@ -142,7 +144,7 @@ pub fn json_text(value: &Value) -> String {
     value.to_string()
 }
 
-pub const THREAD_COLUMNS: &str = "id, tenant_id, title, created_at_ms";
+pub const THREAD_COLUMNS: &str = "id, tenant_id, title, created_at_ms, project_id";
 pub const RUN_COLUMNS: &str = "id, tenant_id, thread_id, agent, status, input, last_sequence, \
                                upstream_count, created_at_ms, finished_at_ms";
 pub const ASK_COLUMNS: &str = "key, tenant_id, thread_id, run_id, state, ask, resolution, \
@@ -154,6 +156,7 @@ pub(super) fn thread_row(row: &AnyRow) -> Result<ThreadSummary, sqlx::Error> {
         tenant_id: row.try_get("tenant_id")?,
         title: row.try_get("title")?,
         created_at_ms: row.try_get("created_at_ms")?,
+        project_id: row.try_get("project_id")?,
     }
     .into())
 }

@@ -60,16 +60,18 @@ impl SqlStore {
         &self,
         tenant_id: &str,
         thread_id: &str,
+        project_id: Option<&str>,
         created_at_ms: i64,
     ) -> Result<ThreadSummary, StoreError> {
         let row = sqlx::query(&format!(
-            "INSERT INTO threads (id, tenant_id, title, created_at_ms) \
-             VALUES ($1, $2, 'Thread ' || (SELECT COUNT(*) + 1 FROM threads WHERE tenant_id = $2), $3) \
+            "INSERT INTO threads (id, tenant_id, title, created_at_ms, project_id) \
+             VALUES ($1, $2, 'Thread ' || (SELECT COUNT(*) + 1 FROM threads WHERE tenant_id = $2), $3, $4) \
              RETURNING {THREAD_COLUMNS}"
         ))
         .bind(thread_id)
         .bind(tenant_id)
         .bind(created_at_ms)
+        .bind(project_id)
         .fetch_one(&self.pool)
         .await?;
         Ok(thread_row(&row)?)
