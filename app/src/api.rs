@@ -16,6 +16,7 @@ pub mod service {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
+    use crate::model::context::{Pinned, Pins, ThreadContext};
     use crate::model::notes::{
         NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
     };
@@ -219,6 +220,43 @@ pub mod service {
 
     #[derive(Clone)]
     pub struct Projects(pub Arc<dyn ProjectsService>);
+
+    /// What threads and projects pin for their runs.
+    #[async_trait::async_trait]
+    pub trait ContextService: Send + Sync + 'static {
+        async fn thread_context(
+            &self,
+            context: &RequestContext,
+            thread_id: &str,
+        ) -> Result<ThreadContext, ApiError>;
+        /// Replaces what the thread pins; 400 names an id that is not the tenant's.
+        async fn pin_to_thread(
+            &self,
+            context: &RequestContext,
+            thread_id: &str,
+            pins: Pins,
+        ) -> Result<ThreadContext, ApiError>;
+        async fn project_context(
+            &self,
+            context: &RequestContext,
+            project_id: &str,
+        ) -> Result<Pinned, ApiError>;
+        async fn pin_to_project(
+            &self,
+            context: &RequestContext,
+            project_id: &str,
+            pins: Pins,
+        ) -> Result<Pinned, ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Contexts(pub Arc<dyn ContextService>);
+
+    pub fn contexts() -> Result<Arc<dyn ContextService>, ApiError> {
+        use_context::<Contexts>()
+            .map(|contexts| contexts.0)
+            .ok_or_else(|| ApiError::Internal("the context service is not provided".into()))
+    }
 
     pub fn projects() -> Result<Arc<dyn ProjectsService>, ApiError> {
         use_context::<Projects>()

@@ -146,3 +146,32 @@ test('a viewer reads and searches notes but is offered no way to write them', as
   expect(refused.status()).toBe(403);
   await viewerContext.close();
 });
+
+test('a note pinned in the context pane is given to the next run, shown with its version', async ({ page }) => {
+  const title = `Pinned ${unique()}`;
+  const created = await page.request.post('/api/v1/notes', { data: { title, body: 'Always answer briefly.' } });
+  expect(created.status()).toBe(201);
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await page.getByLabel('Note to pin').selectOption({ label: title });
+  await page.getByRole('button', { name: 'Pin', exact: true }).click();
+  const pinned = page.getByRole('list', { name: 'Notes pinned to this thread' });
+  await expect(pinned).toContainText(title);
+  await expect(pinned).toContainText('v1');
+
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('hello');
+  await composer.press('Enter');
+  const given = page.getByRole('list', { name: 'Given to the latest run' });
+  await expect(given).toContainText(title);
+  await expect(given).toContainText('v1');
+  await expect(given).toContainText('pinned to the thread');
+
+  // Still there after a reload: it is part of the run's record.
+  await page.reload();
+  await expect(page.getByRole('list', { name: 'Given to the latest run' })).toContainText(title);
+  await page.getByRole('button', { name: `Unpin ${title}` }).click();
+  await expect(page.getByText('No notes pinned to this thread.')).toBeVisible();
+});

@@ -240,6 +240,20 @@ fn probes() -> Vec<Probe> {
         probe(Method::POST, "/fn/agents", Form(""), Viewer, false),
         probe(
             Method::POST,
+            "/fn/thread_context",
+            Form("thread_id={T}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/pin_notes",
+            Form("thread_id={T}&note_ids={N}"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
             "/fn/project_page",
             Form("project_id={J}"),
             Viewer,
@@ -493,6 +507,9 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, notes) = api.get("/api/v1/notes?limit=200").await;
     let (_, note) = api.get(&format!("/api/v1/notes/{}", objects.note)).await;
     let (_, projects) = api.get("/api/v1/projects?limit=200").await;
+    let (_, pins) = api
+        .get(&format!("/api/v1/threads/{}/context", objects.thread))
+        .await;
     let (_, project) = api
         .get(&format!("/api/v1/projects/{}", objects.project))
         .await;
@@ -509,6 +526,7 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         "notes": notes["notes"].as_array().map(Vec::len),
         "note": [&note["title"], &note["version"]],
         "projects": projects["projects"].as_array().map(Vec::len),
+        "pins": pins,
         "project": [&project["project"], project["threads"].as_array().map(Vec::len)],
     })
 }

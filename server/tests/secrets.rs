@@ -12,44 +12,14 @@ use std::sync::{Arc, Mutex};
 use common::TestServer;
 use common::api::{Api, texts};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
 
 /// The store's files and the log file holding `needle`.
 fn found_in_files(dir: &Path, log: &Path, needle: &str) -> Vec<String> {
     let mut places = common::files_holding(dir, needle);
     places.extend(common::files_holding(log, needle));
     places
-}
-
-/// Reads one HTTP request: its head and, by its content length, its body.
-async fn read_request(socket: &mut TcpStream) -> Option<Value> {
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 16 * 1024];
-    loop {
-        let read = socket.read(&mut chunk).await.ok()?;
-        if read == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..read]);
-        let Some(end) = buffer.windows(4).position(|window| window == b"\r\n\r\n") else {
-            continue;
-        };
-        let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
-        let length: usize = head
-            .lines()
-            .find_map(|line| line.strip_prefix("content-length:"))
-            .and_then(|value| value.trim().parse().ok())
-            .unwrap_or(0);
-        while buffer.len() < end + 4 + length {
-            let read = socket.read(&mut chunk).await.ok()?;
-            if read == 0 {
-                return None;
-            }
-            buffer.extend_from_slice(&chunk[..read]);
-        }
-        return serde_json::from_slice(&buffer[end + 4..end + 4 + length]).ok();
-    }
 }
 
 /// An AG-UI agent in the LangGraph style: its first run asks for a secret with a CUSTOM
@@ -62,7 +32,7 @@ async fn langgraph_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
     let kept = seen.clone();
     tokio::spawn(async move {
         while let Ok((mut socket, _)) = listener.accept().await {
-            let Some(input) = read_request(&mut socket).await else {
+            let Some(input) = common::agent::read_request(&mut socket).await else {
                 continue;
             };
             kept.lock().unwrap().push(input.clone());

@@ -2,6 +2,7 @@
 //! state, plan, routing metadata and the agent's environment, then the workspace slots
 //! (notes, memory).
 
+use crate::components::pinned::PinnedNotes;
 use leptos::prelude::*;
 
 use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
@@ -24,6 +25,7 @@ pub fn ContextPane(
     /// Every configured agent's environment, the default first.
     environments: Vec<AgentEnvironment>,
     selection: RwSignal<Option<Selection>>,
+    thread_id: StoredValue<String>,
 ) -> impl IntoView {
     let environment = move || {
         let chosen = agent.get();
@@ -176,7 +178,9 @@ pub fn ContextPane(
             </section>
             <section class="pane-section" aria-labelledby="ctx-notes">
                 <h2 id="ctx-notes">"Notes"</h2>
-                <p class="muted">"No notes for this thread."</p>
+                <PinnedNotes thread_id=thread_id.get_value() given=Signal::derive(move || {
+                    latest().map(|run| run.view.with(|view| view.given.clone())).unwrap_or_default()
+                }) />
             </section>
             <section class="pane-section" aria-labelledby="ctx-memory">
                 <h2 id="ctx-memory">"Memory"</h2>

@@ -10,6 +10,7 @@ pub mod identity;
 pub mod layout;
 pub mod markdown;
 pub mod message;
+pub mod pinned;
 pub mod run_section;
 pub mod scroll_port;
 pub mod sidebar;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::tagged::internally_tagged;
 
+pub mod context;
 pub mod notes;
 pub mod projects;
 

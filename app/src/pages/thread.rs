@@ -478,7 +478,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned
                 pending=first_pending on_reply=reply />
         </main>
-        <ContextPane runs agent environments selection />
+        <ContextPane runs agent environments selection thread_id />
     }
 }
 

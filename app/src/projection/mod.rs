@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::protocol::ask::Ask;
-use crate::protocol::channel::{Channel, EventBody, PlanItem, RunEvent, RunOutcome};
+use crate::protocol::channel::{Channel, EventBody, GivenItem, PlanItem, RunEvent, RunOutcome};
 
 pub use self::arrival::Arrival;
 pub use self::items::{
@@ -149,6 +149,9 @@ pub struct RunView {
     /// The AG-UI protocol version the agent reported when the run started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
+    /// What the console gave the agent with the run (pinned notes and memory).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<GivenItem>,
     pub last_sequence: u64,
     #[serde(skip)]
     index: Index,
@@ -172,6 +175,7 @@ impl PartialEq for RunView {
             && self.encrypted_reasoning == other.encrypted_reasoning
             && self.activity == other.activity
             && self.protocol_version == other.protocol_version
+            && self.given == other.given
             && self.last_sequence == other.last_sequence
     }
 }
@@ -410,6 +414,10 @@ impl RunView {
             | EventBody::ProtocolViolation { .. }
             | EventBody::Malformed { .. } => self.apply_notice(event),
             EventBody::AskOpened { .. } | EventBody::AskClosed { .. } => self.apply_ask(event),
+            EventBody::ContextGiven { items } => {
+                self.given.clone_from(items);
+                None
+            }
         }
     }
 

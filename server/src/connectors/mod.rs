@@ -135,6 +135,33 @@ impl Host {
     }
 }
 
+/// One thing the agent is given besides the conversation: AG-UI's `{description, value}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContextEntry {
+    pub description: String,
+    pub value: String,
+}
+
+/// What the console gives the agent with a run besides the conversation (pinned notes
+/// and memory), for the agent and for the record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GivenContext {
+    pub entries: Vec<ContextEntry>,
+    pub items: Vec<app::protocol::channel::GivenItem>,
+}
+
+impl GivenContext {
+    /// AG-UI `RunAgentInput.context`.
+    pub fn agui(&self) -> Value {
+        Value::Array(
+            self.entries
+                .iter()
+                .map(|entry| serde_json::json!({"description": entry.description, "value": entry.value}))
+                .collect(),
+        )
+    }
+}
+
 /// A user message to turn into a run.
 #[derive(Clone, Debug)]
 pub struct Turn {
@@ -143,6 +170,8 @@ pub struct Turn {
     pub run_id: String,
     pub message_id: String,
     pub text: String,
+    /// What the run is given besides the conversation.
+    pub context: GivenContext,
 }
 
 impl Turn {
@@ -166,6 +195,8 @@ pub struct Paused {
     pub answers: BTreeMap<String, ValidatedAnswer>,
     /// The id of the run that carries the answers.
     pub next_run_id: String,
+    /// What the run that carries the answers is given besides the conversation.
+    pub context: GivenContext,
 }
 
 /// A run's request, ready to send.

@@ -8,6 +8,7 @@ mod audit;
 pub mod auth;
 mod caching;
 pub mod context;
+mod context_pins;
 mod credentials;
 pub mod error;
 mod forms;
@@ -22,8 +23,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    Members, MembersService, Notes, NotesService, Projects, ProjectsService, Workspace,
-    WorkspaceService,
+    ContextService, Contexts, Members, MembersService, Notes, NotesService, Projects,
+    ProjectsService, Workspace, WorkspaceService,
 };
 use app::{App, shell};
 use axum::Router;
@@ -55,6 +56,7 @@ pub struct AppState {
     pub workspace: Arc<dyn WorkspaceService>,
     pub notes: Arc<dyn NotesService>,
     pub projects: Arc<dyn ProjectsService>,
+    pub contexts: Arc<dyn ContextService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
@@ -91,6 +93,9 @@ impl AppState {
             projects: Arc::new(crate::workspace::projects::ProjectsServiceImpl::new(
                 runs.clone(),
             )),
+            contexts: Arc::new(crate::workspace::context::ContextServiceImpl::new(
+                runs.store().clone(),
+            )),
             runs,
             accounts,
             login_throttle: Arc::default(),
@@ -106,6 +111,7 @@ struct Services {
     members: Arc<dyn MembersService>,
     notes: Arc<dyn NotesService>,
     projects: Arc<dyn ProjectsService>,
+    contexts: Arc<dyn ContextService>,
 }
 
 impl Services {
@@ -114,6 +120,7 @@ impl Services {
         provide_context(Members(self.members.clone()));
         provide_context(Notes(self.notes.clone()));
         provide_context(Projects(self.projects.clone()));
+        provide_context(Contexts(self.contexts.clone()));
     }
 }
 
@@ -124,6 +131,7 @@ pub fn router(state: AppState) -> Router {
         members: Arc::new(state.accounts.clone()),
         notes: state.notes.clone(),
         projects: state.projects.clone(),
+        contexts: state.contexts.clone(),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
@@ -136,6 +144,7 @@ pub fn router(state: AppState) -> Router {
         .merge(forms::routes())
         .merge(notes::routes())
         .merge(projects::routes())
+        .merge(context_pins::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

@@ -45,6 +45,16 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("PATCH /api/v1/notes/{}", Role::Operator, "note.edit"),
     ("DELETE /api/v1/notes/{}", Role::Operator, "note.delete"),
     ("POST /api/v1/projects", Role::Operator, "project.create"),
+    (
+        "PUT /api/v1/threads/{}/context",
+        Role::Operator,
+        "thread.pin",
+    ),
+    (
+        "PUT /api/v1/projects/{}/context",
+        Role::Operator,
+        "project.pin",
+    ),
     ("PATCH /api/v1/projects/{}", Role::Operator, "project.edit"),
     (
         "DELETE /api/v1/projects/{}",
@@ -79,6 +89,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/edit_project", Role::Operator, "project.edit"),
     ("/fn/archive_project", Role::Operator, "project.archive"),
     ("/fn/delete_project", Role::Operator, "project.delete"),
+    ("/fn/pin_notes", Role::Operator, "thread.pin"),
     ("/fn/add_member", Role::Owner, "member.add"),
     ("/fn/set_member_role", Role::Owner, "member.set_role"),
     ("/fn/remove_member", Role::Owner, "member.remove"),
@@ -110,6 +121,7 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/projects",
     "/fn/project_page",
     "/fn/agents",
+    "/fn/thread_context",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

@@ -3,6 +3,7 @@
 //! cancel, and recover after a restart. What differs per agent is its [`Connector`].
 
 mod cancel;
+pub mod context;
 mod delivery;
 mod receipts;
 mod recovery;

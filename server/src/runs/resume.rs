@@ -60,11 +60,13 @@ impl Runs {
             let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
             let paused = Paused {
                 next_run_id,
+                context: self.given_context(tenant_id, &run.thread_id).await?,
                 run,
                 asks,
                 answers,
             };
-            let prepared = agent.prepare_resume(&self.host, &paused).await?;
+            let mut prepared = agent.prepare_resume(&self.host, &paused).await?;
+            prepared.first.extend(paused.context.event());
             self.start(
                 &agent,
                 tenant_id,

@@ -65,6 +65,7 @@ impl Runs {
             tenant_id: tenant_id.to_owned(),
             thread_id: thread_id.to_owned(),
             message_id: format!("user-{run_id}"),
+            context: self.given_context(tenant_id, thread_id).await?,
             run_id,
             text: text.to_owned(),
         };
@@ -105,6 +106,7 @@ impl Runs {
         }
         let turn = Turn {
             tenant_id: tenant_id.to_owned(),
+            context: self.given_context(tenant_id, &thread_id).await?,
             thread_id,
             run_id: uuid::Uuid::new_v4().to_string(),
             message_id,
@@ -130,7 +132,8 @@ impl Runs {
     ) -> Result<RunRecord, ApiError> {
         let (tenant_id, thread_id) = (turn.tenant_id.as_str(), turn.thread_id.as_str());
         let agent = self.thread_agent(tenant_id, thread_id).await?;
-        let prepared = agent.prepare_turn(&self.host, &turn).await?;
+        let mut prepared = agent.prepare_turn(&self.host, &turn).await?;
+        prepared.first.extend(turn.context.event());
         self.start(
             &agent,
             tenant_id,

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod notes;
+pub mod pins;
 pub mod projects;
 mod sql;
 
@@ -153,6 +154,7 @@ pub trait Store:
     accounts::AccountStore
     + audit::AuditStore
     + notes::NoteStore
+    + pins::PinStore
     + projects::ProjectStore
     + Send
     + Sync

@@ -1,6 +1,7 @@
 //! The workspace services: what server functions and the REST API call — threads and
 //! runs, and each workspace object in a file of its own.
 
+pub mod context;
 pub mod notes;
 pub mod projects;
 mod threads;

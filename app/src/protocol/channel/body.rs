@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Channel, Level, PlanItem, Role, RunOutcome};
+use super::{Channel, GivenItem, Level, PlanItem, Role, RunOutcome};
 use crate::protocol::ask::{Ask, AskKind, AskState};
 use crate::tagged::adjacently_tagged;
 
@@ -189,6 +189,11 @@ pub enum EventBody {
         message: String,
         excerpt: String,
     },
+    /// What the console gave the agent with the run: pinned notes and memory entries, each
+    /// at the version given. Kept so the run shows (and replays) what it was told.
+    ContextGiven {
+        items: Vec<GivenItem>,
+    },
 }
 
 adjacently_tagged!(EventBody, "kind", "payload");
@@ -258,6 +263,7 @@ event_kinds! {
     AskClosed => "ask_closed",
     ProtocolViolation => "protocol_violation",
     Malformed => "malformed",
+    ContextGiven => "context_given",
 }
 
 /// The kind a number stands for ([`EventBody::kind_number`]); `unknown` if none.
@@ -315,7 +321,8 @@ impl EventBody {
             | Notice { .. }
             | Custom { .. }
             | Raw { .. }
-            | Unknown { .. } => Channel::System,
+            | Unknown { .. }
+            | ContextGiven { .. } => Channel::System,
             AskOpened { ask } => ask.kind.channel(),
             AskClosed { ask_kind, .. } => ask_kind.channel(),
         }

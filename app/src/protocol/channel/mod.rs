@@ -97,6 +97,21 @@ pub enum Level {
     Error,
 }
 
+/// One thing the console gave the agent with a run (a pinned note or memory entry), as it
+/// was then.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GivenItem {
+    /// `note` or `memory`.
+    pub kind: String,
+    pub id: String,
+    pub title: String,
+    /// The note's version given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    /// Pinned to the thread, or to its project.
+    pub pinned_by: String,
+}
+
 /// One entry of a published plan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanItem {

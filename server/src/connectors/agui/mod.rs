@@ -12,7 +12,8 @@ use app::projection::history::{latest_state, messages_from_views};
 use serde_json::{Value, json};
 
 use super::{
-    AnswerRoute, Connector, Host, Launch, Paused, Prepared, Turn, url_without_credentials,
+    AnswerRoute, Connector, GivenContext, Host, Launch, Paused, Prepared, Turn,
+    url_without_credentials,
 };
 
 pub struct AgUiConnector {
@@ -41,6 +42,7 @@ impl AgUiConnector {
         parent_run_id: Option<&str>,
         messages: Vec<Value>,
         state: Value,
+        context: &GivenContext,
     ) -> Value {
         let mut input = json!({
             "threadId": thread_id,
@@ -49,7 +51,7 @@ impl AgUiConnector {
             "messages": messages,
             "state": state,
             "tools": self.tools,
-            "context": [],
+            "context": context.agui(),
             "forwardedProps": {},
         });
         if let Some(parent) = parent_run_id {
@@ -97,6 +99,7 @@ impl Connector for AgUiConnector {
             None,
             messages,
             latest_state(&views),
+            &turn.context,
         );
         Ok(Prepared {
             recorded: input.clone(),
@@ -119,6 +122,7 @@ impl Connector for AgUiConnector {
             Some(&paused.run.id),
             messages_from_views(&views, None),
             latest_state(&views),
+            &paused.context,
         );
         resume::with_answers(input, paused)
     }

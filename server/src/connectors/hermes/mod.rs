@@ -99,7 +99,7 @@ impl Connector for HermesConnector {
     }
 
     async fn prepare_turn(&self, _host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
-        let input = json!({ "prompt": turn.text });
+        let input = json!({ "prompt": prompt_with_context(&turn.text, &turn.context) });
         Ok(Prepared {
             recorded: input.clone(),
             input,
@@ -139,5 +139,57 @@ impl Connector for HermesConnector {
             Ok(gateway) => gateway.interrupt(&run.id).await.unwrap_or(false),
             Err(_) => false,
         }
+    }
+}
+
+/// A Hermes prompt carries no separate context: what the run is given goes before the
+/// message, marked as context. Hermes reads `@name` in a prompt as a reference to load,
+/// so an `@` inside a note is followed by a word joiner and stays text.
+fn prompt_with_context(text: &str, context: &super::GivenContext) -> String {
+    if context.entries.is_empty() {
+        return text.to_owned();
+    }
+    let mut prompt = String::from("[Context from the operator's workspace, for reference]\n");
+    for entry in &context.entries {
+        prompt.push_str(&format!(
+            "\n## {}\n{}\n",
+            entry.description,
+            entry.value.replace('@', "@\u{2060}")
+        ));
+    }
+    prompt.push_str("[End of context]\n\n");
+    prompt.push_str(text);
+    prompt
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::*;
+    use crate::connectors::{ContextEntry, GivenContext};
+
+    #[test]
+    fn a_prompt_carries_its_context_first_with_no_reference_hermes_would_load() {
+        assert_eq!(prompt_with_context("hi", &GivenContext::default()), "hi");
+        let context = GivenContext {
+            entries: vec![ContextEntry {
+                description: "Note “Runbook” (version 2)".into(),
+                value: "Mail @ops, see @file.md".into(),
+            }],
+            items: Vec::new(),
+        };
+        let prompt = prompt_with_context("deploy it", &context);
+        assert!(
+            prompt.starts_with("[Context from the operator's workspace"),
+            "{prompt}"
+        );
+        assert!(
+            prompt.ends_with("[End of context]\n\ndeploy it"),
+            "{prompt}"
+        );
+        assert!(prompt.contains("Note “Runbook” (version 2)"));
+        assert!(
+            !prompt.contains("@ops") && !prompt.contains("@file"),
+            "{prompt}"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The store in SQL, one implementation for SQLite and PostgreSQL alike (through sqlx's
 //! `Any` driver: `$N` placeholders, `RETURNING`, `ON CONFLICT`), its SQL kept per
 //! aggregate: tenants and threads, runs, events, asks and receipts, deliveries, accounts,
-//! notes, projects.
+//! notes, projects, pins.
 
 mod accounts;
 mod asks;
@@ -9,6 +9,7 @@ mod audit;
 mod deliveries;
 mod events;
 mod notes;
+mod pins;
 mod projects;
 mod rows;
 mod runs;

@@ -1,0 +1,151 @@
+//! The context pane's "Notes" section: what the selected thread's runs are given — the
+//! notes pinned to the thread (unpin, pin another) and to its project — and what the
+//! latest run was given, at which versions.
+
+use leptos::prelude::*;
+
+use crate::codec::Json;
+use crate::components::identity::may_act;
+use crate::error::ApiError;
+use crate::model::context::ThreadContext;
+use crate::pages::notes::load_notes;
+use crate::protocol::channel::GivenItem;
+
+#[server(prefix = "/fn", endpoint = "thread_context")]
+pub async fn load_thread_context(thread_id: String) -> Result<ThreadContext, ApiError> {
+    use crate::api::service::*;
+    with_status(contexts()?.thread_context(&context()?, &thread_id).await)
+}
+
+/// Pins exactly the notes `note_ids` (space-separated, in order) to the thread.
+#[server(prefix = "/fn", endpoint = "pin_notes")]
+pub async fn pin_notes(thread_id: String, note_ids: String) -> Result<ThreadContext, ApiError> {
+    use crate::api::service::*;
+    let pins = crate::model::context::Pins {
+        notes: note_ids.split_whitespace().map(str::to_owned).collect(),
+        memory: Vec::new(),
+    };
+    with_status(
+        contexts()?
+            .pin_to_thread(&context()?, &thread_id, pins)
+            .await,
+    )
+}
+
+#[component]
+pub fn PinnedNotes(
+    thread_id: String,
+    /// What the thread's latest run was given.
+    #[prop(into)]
+    given: Signal<Vec<GivenItem>>,
+) -> impl IntoView {
+    let pin = ServerAction::<PinNotes>::new();
+    let id = StoredValue::new(thread_id);
+    let pinned = Resource::<_, Json>::new_with_options(
+        move || (id.get_value(), pin.version().get()),
+        |(id, _)| load_thread_context(id),
+        false,
+    );
+    let notes = Resource::<_, Json>::new_with_options(
+        || (),
+        |_| load_notes(String::new(), String::new(), 0),
+        false,
+    );
+    let may = may_act();
+    let chosen = RwSignal::new(String::new());
+    let set = move |ids: Vec<String>| {
+        pin.dispatch(PinNotes {
+            thread_id: id.get_value(),
+            note_ids: ids.join(" "),
+        });
+    };
+    view! {
+        {move || pin.value().get().and_then(Result::err).map(|error| view! {
+            <p class="error-text" role="alert">{error.to_string()}</p>
+        })}
+        <Transition fallback=|| view! { <p class="muted">"Loading pinned notes…"</p> }>
+            {move || Suspend::new(async move {
+                let Ok(context) = pinned.await else {
+                    return view! { <p class="muted">"Pinned notes could not be loaded."</p> }.into_any();
+                };
+                let ids: Vec<String> = context.pinned.notes.iter().map(|note| note.id.clone()).collect();
+                let listed = ids.clone();
+                let available: Vec<(String, String)> = notes
+                    .await
+                    .map(|list| list.notes.into_iter().filter(|note| !ids.contains(&note.id)).map(|note| (note.id, note.title)).collect())
+                    .unwrap_or_default();
+                let has_available = !available.is_empty();
+                view! {
+                    {context.pinned.notes.is_empty().then(|| view! { <p class="muted">"No notes pinned to this thread."</p> })}
+                    <ul class="pinned-list" aria-label="Notes pinned to this thread">
+                        {context.pinned.notes.into_iter().map(|note| {
+                            let unpinned: Vec<String> = listed.iter().filter(|id| **id != note.id).cloned().collect();
+                            view! {
+                                <li>
+                                    <a href=format!("/notes/{}", note.id)>{note.title.clone()}</a>
+                                    <span class="muted">" v" {note.version}</span>
+                                    <Show when=move || may.get()>
+                                        {
+                                            let unpinned = unpinned.clone();
+                                            let label = format!("Unpin {}", note.title);
+                                            view! { <button type="button" class="button small ghost" aria-label=label
+                                                on:click=move |_| set(unpinned.clone())>"Unpin"</button> }
+                                        }
+                                    </Show>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                    {context.project.map(|project| view! {
+                        <p class="muted">"From project " <a href=format!("/projects/{}", project.id)>{project.name}</a> ": "
+                            {if project.pinned.notes.is_empty() { "nothing pinned".to_owned() } else {
+                                project.pinned.notes.iter().map(|note| format!("{} v{}", note.title, note.version)).collect::<Vec<_>>().join(", ")
+                            }}
+                        </p>
+                    })}
+                    <Show when=move || may.get() && has_available>
+                        {
+                            let available = available.clone();
+                            let ids = ids.clone();
+                            view! {
+                                <div class="pin-form">
+                                    <label class="visually-hidden" for="pin-note">"Note to pin"</label>
+                                    <select id="pin-note" on:change=move |event| chosen.set(event_target_value(&event))>
+                                        <option value="">"Pin a note…"</option>
+                                        {available.iter().map(|(id, title)| view! { <option value=id.clone()>{title.clone()}</option> }).collect_view()}
+                                    </select>
+                                    <button type="button" class="button small" on:click={
+                                        let ids = ids.clone();
+                                        move |_| {
+                                            let pick = chosen.get();
+                                            if !pick.is_empty() {
+                                                let mut next = ids.clone();
+                                                next.push(pick);
+                                                set(next);
+                                            }
+                                        }
+                                    }>"Pin"</button>
+                                </div>
+                            }
+                        }
+                    </Show>
+                }.into_any()
+            })}
+        </Transition>
+        {move || {
+            let given = given.get();
+            (!given.is_empty()).then(|| view! {
+                <p class="muted given-heading">"The latest run was given:"</p>
+                <ul class="pinned-list" aria-label="Given to the latest run">
+                    {given.into_iter().map(|item| view! {
+                        <li>
+                            <a href=format!("/notes/{}", item.id)>{item.title}</a>
+                            {item.version.map(|version| view! { <span class="muted">" v" {version}</span> })}
+                            <span class="muted">" (pinned to the " {item.pinned_by} ")"</span>
+                        </li>
+                    }).collect_view()}
+                </ul>
+            })
+        }}
+    }
+}

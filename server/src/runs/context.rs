@@ -1,0 +1,115 @@
+//! What a run is given besides the conversation: the notes (and memory entries) pinned to
+//! its thread and to the thread's project, each at its current version — as AG-UI
+//! `context` entries for the agent and as the `context_given` event the run keeps.
+
+use app::error::ApiError;
+use app::model::context::{Pinned as PinnedObjects, PinnedNote};
+use app::model::notes::Note;
+use app::protocol::channel::{EventBody, EventDraft, GivenItem};
+
+use super::Runs;
+use crate::clock::now_ms;
+use crate::connectors::{ContextEntry, GivenContext};
+use crate::store::Store;
+use crate::store::pins::{Holder, Pinned};
+
+/// The notes `holder_id` pins that still exist, in the order pinned.
+pub async fn pinned_notes(
+    store: &dyn Store,
+    tenant_id: &str,
+    holder: Holder,
+    holder_id: &str,
+) -> Result<Vec<Note>, ApiError> {
+    let mut notes = Vec::new();
+    for id in store
+        .pins(tenant_id, holder, holder_id, Pinned::Note)
+        .await?
+    {
+        if let Some(note) = store.get_note(tenant_id, &id).await? {
+            notes.push(note);
+        }
+    }
+    Ok(notes)
+}
+
+/// What `holder_id` pins, as lists show it.
+pub async fn pinned(
+    store: &dyn Store,
+    tenant_id: &str,
+    holder: Holder,
+    holder_id: &str,
+) -> Result<PinnedObjects, ApiError> {
+    Ok(PinnedObjects {
+        notes: pinned_notes(store, tenant_id, holder, holder_id)
+            .await?
+            .into_iter()
+            .map(|note| PinnedNote {
+                id: note.id,
+                title: note.title,
+                version: note.version,
+            })
+            .collect(),
+        memory: store
+            .pins(tenant_id, holder, holder_id, Pinned::Memory)
+            .await?,
+    })
+}
+
+impl GivenContext {
+    /// The event a run that was given this context records first.
+    pub fn event(&self) -> Option<EventDraft> {
+        (!self.items.is_empty()).then(|| {
+            EventDraft::new(
+                EventBody::ContextGiven {
+                    items: self.items.clone(),
+                },
+                Some(now_ms()),
+                None,
+            )
+        })
+    }
+}
+
+impl Runs {
+    /// What a run of thread `thread_id` is given now: the project's pins first (the wider
+    /// frame), then the thread's; a note pinned by both is given once.
+    pub(super) async fn given_context(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<GivenContext, ApiError> {
+        let store = self.host.store.as_ref();
+        let mut given = GivenContext::default();
+        let project = match store.get_thread(tenant_id, thread_id).await? {
+            Some(thread) => thread.project_id,
+            None => None,
+        };
+        let mut holders = Vec::new();
+        if let Some(project) = project {
+            holders.push((Holder::Project, project));
+        }
+        holders.push((Holder::Thread, thread_id.to_owned()));
+        for (holder, id) in holders {
+            for note in pinned_notes(store, tenant_id, holder, &id).await? {
+                if given.items.iter().any(|item| item.id == note.id) {
+                    continue;
+                }
+                given.entries.push(ContextEntry {
+                    description: format!(
+                        "Note “{}” (version {}) from the operator's workspace",
+                        note.title, note.version
+                    ),
+                    value: note.body.clone(),
+                });
+                given.items.push(GivenItem {
+                    kind: Pinned::Note.label().to_owned(),
+                    id: note.id,
+                    title: note.title,
+                    version: Some(note.version),
+                    pinned_by: holder.label().to_owned(),
+                });
+            }
+        }
+        Ok(given)
+    }
+}

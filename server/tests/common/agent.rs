@@ -1,0 +1,74 @@
+//! Scripted AG-UI agents on loopback for tests that check what an agent received: each
+//! keeps every RunAgentInput it was sent.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Reads one HTTP request: its head and, by its content length, its body.
+pub async fn read_request(socket: &mut TcpStream) -> Option<Value> {
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let read = socket.read(&mut chunk).await.ok()?;
+        if read == 0 {
+            return None;
+        }
+        buffer.extend_from_slice(&chunk[..read]);
+        let Some(end) = buffer.windows(4).position(|window| window == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(0);
+        while buffer.len() < end + 4 + length {
+            let read = socket.read(&mut chunk).await.ok()?;
+            if read == 0 {
+                return None;
+            }
+            buffer.extend_from_slice(&chunk[..read]);
+        }
+        return serde_json::from_slice(&buffer[end + 4..end + 4 + length]).ok();
+    }
+}
+
+/// An agent that answers every run with `reply` as one text message, keeping each input.
+pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/agent", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(input) = read_request(&mut socket).await else {
+                continue;
+            };
+            kept.lock().unwrap().push(input.clone());
+            let ids = json!({"threadId": input["threadId"], "runId": input["runId"]});
+            let events = [
+                json!({"type": "RUN_STARTED", "threadId": ids["threadId"], "runId": ids["runId"]}),
+                json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+                json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": reply}),
+                json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+                json!({"type": "RUN_FINISHED", "threadId": ids["threadId"], "runId": ids["runId"]}),
+            ];
+            let body: String = events
+                .iter()
+                .map(|event| format!("data: {event}\n\n"))
+                .collect();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
+            );
+            let _ = socket.write_all(response.as_bytes()).await;
+            let _ = socket.shutdown().await;
+        }
+    });
+    (url, seen)
+}
