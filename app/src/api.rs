@@ -16,7 +16,11 @@ pub mod service {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
+    use crate::memory::ScopeKind;
     use crate::model::context::{Pinned, Pins, ThreadContext};
+    use crate::model::memory::{
+        MemoryBatch, MemoryEntry, MemoryProposal, MemoryScope, MemorySettings,
+    };
     use crate::model::notes::{
         NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
     };
@@ -251,6 +255,60 @@ pub mod service {
 
     #[derive(Clone)]
     pub struct Contexts(pub Arc<dyn ContextService>);
+
+    /// A tenant's memory: scopes, batches, entries, the review queue and the settings.
+    #[async_trait::async_trait]
+    pub trait MemoryService: Send + Sync + 'static {
+        async fn memory(
+            &self,
+            context: &RequestContext,
+            scope: ScopeKind,
+            project_id: Option<&str>,
+        ) -> Result<MemoryScope, ApiError>;
+        /// Applies a batch of operations as the context's user, all or nothing.
+        async fn change_memory(
+            &self,
+            context: &RequestContext,
+            batch: MemoryBatch,
+        ) -> Result<MemoryScope, ApiError>;
+        async fn memory_entry(
+            &self,
+            context: &RequestContext,
+            id: &str,
+        ) -> Result<MemoryEntry, ApiError>;
+        async fn edit_memory(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            text: &str,
+        ) -> Result<MemoryEntry, ApiError>;
+        async fn delete_memory(&self, context: &RequestContext, id: &str) -> Result<(), ApiError>;
+        /// Proposals, newest first; only those in `state` when given.
+        async fn proposals(
+            &self,
+            context: &RequestContext,
+            state: Option<&str>,
+        ) -> Result<Vec<MemoryProposal>, ApiError>;
+        /// Accepts (applies) or rejects a pending proposal, once.
+        async fn decide_proposal(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            accept: bool,
+        ) -> Result<MemoryProposal, ApiError>;
+        async fn memory_settings(
+            &self,
+            context: &RequestContext,
+        ) -> Result<MemorySettings, ApiError>;
+        async fn set_memory_settings(
+            &self,
+            context: &RequestContext,
+            settings: MemorySettings,
+        ) -> Result<MemorySettings, ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Memory(pub Arc<dyn MemoryService>);
 
     pub fn contexts() -> Result<Arc<dyn ContextService>, ApiError> {
         use_context::<Contexts>()

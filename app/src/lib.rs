@@ -11,6 +11,7 @@
 //! - [`tagged`]: the tagged JSON forms of the contract's enums.
 //! - [`codec`]: the one way JSON is read (and, with `ui`, the resources' codec).
 //! - [`markdown`]: Markdown parsed into a tree of safe nodes (no raw HTML, safe links).
+//! - [`memory`]: memory's operations with Hermes' semantics, planned against a scope.
 //!
 //! With the `ui` feature (implied by `ssr`, `hydrate` and `csr`):
 //! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
@@ -30,6 +31,7 @@ pub mod error;
 #[cfg(feature = "ui")]
 pub mod live;
 pub mod markdown;
+pub mod memory;
 pub mod model;
 #[cfg(feature = "ui")]
 pub mod pages;

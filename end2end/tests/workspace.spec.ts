@@ -1,5 +1,8 @@
 import { addUser, askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
+// Projects and notes hold records (their own specs test them); the rest are honest
+// empty states until they do.
+const withRecords = ['/projects', '/notes'];
 const sections = [
   ['Projects', '/projects'],
   ['Notes', '/notes'],
@@ -10,13 +13,13 @@ const sections = [
   ['Curator jobs', '/curator'],
 ] as const;
 
-test('every workspace section is a route with an honest empty state', async ({ page, request }) => {
+test('every workspace section is a route, and those without records yet say so', async ({ page, request }) => {
   for (const [title, path] of sections) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     // Server-rendered: the heading is in the HTML itself (a hydration marker may follow the text).
     const html = await response.text();
-    expect(html).toMatch(new RegExp(`<h1 id="section-heading">${title}(<!>)?</h1>`));
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${title}(<!>)?</h1>`));
     // The current link is marked once (an attribute given twice is invalid HTML).
     expect(html).toContain(`<a href="${path}" aria-current="page"`);
     expect(html).not.toMatch(/aria-current="page"\s+aria-current=/);
@@ -27,7 +30,9 @@ test('every workspace section is a route with an honest empty state', async ({ p
     await nav.getByRole('link', { name: title, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-    await expect(page.getByRole('main').getByRole('status')).toContainText('yet');
+    if (!withRecords.includes(path)) {
+      await expect(page.getByRole('main').getByRole('status')).toContainText('yet');
+    }
     await expect(nav.getByRole('link', { name: title, exact: true })).toHaveAttribute('aria-current', 'page');
   }
 });

@@ -8,10 +8,13 @@
 #[path = "common/backends.rs"]
 mod backends;
 mod common;
+#[path = "access/probes.rs"]
+mod probes;
 
 use app::model::Role;
 use common::api::Api;
 use common::client_with;
+use probes::{Body, Probe, RECEIPT, probes};
 use reqwest::{Client, Method};
 use serde_json::{Value, json};
 
@@ -24,383 +27,6 @@ enum Persona {
     Viewer,
     Operator,
     Owner,
-}
-
-/// How a route is called.
-#[derive(Clone, Copy)]
-enum Body {
-    None,
-    Json(&'static str),
-    Form(&'static str),
-}
-
-/// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{D}`
-/// and `{E}` notes of the persona's own to delete), body, the role it needs, and whether
-/// it names an object of the tenant (so another tenant gets 404).
-struct Probe {
-    method: Method,
-    path: &'static str,
-    body: Body,
-    needs: Role,
-    names_object: bool,
-}
-
-const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","action":"once","data":{},"ts":"2026-12-04T12:00:00Z"}}"#;
-
-fn probes() -> Vec<Probe> {
-    let probe = |method: Method, path, body, needs, names_object| Probe {
-        method,
-        path,
-        body,
-        needs,
-        names_object,
-    };
-    use Body::{Form, Json};
-    use Role::{Operator, Owner, Viewer};
-    vec![
-        // REST
-        probe(Method::GET, "/api/v1/me", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/agents", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/tenants", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/threads", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/threads/{T}", Body::None, Viewer, true),
-        probe(Method::GET, "/api/v1/runs/{R}", Body::None, Viewer, true),
-        probe(
-            Method::GET,
-            "/api/v1/runs/{R}/events",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(Method::GET, "/api/v1/asks", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/audit", Body::None, Owner, false),
-        probe(Method::GET, "/api/v1/asks/{K}", Body::None, Viewer, true),
-        probe(
-            Method::POST,
-            "/api/v1/asks/{K}/receipt",
-            Json(RECEIPT),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/threads/{T}/messages",
-            Json(r#"{"text":"probe"}"#),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/runs/{R}/retry",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/runs/{R}/cancel",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(Method::POST, "/api/v1/threads", Json("{}"), Operator, false),
-        probe(Method::GET, "/api/v1/notes", Body::None, Viewer, false),
-        probe(
-            Method::GET,
-            "/api/v1/notes?q=probe",
-            Body::None,
-            Viewer,
-            false,
-        ),
-        probe(Method::GET, "/api/v1/notes/{N}", Body::None, Viewer, true),
-        probe(
-            Method::GET,
-            "/api/v1/notes/{N}/versions",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::GET,
-            "/api/v1/notes/{N}/versions/1",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/notes",
-            Json(r#"{"title":"probe"}"#),
-            Operator,
-            false,
-        ),
-        probe(
-            Method::PATCH,
-            "/api/v1/notes/{N}",
-            Json(r#"{"title":"edited by {P}"}"#),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/notes/{N}/versions/1/restore",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(
-            Method::DELETE,
-            "/api/v1/notes/{D}",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/tenants",
-            Json(r#"{"name":"probe-{P}"}"#),
-            Owner,
-            false,
-        ),
-        // Server functions
-        probe(Method::POST, "/fn/me", Form(""), Viewer, false),
-        probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
-        probe(Method::POST, "/fn/audit", Form(""), Owner, false),
-        probe(
-            Method::POST,
-            "/fn/get_thread",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/thread_page",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/run_arrivals",
-            Form("run_id={R}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/rename_thread",
-            Form("thread_id={T}&title=renamed"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/bind_agent",
-            Form("thread_id={T}&agent=demo"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/send_message",
-            Form("thread_id={T}&text=probe"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/retry_run",
-            Form("run_id={R}"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/cancel_run",
-            Form("run_id={R}"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/answer_ask",
-            Form("run_id={R}&ask_id=approve-budget&receipt={RECEIPT}"),
-            Operator,
-            true,
-        ),
-        probe(Method::POST, "/fn/create_thread", Form(""), Operator, false),
-        probe(
-            Method::POST,
-            "/fn/projects",
-            Form("archived=false&offset=0"),
-            Viewer,
-            false,
-        ),
-        probe(Method::POST, "/fn/agents", Form(""), Viewer, false),
-        probe(
-            Method::POST,
-            "/fn/thread_context",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/pin_notes",
-            Form("thread_id={T}&note_ids={N}"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/project_page",
-            Form("project_id={J}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/create_project",
-            Form("name=fn+probe+{P}&description=&default_agent="),
-            Operator,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/edit_project",
-            Form("project_id={J}&name=Probed&description=x&default_agent=demo"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/archive_project",
-            Form("project_id={J}&archived=false"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/delete_project",
-            Form("project_id={Q}"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/notes",
-            Form("q=probe&tag=&offset=0"),
-            Viewer,
-            false,
-        ),
-        probe(Method::POST, "/fn/note", Form("note_id={N}"), Viewer, true),
-        probe(
-            Method::POST,
-            "/fn/note_versions",
-            Form("note_id={N}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/note_version",
-            Form("note_id={N}&version=1"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/create_note",
-            Form("title=probe&body=text&tags=a"),
-            Operator,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/edit_note",
-            Form("note_id={N}&title=edited&body=text&tags=&base_version=1"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/restore_note",
-            Form("note_id={N}&version=1"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/delete_note",
-            Form("note_id={E}"),
-            Operator,
-            true,
-        ),
-        probe(Method::POST, "/fn/members", Form(""), Owner, false),
-        probe(Method::POST, "/fn/tokens", Form(""), Owner, false),
-        probe(
-            Method::POST,
-            "/fn/add_member",
-            Form("user={P}-new&role=viewer&password=first-password-1"),
-            Owner,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/set_member_role",
-            Form("user={P}-new&role=operator"),
-            Owner,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/remove_member",
-            Form("user={P}-new"),
-            Owner,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/create_token",
-            Form("role=viewer&expires_days=1"),
-            Owner,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/revoke_token",
-            Form("token_id={X}"),
-            Owner,
-            true,
-        ),
-        // Pages
-        probe(Method::GET, "/", Body::None, Viewer, false),
-        probe(Method::GET, "/notes", Body::None, Viewer, false),
-        probe(Method::GET, "/notes?q=probe", Body::None, Viewer, false),
-        probe(Method::GET, "/notes/{N}", Body::None, Viewer, true),
-        probe(Method::GET, "/projects", Body::None, Viewer, false),
-        probe(Method::GET, "/projects/{J}", Body::None, Viewer, true),
-        probe(Method::GET, "/audit", Body::None, Owner, false),
-        probe(Method::GET, "/members", Body::None, Owner, false),
-        probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
-        // Forms
-        probe(
-            Method::POST,
-            "/auth/new-tenant",
-            Form("tenant=form-{P}"),
-            Owner,
-            false,
-        ),
-        // Last: it ends the persona's sessions.
-        probe(
-            Method::POST,
-            "/auth/logout-everywhere",
-            Form(""),
-            Viewer,
-            false,
-        ),
-    ]
 }
 
 fn is_page(probe: &Probe) -> bool {
@@ -429,9 +55,10 @@ struct Objects {
     /// A spare token of the tenant's, for its owners to revoke.
     token: String,
     note: String,
-    /// Two notes for each persona to delete, one by REST, one by server function, and a
-    /// project.
-    doomed: std::collections::HashMap<String, (String, String, String)>,
+    memory: String,
+    /// Two notes and two projects for each persona to delete, one of each by REST and
+    /// one by server function.
+    doomed: std::collections::HashMap<String, (String, String, String, String)>,
     project: String,
 }
 
@@ -442,7 +69,9 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{D}", &own.0)
         .replace("{E}", &own.1)
         .replace("{Q}", &own.2)
+        .replace("{W}", &own.3)
         .replace("{J}", &objects.project)
+        .replace("{M}", &objects.memory)
         .replace("{R}", &objects.run)
         .replace("{K}", &objects.key)
         .replace("{X}", &objects.token)
@@ -507,6 +136,8 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, notes) = api.get("/api/v1/notes?limit=200").await;
     let (_, note) = api.get(&format!("/api/v1/notes/{}", objects.note)).await;
     let (_, projects) = api.get("/api/v1/projects?limit=200").await;
+    let (_, memory) = api.get("/api/v1/memory").await;
+    let (_, memory_settings) = api.get("/api/v1/memory/settings").await;
     let (_, pins) = api
         .get(&format!("/api/v1/threads/{}/context", objects.thread))
         .await;
@@ -527,6 +158,8 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         "note": [&note["title"], &note["version"]],
         "projects": projects["projects"].as_array().map(Vec::len),
         "pins": pins,
+        "memory": memory["entries"],
+        "memory_settings": memory_settings,
         "project": [&project["project"], project["threads"].as_array().map(Vec::len)],
     })
 }
@@ -572,10 +205,17 @@ async fn probe_every_route(api: &Api) {
                 json!({ "name": format!("doomed {persona:?}") }),
             )
             .await;
+        let (_, other) = api
+            .post(
+                "/api/v1/projects",
+                json!({ "name": format!("doomed too {persona:?}") }),
+            )
+            .await;
         let own = (
             api.note("doomed").await,
             api.note("doomed too").await,
             project["id"].as_str().unwrap().to_owned(),
+            other["id"].as_str().unwrap().to_owned(),
         );
         doomed.insert(format!("{persona:?}"), own);
     }
@@ -586,6 +226,16 @@ async fn probe_every_route(api: &Api) {
         token,
         note: api.note("probed").await,
         doomed,
+        memory: api
+            .post(
+                "/api/v1/memory",
+                json!({"scope": "tenant", "operations": [{"action": "add", "content": "probed fact"}]}),
+            )
+            .await
+            .1["entries"][0]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
         project: api
             .post("/api/v1/projects", json!({ "name": "probed" }))
             .await

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::tagged::internally_tagged;
 
 pub mod context;
+pub mod memory;
 pub mod notes;
 pub mod projects;
 

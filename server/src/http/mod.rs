@@ -14,6 +14,7 @@ pub mod error;
 mod forms;
 pub mod guard;
 pub mod headers;
+mod memory;
 mod notes;
 pub mod policy;
 mod projects;
@@ -23,8 +24,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    ContextService, Contexts, Members, MembersService, Notes, NotesService, Projects,
-    ProjectsService, Workspace, WorkspaceService,
+    ContextService, Contexts, Members, MembersService, MemoryService, Notes, NotesService,
+    Projects, ProjectsService, Workspace, WorkspaceService,
 };
 use app::{App, shell};
 use axum::Router;
@@ -57,6 +58,7 @@ pub struct AppState {
     pub notes: Arc<dyn NotesService>,
     pub projects: Arc<dyn ProjectsService>,
     pub contexts: Arc<dyn ContextService>,
+    pub memory: Arc<dyn MemoryService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
@@ -96,6 +98,9 @@ impl AppState {
             contexts: Arc::new(crate::workspace::context::ContextServiceImpl::new(
                 runs.store().clone(),
             )),
+            memory: Arc::new(crate::workspace::memory::MemoryServiceImpl::new(
+                runs.store().clone(),
+            )),
             runs,
             accounts,
             login_throttle: Arc::default(),
@@ -112,6 +117,7 @@ struct Services {
     notes: Arc<dyn NotesService>,
     projects: Arc<dyn ProjectsService>,
     contexts: Arc<dyn ContextService>,
+    memory: Arc<dyn MemoryService>,
 }
 
 impl Services {
@@ -121,6 +127,7 @@ impl Services {
         provide_context(Notes(self.notes.clone()));
         provide_context(Projects(self.projects.clone()));
         provide_context(Contexts(self.contexts.clone()));
+        provide_context(app::api::service::Memory(self.memory.clone()));
     }
 }
 
@@ -132,6 +139,7 @@ pub fn router(state: AppState) -> Router {
         notes: state.notes.clone(),
         projects: state.projects.clone(),
         contexts: state.contexts.clone(),
+        memory: state.memory.clone(),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
@@ -145,6 +153,7 @@ pub fn router(state: AppState) -> Router {
         .merge(notes::routes())
         .merge(projects::routes())
         .merge(context_pins::routes())
+        .merge(memory::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

@@ -45,6 +45,24 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("PATCH /api/v1/notes/{}", Role::Operator, "note.edit"),
     ("DELETE /api/v1/notes/{}", Role::Operator, "note.delete"),
     ("POST /api/v1/projects", Role::Operator, "project.create"),
+    ("POST /api/v1/memory", Role::Operator, "memory.change"),
+    (
+        "PUT /api/v1/memory/settings",
+        Role::Owner,
+        "memory.settings",
+    ),
+    ("PATCH /api/v1/memory/{}", Role::Operator, "memory.edit"),
+    ("DELETE /api/v1/memory/{}", Role::Operator, "memory.delete"),
+    (
+        "POST /api/v1/memory/review/{}/accept",
+        Role::Operator,
+        "memory.accept",
+    ),
+    (
+        "POST /api/v1/memory/review/{}/reject",
+        Role::Operator,
+        "memory.reject",
+    ),
     (
         "PUT /api/v1/threads/{}/context",
         Role::Operator,

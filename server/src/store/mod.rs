@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod memory;
 pub mod notes;
 pub mod pins;
 pub mod projects;
@@ -153,6 +154,7 @@ pub struct AppendRequest {
 pub trait Store:
     accounts::AccountStore
     + audit::AuditStore
+    + memory::MemoryStore
     + notes::NoteStore
     + pins::PinStore
     + projects::ProjectStore

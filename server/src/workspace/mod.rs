@@ -2,6 +2,7 @@
 //! runs, and each workspace object in a file of its own.
 
 pub mod context;
+pub mod memory;
 pub mod notes;
 pub mod projects;
 mod threads;

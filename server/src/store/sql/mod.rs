@@ -1,13 +1,14 @@
 //! The store in SQL, one implementation for SQLite and PostgreSQL alike (through sqlx's
 //! `Any` driver: `$N` placeholders, `RETURNING`, `ON CONFLICT`), its SQL kept per
 //! aggregate: tenants and threads, runs, events, asks and receipts, deliveries, accounts,
-//! notes, projects, pins.
+//! notes, projects, pins, memory.
 
 mod accounts;
 mod asks;
 mod audit;
 mod deliveries;
 mod events;
+mod memory;
 mod notes;
 mod pins;
 mod projects;

@@ -1,0 +1,311 @@
+//! Memory in SQL: entries per scope, proposals and tenant settings.
+
+use app::memory::{Change, Current, ScopeKind};
+use app::model::memory::{MemoryEntry, MemoryProposal};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::SqlStore;
+use super::rows::parse_json;
+use crate::store::StoreError;
+use crate::store::memory::{MemoryStore, ScopeRef, Writer};
+
+const ENTRY_COLUMNS: &str =
+    "id, scope, scope_id, text, source, author, created_at_ms, updated_at_ms";
+const PROPOSAL_COLUMNS: &str = "id, scope, scope_id, operations, proposed_by, run_id, \
+     created_at_ms, state, reviewed_by, outcome";
+
+fn scope_of(row: &AnyRow) -> Result<ScopeRef, StoreError> {
+    let kind: String = row.try_get("scope")?;
+    Ok(ScopeRef {
+        kind: ScopeKind::parse(&kind).map_err(StoreError::Corrupt)?,
+        id: row.try_get("scope_id")?,
+    })
+}
+
+/// The project a scope names, as clients see it (users' ids stay on the server).
+fn project_of(scope: &ScopeRef) -> Option<String> {
+    (scope.kind == ScopeKind::Project).then(|| scope.id.clone())
+}
+
+fn entry_row(row: &AnyRow) -> Result<(MemoryEntry, ScopeRef), StoreError> {
+    let scope = scope_of(row)?;
+    Ok((
+        MemoryEntry {
+            id: row.try_get("id")?,
+            scope: scope.kind,
+            project_id: project_of(&scope),
+            text: row.try_get("text")?,
+            source: row.try_get("source")?,
+            author: row.try_get("author")?,
+            created_at_ms: row.try_get("created_at_ms")?,
+            updated_at_ms: row.try_get("updated_at_ms")?,
+        },
+        scope,
+    ))
+}
+
+fn proposal_row(row: &AnyRow) -> Result<(MemoryProposal, ScopeRef), StoreError> {
+    let scope = scope_of(row)?;
+    Ok((
+        MemoryProposal {
+            id: row.try_get("id")?,
+            scope: scope.kind,
+            project_id: project_of(&scope),
+            operations: parse_json(&row.try_get::<String, _>("operations")?, "operations")?,
+            proposed_by: row.try_get("proposed_by")?,
+            run_id: row.try_get("run_id")?,
+            created_at_ms: row.try_get("created_at_ms")?,
+            state: row.try_get("state")?,
+            reviewed_by: row.try_get("reviewed_by")?,
+            outcome: row.try_get("outcome")?,
+        },
+        scope,
+    ))
+}
+
+#[async_trait::async_trait]
+impl MemoryStore for SqlStore {
+    async fn memory_entries(
+        &self,
+        tenant_id: &str,
+        scope: &ScopeRef,
+    ) -> Result<Vec<MemoryEntry>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM memory WHERE tenant_id = $1 AND scope = $2 \
+             AND scope_id = $3 ORDER BY seq"
+        ))
+        .bind(tenant_id)
+        .bind(scope.kind.label())
+        .bind(&scope.id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| entry_row(row).map(|(entry, _)| entry))
+            .collect()
+    }
+
+    async fn memory_entry(
+        &self,
+        tenant_id: &str,
+        id: &str,
+    ) -> Result<Option<(MemoryEntry, ScopeRef)>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM memory WHERE tenant_id = $1 AND id = $2"
+        ))
+        .bind(tenant_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(entry_row).transpose()
+    }
+
+    async fn apply_memory(
+        &self,
+        tenant_id: &str,
+        scope: &ScopeRef,
+        expected: &[Current],
+        changes: &[Change],
+        writer: &Writer,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        // Taking the write lock first (SQLite) and locking the scope's rows (PostgreSQL)
+        // makes the comparison below hold until the commit.
+        let lock = if self.dialect == super::Dialect::Postgres {
+            " FOR UPDATE"
+        } else {
+            ""
+        };
+        if self.dialect == super::Dialect::Sqlite {
+            sqlx::query("UPDATE tenants SET name = name WHERE id = $1")
+                .bind(tenant_id)
+                .execute(&mut *transaction)
+                .await?;
+        }
+        let rows = sqlx::query(&format!(
+            "SELECT id, text FROM memory WHERE tenant_id = $1 AND scope = $2 AND scope_id = $3 \
+             ORDER BY seq{lock}"
+        ))
+        .bind(tenant_id)
+        .bind(scope.kind.label())
+        .bind(&scope.id)
+        .fetch_all(&mut *transaction)
+        .await?;
+        let now: Vec<Current> = rows
+            .iter()
+            .map(|row| {
+                Ok(Current {
+                    id: row.try_get("id")?,
+                    text: row.try_get("text")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?;
+        if now != expected {
+            return Ok(false);
+        }
+        for change in changes {
+            match change {
+                Change::Add { text, .. } => {
+                    sqlx::query(
+                        "INSERT INTO memory (tenant_id, id, scope, scope_id, text, source, author, \
+                         created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+                    )
+                    .bind(tenant_id)
+                    .bind(uuid::Uuid::new_v4().to_string())
+                    .bind(scope.kind.label())
+                    .bind(&scope.id)
+                    .bind(text)
+                    .bind(writer.source)
+                    .bind(&writer.author)
+                    .bind(now_ms)
+                    .execute(&mut *transaction)
+                    .await?;
+                }
+                Change::Replace { id, text } => {
+                    sqlx::query(
+                        "UPDATE memory SET text = $1, source = $2, author = $3, updated_at_ms = $4 \
+                         WHERE tenant_id = $5 AND id = $6",
+                    )
+                    .bind(text)
+                    .bind(writer.source)
+                    .bind(&writer.author)
+                    .bind(now_ms)
+                    .bind(tenant_id)
+                    .bind(id)
+                    .execute(&mut *transaction)
+                    .await?;
+                }
+                Change::Remove { id } => {
+                    for sql in [
+                        "DELETE FROM memory WHERE tenant_id = $1 AND id = $2",
+                        "DELETE FROM pins WHERE tenant_id = $1 AND kind = 'memory' AND object_id = $2",
+                    ] {
+                        sqlx::query(sql)
+                            .bind(tenant_id)
+                            .bind(id)
+                            .execute(&mut *transaction)
+                            .await?;
+                    }
+                }
+            }
+        }
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    async fn add_proposal(
+        &self,
+        tenant_id: &str,
+        scope: &ScopeRef,
+        proposal: &MemoryProposal,
+    ) -> Result<(), StoreError> {
+        let operations = serde_json::to_string(&proposal.operations)
+            .map_err(|error| StoreError::Corrupt(error.to_string()))?;
+        sqlx::query(
+            "INSERT INTO memory_proposals (tenant_id, id, scope, scope_id, operations, proposed_by, \
+             run_id, created_at_ms, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(tenant_id)
+        .bind(&proposal.id)
+        .bind(scope.kind.label())
+        .bind(&scope.id)
+        .bind(operations)
+        .bind(&proposal.proposed_by)
+        .bind(proposal.run_id.as_deref())
+        .bind(proposal.created_at_ms)
+        .bind(&proposal.state)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn proposals(
+        &self,
+        tenant_id: &str,
+        state: Option<&str>,
+    ) -> Result<Vec<MemoryProposal>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {PROPOSAL_COLUMNS} FROM memory_proposals WHERE tenant_id = $1 \
+             AND ($2 = '' OR state = $2) ORDER BY seq DESC LIMIT 500"
+        ))
+        .bind(tenant_id)
+        .bind(state.unwrap_or_default())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| proposal_row(row).map(|(proposal, _)| proposal))
+            .collect()
+    }
+
+    async fn proposal(
+        &self,
+        tenant_id: &str,
+        id: &str,
+    ) -> Result<Option<(MemoryProposal, ScopeRef)>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {PROPOSAL_COLUMNS} FROM memory_proposals WHERE tenant_id = $1 AND id = $2"
+        ))
+        .bind(tenant_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(proposal_row).transpose()
+    }
+
+    async fn decide_proposal(
+        &self,
+        tenant_id: &str,
+        id: &str,
+        from: &str,
+        to: &str,
+        reviewed_by: &str,
+        outcome: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let updated = sqlx::query(
+            "UPDATE memory_proposals SET state = $1, reviewed_by = $2, outcome = $3 \
+             WHERE tenant_id = $4 AND id = $5 AND state = $6",
+        )
+        .bind(to)
+        .bind(reviewed_by)
+        .bind(outcome)
+        .bind(tenant_id)
+        .bind(id)
+        .bind(from)
+        .execute(&self.pool)
+        .await?;
+        Ok(updated.rows_affected() == 1)
+    }
+
+    async fn tenant_setting(
+        &self,
+        tenant_id: &str,
+        name: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let row =
+            sqlx::query("SELECT value FROM tenant_settings WHERE tenant_id = $1 AND name = $2")
+                .bind(tenant_id)
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|row| row.try_get("value")).transpose()?)
+    }
+
+    async fn set_tenant_setting(
+        &self,
+        tenant_id: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tenant_settings (tenant_id, name, value) VALUES ($1, $2, $3) \
+             ON CONFLICT (tenant_id, name) DO UPDATE SET value = excluded.value",
+        )
+        .bind(tenant_id)
+        .bind(name)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
