@@ -19,7 +19,8 @@ pub mod service {
     use crate::memory::ScopeKind;
     use crate::model::context::{Pinned, Pins, ThreadContext};
     use crate::model::memory::{
-        MemoryBatch, MemoryEntry, MemoryProposal, MemoryScope, MemorySettings,
+        MemoryBatch, MemoryEntry, MemoryProposal, MemoryScope, MemorySettings, NewProposal,
+        ProposalOutcome,
     };
     use crate::model::notes::{
         NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
@@ -296,6 +297,12 @@ pub mod service {
             id: &str,
             accept: bool,
         ) -> Result<MemoryProposal, ApiError>;
+        /// What an agent proposes through the API, relayed by the context's user.
+        async fn propose_memory(
+            &self,
+            context: &RequestContext,
+            proposal: NewProposal,
+        ) -> Result<ProposalOutcome, ApiError>;
         async fn memory_settings(
             &self,
             context: &RequestContext,
@@ -309,6 +316,12 @@ pub mod service {
 
     #[derive(Clone)]
     pub struct Memory(pub Arc<dyn MemoryService>);
+
+    pub fn memory() -> Result<Arc<dyn MemoryService>, ApiError> {
+        use_context::<Memory>()
+            .map(|memory| memory.0)
+            .ok_or_else(|| ApiError::Internal("the memory service is not provided".into()))
+    }
 
     pub fn contexts() -> Result<Arc<dyn ContextService>, ApiError> {
         use_context::<Contexts>()

@@ -14,6 +14,7 @@ use crate::components::sidebar::Sidebar;
 use crate::pages::audit::AuditPage;
 use crate::pages::home::HomePage;
 use crate::pages::members::MembersPage;
+use crate::pages::memory::MemoryPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::note::NotePage;
 use crate::pages::notes::NotesPage;
@@ -124,7 +125,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/projects/:id") view=ProjectPageView />
                     <Route path=path!("/notes") view=NotesPage />
                     <Route path=path!("/notes/:id") view=NotePage />
-                    <Route path=path!("/memory") view=|| view! { <SectionPage section=Section::Memory /> } />
+                    <Route path=path!("/memory") view=MemoryPage />
                     <Route path=path!("/passvault") view=|| view! { <SectionPage section=Section::Passvault /> } />
                     <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
                     <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />

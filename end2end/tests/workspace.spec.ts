@@ -1,8 +1,8 @@
 import { addUser, askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
-// Projects and notes hold records (their own specs test them); the rest are honest
+// Projects, notes and memory hold records (their own specs test them); the rest are honest
 // empty states until they do.
-const withRecords = ['/projects', '/notes'];
+const withRecords = ['/projects', '/notes', '/memory'];
 const sections = [
   ['Projects', '/projects'],
   ['Notes', '/notes'],

@@ -138,6 +138,7 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, projects) = api.get("/api/v1/projects?limit=200").await;
     let (_, memory) = api.get("/api/v1/memory").await;
     let (_, memory_settings) = api.get("/api/v1/memory/settings").await;
+    let (_, review) = api.get("/api/v1/memory/review").await;
     let (_, pins) = api
         .get(&format!("/api/v1/threads/{}/context", objects.thread))
         .await;
@@ -160,6 +161,7 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         "pins": pins,
         "memory": memory["entries"],
         "memory_settings": memory_settings,
+        "review": review,
         "project": [&project["project"], project["threads"].as_array().map(Vec::len)],
     })
 }

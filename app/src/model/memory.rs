@@ -80,3 +80,27 @@ pub struct MemorySettings {
     #[serde(default)]
     pub auto_accept: bool,
 }
+
+/// What an agent proposes through the API (`POST /api/v1/memory/proposals`): queued for
+/// review like a proposal made through the console's own tool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewProposal {
+    pub scope: ScopeKind,
+    #[serde(default)]
+    pub project_id: Option<String>,
+    pub operations: Vec<Operation>,
+    /// The agent, in a few words; recorded with who relayed it.
+    pub proposed_by: String,
+    #[serde(default)]
+    pub run_id: Option<String>,
+}
+
+/// What became of a proposal: queued for review, or applied at once (the tenant accepts
+/// agents' memory automatically).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum ProposalOutcome {
+    Queued { proposal: MemoryProposal },
+    Applied { memory: MemoryScope },
+}

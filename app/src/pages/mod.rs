@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod home;
 pub mod members;
+pub mod memory;
 pub mod not_found;
 pub mod note;
 pub mod notes;

@@ -37,6 +37,9 @@ const ID_FIELDS: &[&str] = &[
     "token_id",
     "note_id",
     "project_id",
+    "entry_id",
+    "proposal_id",
+    "accept",
     "version",
 ];
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use app::api::service::MemoryService;
 use app::error::ApiError;
 use app::memory::ScopeKind;
-use app::model::memory::{MemoryBatch, MemoryEdit, MemorySettings};
+use app::model::memory::{MemoryBatch, MemoryEdit, MemorySettings, NewProposal, ProposalOutcome};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
@@ -29,6 +29,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/v1/memory", get(scope).post(change))
         .route("/api/v1/memory/review", get(review))
+        .route("/api/v1/memory/proposals", post(propose))
         .route("/api/v1/memory/review/{id}/accept", post(accept))
         .route("/api/v1/memory/review/{id}/reject", post(reject))
         .route("/api/v1/memory/settings", get(settings).put(set_settings))
@@ -105,6 +106,21 @@ async fn review(
     let state = (state != "all").then_some(state);
     let proposals = memory.proposals(&context, state).await?;
     Ok(axum::Json(json!({ "proposals": proposals })).into_response())
+}
+
+/// 201 with the queued proposal, or 200 with the scope when it applied at once.
+async fn propose(
+    State(memory): State<Arc<dyn MemoryService>>,
+    Context(context): Context,
+    body: Bytes,
+) -> ApiResult {
+    let proposal: NewProposal = parse_body(&body)?;
+    let outcome = memory.propose_memory(&context, proposal).await?;
+    let status = match outcome {
+        ProposalOutcome::Queued { .. } => StatusCode::CREATED,
+        ProposalOutcome::Applied { .. } => StatusCode::OK,
+    };
+    Ok((status, axum::Json(outcome)).into_response())
 }
 
 async fn accept(

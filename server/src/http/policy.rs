@@ -47,6 +47,11 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("POST /api/v1/projects", Role::Operator, "project.create"),
     ("POST /api/v1/memory", Role::Operator, "memory.change"),
     (
+        "POST /api/v1/memory/proposals",
+        Role::Operator,
+        "memory.propose",
+    ),
+    (
         "PUT /api/v1/memory/settings",
         Role::Owner,
         "memory.settings",
@@ -108,6 +113,11 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/archive_project", Role::Operator, "project.archive"),
     ("/fn/delete_project", Role::Operator, "project.delete"),
     ("/fn/pin_notes", Role::Operator, "thread.pin"),
+    ("/fn/remember", Role::Operator, "memory.change"),
+    ("/fn/edit_memory", Role::Operator, "memory.edit"),
+    ("/fn/forget", Role::Operator, "memory.delete"),
+    ("/fn/decide_memory", Role::Operator, "memory.review"),
+    ("/fn/set_memory_settings", Role::Owner, "memory.settings"),
     ("/fn/add_member", Role::Owner, "member.add"),
     ("/fn/set_member_role", Role::Owner, "member.set_role"),
     ("/fn/remove_member", Role::Owner, "member.remove"),
@@ -140,6 +150,9 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/project_page",
     "/fn/agents",
     "/fn/thread_context",
+    "/fn/memory",
+    "/fn/memory_review",
+    "/fn/memory_settings",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

@@ -8,7 +8,10 @@ use app::api::service::MemoryService;
 use app::error::ApiError;
 use app::memory::{Action, Current, Operation, ScopeKind, plan, used};
 use app::model::RequestContext;
-use app::model::memory::{MemoryBatch, MemoryEntry, MemoryProposal, MemoryScope, MemorySettings};
+use app::model::memory::{
+    MemoryBatch, MemoryEntry, MemoryProposal, MemoryScope, MemorySettings, NewProposal,
+    ProposalOutcome,
+};
 
 use crate::clock::now_ms;
 use crate::store::Store;
@@ -341,6 +344,38 @@ impl MemoryService for MemoryServiceImpl {
             .await?
             .ok_or_else(missing)?
             .0)
+    }
+
+    async fn propose_memory(
+        &self,
+        context: &RequestContext,
+        proposal: NewProposal,
+    ) -> Result<ProposalOutcome, ApiError> {
+        let agent = proposal.proposed_by.trim();
+        if agent.is_empty() || agent.chars().count() > 100 || agent.chars().any(char::is_control) {
+            return Err(ApiError::BadRequest(
+                "proposed_by: name the agent in 1 to 100 characters".into(),
+            ));
+        }
+        let scope = self
+            .scope(context, proposal.scope, proposal.project_id.as_deref())
+            .await?;
+        let proposed_by = format!("{agent} (via {})", context.acted_by());
+        Ok(
+            match self
+                .propose(
+                    &context.tenant,
+                    &scope,
+                    proposal.operations,
+                    &proposed_by,
+                    proposal.run_id.as_deref(),
+                )
+                .await?
+            {
+                Proposed::Queued(proposal) => ProposalOutcome::Queued { proposal },
+                Proposed::Applied(memory) => ProposalOutcome::Applied { memory },
+            },
+        )
     }
 
     async fn memory_settings(&self, context: &RequestContext) -> Result<MemorySettings, ApiError> {
