@@ -34,6 +34,17 @@ test('a project is created, gets a thread with its agent, is edited, archived, r
   await expect(threads.getByRole('link')).toHaveAttribute('href', new URL(threadUrl).pathname);
   await expect(page.getByRole('list', { name: 'Latest runs in this project' })).toContainText('demo');
 
+  // A note written in the project is listed on it.
+  const noteTitle = `Checklist ${unique()}`;
+  await openHydrated(page, '/notes');
+  await page.getByLabel('Title').fill(noteTitle);
+  await page.getByLabel('Project').selectOption({ label: name });
+  await page.getByRole('button', { name: 'Save note' }).click();
+  await expect(page).toHaveURL(/\/notes\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('link', { name: 'in its project' })).toHaveAttribute('href', new URL(projectUrl).pathname);
+  await openHydrated(page, new URL(projectUrl).pathname);
+  await expect(page.getByRole('list', { name: 'Notes in this project' })).toContainText(noteTitle);
+
   // Edited.
   await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel('Name', { exact: true }).fill(`${name} (renamed)`);

@@ -12,7 +12,7 @@ use crate::components::layout::ContextFrame;
 use crate::components::markdown::Markdown;
 use crate::model::notes::{Note, NoteVersionSummary};
 use crate::pages::notes::{
-    DeleteNote, EditNote, RestoreNote, VIEWER_NOTES, load_note, load_note_version,
+    DeleteNote, EditNote, ProjectChoice, RestoreNote, VIEWER_NOTES, load_note, load_note_version,
     load_note_versions, notes_link, time_view,
 };
 
@@ -122,6 +122,7 @@ fn NoteView(
                 <p class="muted note-meta">
                     "Version " {note.version} " · edited by " {note.updated_by.clone()} " " {time_view(note.updated_at_ms)}
                     " · created by " {note.created_by.clone()} " " {time_view(note.created_at_ms)}
+                {note.project_id.clone().map(|project| view! { " · " <a href=format!("/projects/{project}")>"in its project"</a> })}
                 </p>
             }
         }
@@ -194,6 +195,7 @@ fn NoteEditor(note: Note, editing: RwSignal<bool>, edit: ServerAction<EditNote>)
             <label class="field-label" for="note-tags">"Tags (commas or spaces between)"</label>
             <input id="note-tags" name="tags" type="text" autocapitalize="none" spellcheck="false"
                 value=note.tags.join(", ") />
+            <ProjectChoice id="note-project" current=note.project_id.clone() />
             <div class="note-editor-tabs" role="group" aria-label="Text view">
                 <button type="button" class="button small" aria-pressed=move || (!preview.get()).to_string()
                     on:click=move |_| preview.set(false)>"Write"</button>

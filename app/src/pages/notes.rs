@@ -51,15 +51,21 @@ pub async fn load_note_version(note_id: String, version: u32) -> Result<NoteVers
     with_status(notes()?.note_version(&context()?, &note_id, version).await)
 }
 
-/// A new note; `tags` as typed on one line (commas or spaces between them).
+/// A new note; `tags` as typed on one line (commas or spaces between them); in project
+/// `project_id` unless it is empty.
 #[server(prefix = "/fn", endpoint = "create_note")]
-pub async fn create_note(title: String, body: String, tags: String) -> Result<Note, ApiError> {
+pub async fn create_note(
+    title: String,
+    body: String,
+    tags: String,
+    project_id: String,
+) -> Result<Note, ApiError> {
     use crate::api::service::*;
     let note = crate::model::notes::NewNote {
         title,
         body,
         tags: crate::model::notes::tags_from_line(&tags),
-        project_id: None,
+        project_id: Some(project_id).filter(|id| !id.is_empty()),
     };
     with_status(notes()?.create_note(&context()?, note).await)
 }
@@ -71,6 +77,7 @@ pub async fn edit_note(
     title: String,
     body: String,
     tags: String,
+    project_id: String,
     base_version: u32,
 ) -> Result<Note, ApiError> {
     use crate::api::service::*;
@@ -78,7 +85,7 @@ pub async fn edit_note(
         title: Some(title),
         body: Some(body),
         tags: Some(crate::model::notes::tags_from_line(&tags)),
-        project_id: None,
+        project_id: Some(Some(project_id).filter(|id| !id.is_empty())),
         base_version: Some(base_version),
     };
     with_status(notes()?.edit_note(&context()?, &note_id, edit).await)
@@ -126,6 +133,42 @@ pub fn notes_link(q: &str, tag: &str, offset: u32) -> String {
     match parts.is_empty() {
         true => "/notes".to_owned(),
         false => format!("/notes?{}", parts.join("&")),
+    }
+}
+
+/// A form's choice of the project a note belongs to (`project_id`; empty: none), among
+/// the active projects and the note's own.
+#[component]
+pub fn ProjectChoice(id: &'static str, current: Option<String>) -> impl IntoView {
+    let projects = Resource::<_, Json>::new_with_options(
+        || (),
+        |_| crate::pages::projects::load_projects(false, 0),
+        false,
+    );
+    view! {
+        <label class="field-label" for=id>"Project"</label>
+        <select id=id name="project_id">
+            <Transition fallback=|| ()>
+                {
+                    let current = current.clone();
+                    move || {
+                        let current = current.clone();
+                        Suspend::new(async move {
+                            let list = projects.await.map(|list| list.projects).unwrap_or_default();
+                            let known = current.as_ref().is_none_or(|id| list.iter().any(|project| &project.id == id));
+                            view! {
+                                <option value="" selected=current.is_none()>"No project"</option>
+                                {(!known).then(|| view! { <option value=current.clone().unwrap_or_default() selected=true>"(its archived project)"</option> })}
+                                {list.into_iter().map(|project| {
+                                    let selected = current.as_deref() == Some(project.id.as_str());
+                                    view! { <option value=project.id.clone() selected=selected>{project.name}</option> }
+                                }).collect_view()}
+                            }
+                        })
+                    }
+                }
+            </Transition>
+        </select>
     }
 }
 
@@ -213,6 +256,7 @@ pub fn NotesPage() -> impl IntoView {
                         <input id="new-note-title" name="title" type="text" required maxlength="200" />
                         <label class="field-label" for="new-note-tags">"Tags (commas or spaces between)"</label>
                         <input id="new-note-tags" name="tags" type="text" autocapitalize="none" spellcheck="false" />
+                        <ProjectChoice id="new-note-project" current=None />
                         <label class="field-label" for="new-note-body">"Text (Markdown)"</label>
                         <textarea id="new-note-body" name="body" rows="8"></textarea>
                         <button type="submit" class="button primary">"Save note"</button>

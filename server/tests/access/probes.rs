@@ -431,14 +431,14 @@ pub fn probes() -> Vec<Probe> {
         probe(
             Method::POST,
             "/fn/create_note",
-            Form("title=probe&body=text&tags=a"),
+            Form("title=probe&body=text&tags=a&project_id="),
             Operator,
             false,
         ),
         probe(
             Method::POST,
             "/fn/edit_note",
-            Form("note_id={N}&title=edited&body=text&tags=&base_version=1"),
+            Form("note_id={N}&title=edited&body=text&tags=&project_id={J}&base_version=1"),
             Operator,
             true,
         ),
