@@ -155,7 +155,8 @@ test('a note pinned in the context pane is given to the next run, shown with its
   await page.getByRole('button', { name: 'New thread' }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
-  await page.getByLabel('Note to pin').selectOption({ label: title });
+  await page.getByRole('searchbox', { name: 'Find a note to pin' }).fill(title);
+  await page.getByLabel('Note to pin', { exact: true }).selectOption({ label: title });
   await page.getByRole('button', { name: 'Pin', exact: true }).click();
   const pinned = page.getByRole('list', { name: 'Notes pinned to this thread' });
   await expect(pinned).toContainText(title);

@@ -46,9 +46,11 @@ pub fn PinnedNotes(
         |(id, _)| load_thread_context(id),
         false,
     );
+    // The notes offered for pinning: the latest, or those a search finds.
+    let search = RwSignal::new(String::new());
     let notes = Resource::<_, Json>::new_with_options(
-        || (),
-        |_| load_notes(String::new(), String::new(), 0),
+        move || search.get(),
+        |q| load_notes(q, String::new(), 0),
         false,
     );
     let may = may_act();
@@ -63,6 +65,11 @@ pub fn PinnedNotes(
         {move || pin.value().get().and_then(Result::err).map(|error| view! {
             <p class="error-text" role="alert">{error.to_string()}</p>
         })}
+        <Show when=move || may.get()>
+            <input type="search" class="pin-search" placeholder="Find a note to pin"
+                aria-label="Find a note to pin" maxlength="200"
+                on:input=move |event| search.set(event_target_value(&event)) />
+        </Show>
         <Transition fallback=|| view! { <p class="muted">"Loading pinned notes…"</p> }>
             {move || Suspend::new(async move {
                 let Ok(context) = pinned.await else {
