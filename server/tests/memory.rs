@@ -15,12 +15,13 @@ use std::sync::Arc;
 use app::api::service::MemoryService;
 use app::error::ApiError;
 use app::memory::{Action, Operation, ScopeKind};
+use app::model::memory::ProposalOutcome;
 use app::model::memory::{MemoryBatch, MemorySettings};
 use app::model::{RequestContext, Role};
 use common::api::Api;
 use serde_json::json;
 use server::store::memory::ScopeRef;
-use server::workspace::memory::{MemoryServiceImpl, Proposed};
+use server::workspace::memory::MemoryServiceImpl;
 
 fn person(name: &str) -> RequestContext {
     RequestContext {
@@ -224,7 +225,7 @@ async fn what_an_agent_proposes_waits_for_review_unless_the_tenant_accepts_it_au
             .await
             .unwrap();
 
-        let Proposed::Queued(proposal) = service
+        let ProposalOutcome::Queued { proposal } = service
             .propose(
                 "default",
                 &tenant,
@@ -273,7 +274,7 @@ async fn what_an_agent_proposes_waits_for_review_unless_the_tenant_accepts_it_au
         );
 
         // Rejected: nothing changes.
-        let Proposed::Queued(second) = service
+        let ProposalOutcome::Queued { proposal: second } = service
             .propose(
                 "default",
                 &tenant,
@@ -305,7 +306,7 @@ async fn what_an_agent_proposes_waits_for_review_unless_the_tenant_accepts_it_au
         );
 
         // One that no longer applies when accepted is decided, saying why.
-        let Proposed::Queued(stale) = service
+        let ProposalOutcome::Queued { proposal: stale } = service
             .propose(
                 "default",
                 &tenant,
@@ -363,7 +364,7 @@ async fn what_an_agent_proposes_waits_for_review_unless_the_tenant_accepts_it_au
             )
             .await
             .unwrap();
-        let Proposed::Applied(scope) = applied else {
+        let ProposalOutcome::Applied { memory: scope } = applied else {
             panic!("{name}: applied at once")
         };
         let entry = scope

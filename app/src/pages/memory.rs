@@ -156,24 +156,10 @@ pub fn MemoryPage() -> impl IntoView {
     let problem = move || {
         [
             add.value().get().and_then(Result::err),
-            edit.value()
-                .get()
-                .and_then(Result::err)
-                .map(|error| error.to_string())
-                .map(ApiError::BadRequest),
+            edit.value().get().and_then(Result::err),
             remove.value().get().and_then(Result::err),
-            decide
-                .value()
-                .get()
-                .and_then(Result::err)
-                .map(|error| error.to_string())
-                .map(ApiError::BadRequest),
-            settings_change
-                .value()
-                .get()
-                .and_then(Result::err)
-                .map(|error| error.to_string())
-                .map(ApiError::BadRequest),
+            decide.value().get().and_then(Result::err),
+            settings_change.value().get().and_then(Result::err),
         ]
         .into_iter()
         .flatten()

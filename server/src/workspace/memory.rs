@@ -22,15 +22,6 @@ const AUTO_ACCEPT: &str = "memory.auto_accept";
 /// How often a batch is planned again when another change landed first.
 const ATTEMPTS: usize = 5;
 
-/// What became of what an agent proposed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Proposed {
-    /// Applied at once (the tenant accepts agents' memory automatically).
-    Applied(MemoryScope),
-    /// Waiting in the review queue.
-    Queued(MemoryProposal),
-}
-
 pub struct MemoryServiceImpl {
     store: Arc<dyn Store>,
 }
@@ -123,7 +114,7 @@ impl MemoryServiceImpl {
         operations: Vec<Operation>,
         proposed_by: &str,
         run_id: Option<&str>,
-    ) -> Result<Proposed, ApiError> {
+    ) -> Result<ProposalOutcome, ApiError> {
         let current: Vec<Current> = self
             .store
             .memory_entries(tenant, scope)
@@ -140,9 +131,8 @@ impl MemoryServiceImpl {
                 source: "agent",
                 author: format!("{proposed_by} (accepted automatically)"),
             };
-            return Ok(Proposed::Applied(
-                self.apply(tenant, scope, &operations, &writer).await?,
-            ));
+            let memory = self.apply(tenant, scope, &operations, &writer).await?;
+            return Ok(ProposalOutcome::Applied { memory });
         }
         let proposal = MemoryProposal {
             id: uuid::Uuid::new_v4().to_string(),
@@ -157,7 +147,7 @@ impl MemoryServiceImpl {
             outcome: None,
         };
         self.store.add_proposal(tenant, scope, &proposal).await?;
-        Ok(Proposed::Queued(proposal))
+        Ok(ProposalOutcome::Queued { proposal })
     }
 
     async fn auto_accept(&self, tenant: &str) -> Result<bool, ApiError> {
@@ -361,21 +351,14 @@ impl MemoryService for MemoryServiceImpl {
             .scope(context, proposal.scope, proposal.project_id.as_deref())
             .await?;
         let proposed_by = format!("{agent} (via {})", context.acted_by());
-        Ok(
-            match self
-                .propose(
-                    &context.tenant,
-                    &scope,
-                    proposal.operations,
-                    &proposed_by,
-                    proposal.run_id.as_deref(),
-                )
-                .await?
-            {
-                Proposed::Queued(proposal) => ProposalOutcome::Queued { proposal },
-                Proposed::Applied(memory) => ProposalOutcome::Applied { memory },
-            },
+        self.propose(
+            &context.tenant,
+            &scope,
+            proposal.operations,
+            &proposed_by,
+            proposal.run_id.as_deref(),
         )
+        .await
     }
 
     async fn memory_settings(&self, context: &RequestContext) -> Result<MemorySettings, ApiError> {
