@@ -25,6 +25,9 @@ pub mod service {
     use crate::model::notes::{
         NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
     };
+    use crate::model::passvault::{
+        NewVaultEntry, Revealed, SecretText, VaultEntry, VaultEntryEdit, VaultList,
+    };
     use crate::model::projects::{NewProject, Project, ProjectEdit, ProjectList, ProjectPage};
     use crate::model::{
         AnswerOutcome, AuditEntry, IssuedToken, Member, RequestContext, Role, RunSummary,
@@ -316,6 +319,49 @@ pub mod service {
 
     #[derive(Clone)]
     pub struct Memory(pub Arc<dyn MemoryService>);
+
+    /// A tenant's passvault: entries listed without values, kept by owners, revealed only
+    /// with the password given again.
+    #[async_trait::async_trait]
+    pub trait PassvaultService: Send + Sync + 'static {
+        /// Entries by name; only those for `env_var` when given.
+        async fn list_secrets(
+            &self,
+            context: &RequestContext,
+            env_var: Option<&str>,
+            offset: u32,
+            limit: u32,
+        ) -> Result<VaultList, ApiError>;
+        async fn secret(&self, context: &RequestContext, id: &str) -> Result<VaultEntry, ApiError>;
+        async fn create_secret(
+            &self,
+            context: &RequestContext,
+            entry: NewVaultEntry,
+        ) -> Result<VaultEntry, ApiError>;
+        async fn edit_secret(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            edit: VaultEntryEdit,
+        ) -> Result<VaultEntry, ApiError>;
+        async fn delete_secret(&self, context: &RequestContext, id: &str) -> Result<(), ApiError>;
+        /// The value, to the context's user once their password checks out.
+        async fn reveal_secret(
+            &self,
+            context: &RequestContext,
+            id: &str,
+            password: SecretText,
+        ) -> Result<Revealed, ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Passvault(pub Arc<dyn PassvaultService>);
+
+    pub fn passvault() -> Result<Arc<dyn PassvaultService>, ApiError> {
+        use_context::<Passvault>()
+            .map(|passvault| passvault.0)
+            .ok_or_else(|| ApiError::Internal("the passvault service is not provided".into()))
+    }
 
     pub fn memory() -> Result<Arc<dyn MemoryService>, ApiError> {
         use_context::<Memory>()

@@ -18,6 +18,7 @@ use crate::pages::memory::MemoryPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::note::NotePage;
 use crate::pages::notes::NotesPage;
+use crate::pages::passvault::PassvaultPage;
 use crate::pages::project::ProjectPageView;
 use crate::pages::projects::ProjectsPage;
 use crate::pages::section::{Section, SectionPage};
@@ -126,7 +127,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/notes") view=NotesPage />
                     <Route path=path!("/notes/:id") view=NotePage />
                     <Route path=path!("/memory") view=MemoryPage />
-                    <Route path=path!("/passvault") view=|| view! { <SectionPage section=Section::Passvault /> } />
+                    <Route path=path!("/passvault") view=PassvaultPage />
                     <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
                     <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
                     <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />

@@ -3,7 +3,7 @@
 //! live), `store` (SQLite and PostgreSQL), `live` (fan-out and SSE), `http` (router, the
 //! request context, the JSON API), `workspace` (the service behind server functions),
 //! `demo` (the built-in demo agent and gateway), `auth` (accounts, roles, tokens, members),
-//! `vault` (the passvault's key and sealing). `main.rs` is the `agent-os` command line over
+//! `vault` (the passvault's key, and sealing and opening its entries). `main.rs` is the `agent-os` command line over
 //! this library; `config` and `serve` put the pieces together.
 
 pub mod auth;

@@ -15,6 +15,7 @@ use crate::http::{AppState, router};
 use crate::live::Live;
 use crate::runs::Runs;
 use crate::store::{self, StoreError};
+use crate::vault::Vault;
 use crate::workspace::WorkspaceServiceImpl;
 
 /// Why the server could not start; each names the path or address at fault.
@@ -30,6 +31,8 @@ pub enum StartupError {
     Serve(io::Error),
     #[error("{0}")]
     Agents(String),
+    #[error("the passvault key cannot be used: {0}")]
+    Vault(String),
 }
 
 pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
@@ -59,7 +62,13 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     let live = Live::default();
     let closed = live.clone();
     let host = Host::new(store.clone(), live.clone(), config.timeouts);
-    let runs = Runs::new(host, agents);
+    let vault = Vault::new(
+        store.clone(),
+        std::env::var(crate::vault::KEY_ENV).ok(),
+        config.data_dir.clone(),
+    )
+    .map_err(|error| StartupError::Vault(error.to_string()))?;
+    let runs = Runs::new(host, agents, Arc::new(vault));
     match runs.recover().await {
         Ok(0) => {}
         Ok(count) => tracing::warn!(

@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "common/backends.rs"]
+mod backends;
 mod common;
 
 use std::path::Path;
@@ -12,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use common::TestServer;
 use common::api::{Api, texts};
 use serde_json::{Value, json};
+use sqlx::Connection;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
@@ -162,6 +165,167 @@ async fn a_secret_answered_to_a_custom_interrupt_reaches_the_agent_and_nothing_e
     );
     drop(api);
     assert_eq!(found_in_files(&data, &log, SECRET), Vec::<String>::new());
+}
+
+/// Where in a store `needle` is: the SQLite files, or the PostgreSQL tables whose rows
+/// hold it as text.
+async fn stored_in(backend: &backends::Backend, needle: &str) -> Vec<String> {
+    if let Some(path) = backend.url.strip_prefix("sqlite:") {
+        return common::files_holding(Path::new(path).parent().unwrap(), needle);
+    }
+    let mut db = sqlx::PgConnection::connect(&backend.url).await.unwrap();
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public'",
+    )
+    .fetch_all(&mut db)
+    .await
+    .unwrap();
+    let mut found = Vec::new();
+    for table in tables {
+        let count: i64 = sqlx::query_scalar(&format!(
+            "SELECT count(*) FROM \"{table}\" AS row WHERE row::text LIKE '%' || $1 || '%'"
+        ))
+        .bind(needle)
+        .fetch_one(&mut db)
+        .await
+        .unwrap();
+        if count > 0 {
+            found.push(table);
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn a_secret_ask_answered_from_the_passvault_reaches_the_agent_and_nothing_else() {
+    const SECRET: &str = "vaulted-acme-key-93e2-never-shown";
+    for backend in backends::all().await {
+        let name = backend.name;
+        let (agent_url, seen) = langgraph_agent().await;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let log = dir.path().join("server.log");
+        let agent = format!("langgraph={agent_url}");
+        let args = ["--db", &backend.url, "--agent", &agent, "--no-demo"];
+        let server = TestServer::start_logging(&data, &args, &[], &log).await;
+        let api = Api {
+            client: server.client(),
+            server,
+            _dir: None,
+        };
+        let keep = |entry_name: &'static str, env_var: &'static str, value: &'static str| {
+            api.post(
+                "/api/v1/passvault",
+                json!({"name": entry_name, "env_var": env_var, "value": value}),
+            )
+        };
+        let (status, entry) = keep("Acme key", "ACME_KEY", SECRET).await;
+        assert_eq!(status, 201, "{name}: {entry}");
+        let entry = entry["id"].as_str().unwrap().to_owned();
+        let (_, other) = keep("Other key", "OTHER_KEY", "other-value-1").await;
+        let other = other["id"].as_str().unwrap().to_owned();
+
+        let thread = api.thread(Some("langgraph")).await;
+        let run = api.say(&thread, "store my key").await;
+        let paused = api.settled(&run).await;
+        assert_eq!(
+            paused["view"]["asks"][0]["env_var"], "ACME_KEY",
+            "{name}: {paused}"
+        );
+
+        // An entry for another variable, or none at all, is refused by name; the ask waits.
+        for (id, expected) in [
+            (other.as_str(), "OTHER_KEY"),
+            ("no-such-entry", "no passvault entry"),
+        ] {
+            let (status, refused) = api
+                .receipt(
+                    &run,
+                    "key-ask",
+                    "secret_prompt",
+                    "save",
+                    json!({"vaultEntry": id}),
+                )
+                .await;
+            assert_eq!(status, 400, "{name}: {refused}");
+            let message = refused.to_string();
+            assert!(
+                message.contains("vaultEntry") && message.contains(expected),
+                "{name}: {message}"
+            );
+        }
+        let (status, answered) = api
+            .receipt(
+                &run,
+                "key-ask",
+                "secret_prompt",
+                "save",
+                json!({"vaultEntry": entry}),
+            )
+            .await;
+        assert_eq!(status, 200, "{name}: {answered}");
+        assert_eq!(
+            answered["ask"]["ask"]["state"]["answer"]["summary"],
+            "Sent from the passvault: Acme key",
+            "{name}: {answered}"
+        );
+        let resumed = api.nth_run(&thread, 1).await;
+        assert_eq!(texts(&resumed["view"]), ["Key saved."], "{name}");
+
+        // The agent has the value, where LangGraph reads a resume value.
+        let bodies = seen.lock().unwrap().clone();
+        let resume = bodies
+            .iter()
+            .find(|body| !body["forwardedProps"]["command"]["resume"].is_null())
+            .expect("a resume request");
+        assert!(
+            resume["forwardedProps"].to_string().contains(SECRET),
+            "{name}: {resume}"
+        );
+
+        // The entry says it was used, and by whom.
+        let (_, used) = api.get(&format!("/api/v1/passvault/{entry}")).await;
+        let by = used["last_used_by"].as_str().unwrap_or_default();
+        assert!(by.starts_with(common::TEST_USER), "{name}: {used}");
+
+        // Nothing else has it: no response, the store only sealed, the log not at all.
+        let mut served = everything_served(&api, &thread).await;
+        served.push_str(&answered.to_string());
+        served.push_str(&used.to_string());
+        assert!(
+            !served.contains(SECRET),
+            "{name}: a response carries the secret"
+        );
+        assert!(
+            served.contains("vaultEntry"),
+            "{name}: the record names the entry"
+        );
+        drop(api);
+        assert_eq!(
+            stored_in(&backend, SECRET).await,
+            Vec::<String>::new(),
+            "{name}"
+        );
+        assert_eq!(
+            stored_in(&backend, &hex::encode(SECRET)).await,
+            Vec::<String>::new(),
+            "{name}"
+        );
+        assert!(
+            !stored_in(&backend, "xc20p1.").await.is_empty(),
+            "{name}: the sealed value is kept"
+        );
+        assert_eq!(
+            common::files_holding(&data, SECRET),
+            Vec::<String>::new(),
+            "{name}"
+        );
+        assert_eq!(
+            common::files_holding(&log, SECRET),
+            Vec::<String>::new(),
+            "{name}"
+        );
+    }
 }
 
 #[tokio::test]

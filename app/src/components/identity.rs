@@ -28,6 +28,19 @@ pub fn may_act() -> Signal<bool> {
     })
 }
 
+/// Whether the signed-in user is known to be an owner here: false until known, so what
+/// only owners may do is not offered to anyone else, even for a moment.
+pub fn is_owner() -> Signal<bool> {
+    let signed_in = use_context::<SignedIn>();
+    Signal::derive(move || {
+        signed_in.is_some_and(|signed_in| {
+            signed_in
+                .0
+                .with(|me| me.as_ref().is_some_and(|me| me.role.allows(Role::Owner)))
+        })
+    })
+}
+
 /// What a viewer is told where they cannot act.
 pub const VIEWER_NOTE: &str = "You are a viewer in this tenant: you can follow runs and asks, but not send, stop or answer. An owner can make you an operator.";
 

@@ -7,6 +7,7 @@ use crate::tagged::internally_tagged;
 pub mod context;
 pub mod memory;
 pub mod notes;
+pub mod passvault;
 pub mod projects;
 
 /// Every request is scoped to a tenant; this one when nothing names another.

@@ -8,11 +8,10 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::codec::Json;
-use crate::components::identity::{SignedIn, may_act};
+use crate::components::identity::{is_owner, may_act};
 use crate::components::layout::ContextFrame;
 use crate::error::ApiError;
 use crate::memory::{Action, Operation, ScopeKind};
-use crate::model::Role;
 use crate::model::memory::{MemoryEntry, MemoryProposal, MemoryScope, MemorySettings};
 use crate::pages::notes::time_view;
 use crate::pages::projects::load_projects;
@@ -145,14 +144,7 @@ pub fn MemoryPage() -> impl IntoView {
     let projects = Resource::<_, Json>::new_with_options(|| (), |_| load_projects(false, 0), false);
     let navigate = use_navigate();
     let may = may_act();
-    let signed_in = use_context::<SignedIn>();
-    let owner = move || {
-        signed_in.is_some_and(|signed_in| {
-            signed_in
-                .0
-                .with(|me| me.as_ref().is_some_and(|me| me.role.allows(Role::Owner)))
-        })
-    };
+    let owner = is_owner();
     let problem = move || {
         [
             add.value().get().and_then(Result::err),
@@ -265,13 +257,13 @@ pub fn MemoryPage() -> impl IntoView {
                         let auto = settings.await.map(|settings| settings.auto_accept).unwrap_or(false);
                         view! {
                             <label class="memory-setting">
-                                <input type="checkbox" prop:checked=auto disabled=move || !owner()
+                                <input type="checkbox" prop:checked=auto disabled=move || !owner.get()
                                     on:change=move |event| {
                                         settings_change.dispatch(SetMemorySettings { auto_accept: event_target_checked(&event) });
                                     } />
                                 " Accept what agents propose without review"
                             </label>
-                            {move || (!owner()).then(|| view! { <p class="muted">"Only an owner changes this."</p> })}
+                            {move || (!owner.get()).then(|| view! { <p class="muted">"Only an owner changes this."</p> })}
                         }
                     })}
                 </Transition>

@@ -7,6 +7,7 @@ pub mod memory;
 pub mod not_found;
 pub mod note;
 pub mod notes;
+pub mod passvault;
 pub mod project;
 pub mod projects;
 pub mod section;

@@ -16,6 +16,7 @@ pub mod guard;
 pub mod headers;
 mod memory;
 mod notes;
+mod passvault;
 pub mod policy;
 mod projects;
 
@@ -25,7 +26,7 @@ use std::sync::Arc;
 
 use app::api::service::{
     ContextService, Contexts, Members, MembersService, MemoryService, Notes, NotesService,
-    Projects, ProjectsService, Workspace, WorkspaceService,
+    Passvault, PassvaultService, Projects, ProjectsService, Workspace, WorkspaceService,
 };
 use app::{App, shell};
 use axum::Router;
@@ -59,6 +60,7 @@ pub struct AppState {
     pub projects: Arc<dyn ProjectsService>,
     pub contexts: Arc<dyn ContextService>,
     pub memory: Arc<dyn MemoryService>,
+    pub passvault: Arc<dyn PassvaultService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
@@ -101,6 +103,10 @@ impl AppState {
             memory: Arc::new(crate::workspace::memory::MemoryServiceImpl::new(
                 runs.store().clone(),
             )),
+            passvault: Arc::new(crate::workspace::passvault::PassvaultServiceImpl::new(
+                runs.store().clone(),
+                runs.vault().clone(),
+            )),
             runs,
             accounts,
             login_throttle: Arc::default(),
@@ -118,6 +124,7 @@ struct Services {
     projects: Arc<dyn ProjectsService>,
     contexts: Arc<dyn ContextService>,
     memory: Arc<dyn MemoryService>,
+    passvault: Arc<dyn PassvaultService>,
 }
 
 impl Services {
@@ -128,6 +135,7 @@ impl Services {
         provide_context(Projects(self.projects.clone()));
         provide_context(Contexts(self.contexts.clone()));
         provide_context(app::api::service::Memory(self.memory.clone()));
+        provide_context(Passvault(self.passvault.clone()));
     }
 }
 
@@ -140,6 +148,7 @@ pub fn router(state: AppState) -> Router {
         projects: state.projects.clone(),
         contexts: state.contexts.clone(),
         memory: state.memory.clone(),
+        passvault: state.passvault.clone(),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
@@ -154,6 +163,7 @@ pub fn router(state: AppState) -> Router {
         .merge(projects::routes())
         .merge(context_pins::routes())
         .merge(memory::routes())
+        .merge(passvault::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

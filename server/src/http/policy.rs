@@ -84,6 +84,18 @@ const CHANGES: &[(&str, Role, &str)] = &[
         Role::Operator,
         "project.delete",
     ),
+    ("POST /api/v1/passvault", Role::Owner, "passvault.create"),
+    ("PATCH /api/v1/passvault/{}", Role::Owner, "passvault.edit"),
+    (
+        "DELETE /api/v1/passvault/{}",
+        Role::Owner,
+        "passvault.delete",
+    ),
+    (
+        "POST /api/v1/passvault/{}/reveal",
+        Role::Owner,
+        "passvault.reveal",
+    ),
     (
         "/api/v1/notes/{}/versions/{}/restore",
         Role::Operator,
@@ -118,6 +130,10 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/forget", Role::Operator, "memory.delete"),
     ("/fn/decide_memory", Role::Operator, "memory.review"),
     ("/fn/set_memory_settings", Role::Owner, "memory.settings"),
+    ("/fn/create_secret", Role::Owner, "passvault.create"),
+    ("/fn/edit_secret", Role::Owner, "passvault.edit"),
+    ("/fn/delete_secret", Role::Owner, "passvault.delete"),
+    ("/fn/reveal_secret", Role::Owner, "passvault.reveal"),
     ("/fn/add_member", Role::Owner, "member.add"),
     ("/fn/set_member_role", Role::Owner, "member.set_role"),
     ("/fn/remove_member", Role::Owner, "member.remove"),
@@ -133,6 +149,17 @@ const OWNER_READS: &[&str] = &[
     "/members",
     "/fn/members",
     "/fn/tokens",
+];
+
+/// Reads an operator may make and a viewer may not: the passvault's entries (names and
+/// metadata, never values), which only those who answer asks have a use for. Patterns as
+/// in [`CHANGES`]; a server function here only reads.
+const OPERATOR_READS: &[&str] = &[
+    "/passvault",
+    "/api/v1/passvault",
+    "/api/v1/passvault/{}",
+    "/fn/passvault",
+    "/fn/vault_matches",
 ];
 
 /// Server functions that only read: called with POST like every server function.
@@ -167,6 +194,13 @@ pub fn access(method: &Method, path: &str) -> Access {
         return Access::Needs(Role::Owner);
     }
     let reads = *method == Method::GET || *method == Method::HEAD;
+    if (reads || path.starts_with("/fn/"))
+        && OPERATOR_READS
+            .iter()
+            .any(|pattern| matches_pattern(pattern, path))
+    {
+        return Access::Needs(Role::Operator);
+    }
     if reads && !path.starts_with("/fn/") || READING_FUNCTIONS.contains(&path) {
         return Access::Needs(Role::Viewer);
     }
@@ -296,6 +330,36 @@ mod tests {
             Some("note.delete")
         );
         assert_eq!(audited(&Method::POST, "/api/v1/notes"), Some("note.create"));
+    }
+
+    #[test]
+    fn the_passvault_is_read_by_operators_and_kept_by_owners() {
+        for (method, path) in [
+            (Method::GET, "/passvault"),
+            (Method::GET, "/api/v1/passvault"),
+            (Method::GET, "/api/v1/passvault/e1"),
+            (Method::POST, "/fn/vault_matches"),
+        ] {
+            assert_eq!(
+                access(&method, path),
+                Access::Needs(Role::Operator),
+                "{path}"
+            );
+        }
+        for (method, path) in [
+            (Method::POST, "/api/v1/passvault"),
+            (Method::PATCH, "/api/v1/passvault/e1"),
+            (Method::DELETE, "/api/v1/passvault/e1"),
+            (Method::POST, "/api/v1/passvault/e1/reveal"),
+            (Method::POST, "/fn/reveal_secret"),
+        ] {
+            assert_eq!(access(&method, path), Access::Needs(Role::Owner), "{path}");
+        }
+        assert_eq!(
+            audited(&Method::POST, "/api/v1/passvault/e1/reveal"),
+            Some("passvault.reveal")
+        );
+        assert_eq!(audited(&Method::POST, "/fn/vault_matches"), None);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub use crate::connectors::RunOptions;
 use crate::connectors::{Connector, Connectors, Host};
 use crate::live::Live;
 use crate::store::{RunRecord, Store};
+use crate::vault::Vault;
 
 pub struct Runs {
     host: Arc<Host>,
@@ -33,15 +34,22 @@ pub struct Runs {
     /// Passwords and secrets exist only here (and in the request to the agent), never in
     /// the store.
     held: Mutex<HashMap<String, ValidatedAnswer>>,
+    /// Where a password or secret answered "from the passvault" is opened.
+    vault: Arc<Vault>,
 }
 
 impl Runs {
-    pub fn new(host: Arc<Host>, connectors: Connectors) -> Arc<Self> {
+    pub fn new(host: Arc<Host>, connectors: Connectors, vault: Arc<Vault>) -> Arc<Self> {
         Arc::new(Self {
             host,
             connectors,
             held: Mutex::new(HashMap::new()),
+            vault,
         })
+    }
+
+    pub fn vault(&self) -> &Arc<Vault> {
+        &self.vault
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {

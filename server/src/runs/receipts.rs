@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use app::error::ApiError;
-use app::protocol::ask::{AskState, Component};
+use app::model::passvault::SUDO_ENV_VAR;
+use app::protocol::ask::{Ask, AskState, Component};
 use app::protocol::channel::Level;
 use app::protocol::receipts::{ReceiptEnvelope, ValidatedAnswer, resolved_state, validate};
 use serde_json::{Value, json};
@@ -60,7 +61,11 @@ impl Runs {
                 .await?;
             return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
         }
-        let answer = match validate(&record.ask, &envelope.receipt) {
+        let checked = match validate(&record.ask, &envelope.receipt) {
+            Ok(answer) => self.fill_from_vault(tenant_id, &record.ask, answer).await,
+            Err(error) => Err(ApiError::BadRequest(error.to_string())),
+        };
+        let answer = match checked {
             Ok(answer) => answer,
             Err(error) => {
                 self.host
@@ -74,7 +79,7 @@ impl Runs {
                         now_ms(),
                     )
                     .await?;
-                return Err(ApiError::BadRequest(error.to_string()));
+                return Err(error);
             }
         };
         // A password or secret exists only in memory until it reaches the agent.
@@ -103,6 +108,16 @@ impl Runs {
             Resolution::AlreadyClosed(current) => Ok(ReceiptOutcome::AlreadyClosed(current)),
             Resolution::Won(event) => {
                 self.host.live.publish(std::slice::from_ref(&event));
+                // The answer goes on even when its entry's "last used" cannot be noted.
+                if let Some(entry_id) = &answer.from_vault
+                    && let Err(error) = self
+                        .host
+                        .store
+                        .mark_vault_entry_used(tenant_id, entry_id, actor, now_ms())
+                        .await
+                {
+                    tracing::error!(%error, entry = entry_id, "could not note a passvault entry's use");
+                }
                 crash_point("after-close");
                 self.deliver(tenant_id, &record, answer).await?;
                 let updated = self
@@ -114,6 +129,45 @@ impl Runs {
                 Ok(ReceiptOutcome::Accepted(Box::new(updated)))
             }
         }
+    }
+
+    /// An answer "from the passvault" with the entry's value in it: only an entry of the
+    /// tenant for the environment variable the ask names (`SUDO_PASSWORD` for sudo).
+    async fn fill_from_vault(
+        &self,
+        tenant_id: &str,
+        ask: &Ask,
+        mut answer: ValidatedAnswer,
+    ) -> Result<ValidatedAnswer, ApiError> {
+        let Some(entry_id) = answer.from_vault.clone() else {
+            return Ok(answer);
+        };
+        let refused =
+            |problem: String| ApiError::BadRequest(format!("receipt.data.vaultEntry: {problem}"));
+        let wanted = match ask.component {
+            Component::SudoPrompt => Some(SUDO_ENV_VAR.to_owned()),
+            _ => ask.env_var.clone(),
+        };
+        let Some(wanted) = wanted else {
+            return Err(refused(
+                "this ask names no environment variable, so no passvault entry answers it".into(),
+            ));
+        };
+        let (entry, value) = match self.vault.open(tenant_id, &entry_id).await {
+            Ok(opened) => opened,
+            Err(ApiError::NotFound(_)) => {
+                return Err(refused(format!("there is no passvault entry {entry_id:?}")));
+            }
+            Err(error) => return Err(error),
+        };
+        if entry.env_var != wanted {
+            return Err(refused(format!(
+                "entry {:?} is for {}, and this ask wants {wanted}",
+                entry.name, entry.env_var
+            )));
+        }
+        answer.fill_from_vault(ask.component, value.expose(), &entry.name);
+        Ok(answer)
     }
 
     /// Sends an accepted answer on to the agent, in the form its protocol wants: at once,

@@ -158,6 +158,7 @@ impl Runs {
             ask_id: record.ask.id.clone(),
             action: recorded.action.clone(),
             data,
+            from_vault: None,
             recorded,
         })
     }

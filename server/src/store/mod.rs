@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod audit;
 pub mod memory;
 pub mod notes;
+pub mod passvault;
 pub mod pins;
 pub mod projects;
 mod sql;
@@ -156,6 +157,7 @@ pub trait Store:
     + audit::AuditStore
     + memory::MemoryStore
     + notes::NoteStore
+    + passvault::PassvaultStore
     + pins::PinStore
     + projects::ProjectStore
     + Send

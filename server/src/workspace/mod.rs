@@ -4,6 +4,7 @@
 pub mod context;
 pub mod memory;
 pub mod notes;
+pub mod passvault;
 pub mod projects;
 mod threads;
 

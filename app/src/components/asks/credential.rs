@@ -1,9 +1,11 @@
-//! The password and secret prompt.
+//! The password and secret prompt: typed, or answered from the passvault.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::{AskHead, Metadata, Sender};
+use crate::model::passvault::SUDO_ENV_VAR;
+use crate::pages::passvault::vault_matches;
 use crate::protocol::ask::{Ask, Component};
 
 /// A password or secret. The value is read from the field only when sent, never kept in
@@ -39,6 +41,12 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
             submit(());
         }
     };
+    let action = if sudo { "submit" } else { "save" };
+    let wanted = if sudo {
+        Some(SUDO_ENV_VAR.to_owned())
+    } else {
+        ask.env_var.clone()
+    };
     view! {
         <section class="ask credential" role="form" aria-labelledby=format!("{id}-title")>
             <AskHead ask=ask.clone() id=id.clone() />
@@ -46,6 +54,7 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
             <Metadata pairs=ask.metadata.clone() />
             <label for=field_id.clone() class="field-label">{label}</label>
             <input id=field_id type="password" autocomplete="off" spellcheck="false" node_ref=field on:keydown=on_keydown />
+            {wanted.map(|env_var| view! { <FromVault env_var id=id.clone() action sender /> })}
             <footer class="ask-actions">
                 <button type="button" class="button primary" disabled=move || sender.sending.get() on:click=move |_| submit(())>
                     {if sudo { "Send password" } else { "Save secret" }}
@@ -54,5 +63,41 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
                     on:click=move |_| sender.send("skip", Value::Null)>"Skip"</button>
             </footer>
         </section>
+    }
+}
+
+/// The passvault entries for the variable asked for, if any: choosing one sends only its
+/// id; the server opens it and forwards the value, so it never reaches this page.
+#[component]
+fn FromVault(env_var: String, id: String, action: &'static str, sender: Sender) -> impl IntoView {
+    let matches = LocalResource::new(move || vault_matches(env_var.clone()));
+    let choice: NodeRef<leptos::html::Select> = NodeRef::new();
+    let select_id = format!("{id}-vault");
+    view! {
+        <Suspense fallback=|| ()>
+            {move || {
+                let select_id = select_id.clone();
+                Suspend::new(async move {
+                    // A viewer (or a console without the passvault) is offered nothing here.
+                    let entries = matches.await.unwrap_or_default();
+                    (!entries.is_empty()).then(|| view! {
+                        <div class="vault-choice">
+                            <label for=select_id.clone() class="field-label">"From the passvault"</label>
+                            <select id=select_id node_ref=choice>
+                                {entries.into_iter().map(|entry| view! {
+                                    <option value=entry.id.clone()>{entry.name.clone()}</option>
+                                }).collect_view()}
+                            </select>
+                            <button type="button" class="button" disabled=move || sender.sending.get()
+                                on:click=move |_| {
+                                    if let Some(select) = choice.get_untracked() {
+                                        sender.send(action, json!({ "vaultEntry": select.value() }));
+                                    }
+                                }>"Send from the passvault"</button>
+                        </div>
+                    })
+                })
+            }}
+        </Suspense>
     }
 }

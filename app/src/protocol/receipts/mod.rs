@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ask::{AskState, RecordedAnswer};
+use super::ask::{AskState, Component, RecordedAnswer};
 
 mod envelope;
 mod gateway;
@@ -16,7 +16,7 @@ mod validate;
 pub use self::envelope::{Receipt, ReceiptEnvelope, ReceiptTime};
 pub use self::gateway::{GatewayAnswer, hermes_answer};
 pub use self::resume::{ResumeEntry, agui_resume, custom_interrupt_resume};
-pub use self::validate::validate;
+pub use self::validate::{credential_field, validate};
 
 /// Why a receipt was refused; each message names the field and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
@@ -45,7 +45,22 @@ pub struct ValidatedAnswer {
     pub ask_id: String,
     pub action: String,
     pub data: Value,
+    /// The passvault entry whose value answers a password or secret prompt: the server
+    /// opens it and fills `data` ([`ValidatedAnswer::fill_from_vault`]) before anything
+    /// goes to the agent.
+    pub from_vault: Option<String>,
     pub recorded: RecordedAnswer,
+}
+
+impl ValidatedAnswer {
+    /// Puts the value opened from passvault entry `name` where the agent reads it; the
+    /// record names the entry, never the value.
+    pub fn fill_from_vault(&mut self, component: Component, value: &str, name: &str) {
+        let field = credential_field(component);
+        self.data = serde_json::json!({ field: value });
+        self.recorded.data = serde_json::json!({ "vaultEntry": self.from_vault, "name": name });
+        self.recorded.summary = format!("Sent from the passvault: {name}");
+    }
 }
 
 impl fmt::Debug for ValidatedAnswer {
@@ -53,6 +68,7 @@ impl fmt::Debug for ValidatedAnswer {
         f.debug_struct("ValidatedAnswer")
             .field("ask_id", &self.ask_id)
             .field("action", &self.action)
+            .field("from_vault", &self.from_vault)
             .field("recorded", &self.recorded)
             .finish_non_exhaustive()
     }

@@ -77,6 +77,7 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
     }
     let action = meant_action(ask, receipt)?;
     let action = action.as_str();
+    let mut from_vault = None;
     let (data, recorded_data, summary) = match ask.component {
         Component::ApprovalCard => {
             let mut kept = Map::new();
@@ -150,16 +151,27 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
             }
         }
         Component::SudoPrompt | Component::SecretPrompt => {
-            let field = if ask.component == Component::SudoPrompt {
-                "password"
-            } else {
-                "value"
-            };
+            let field = credential_field(ask.component);
             if action == "skip" {
                 (
                     json!({ field: "" }),
                     json!({ "skipped": true }),
                     "Skipped".to_owned(),
+                )
+            } else if let Some(entry) = receipt.data.get("vaultEntry") {
+                let entry = match entry {
+                    Value::String(id) if !id.trim().is_empty() && id.len() <= 200 => id.clone(),
+                    _ => return Err(bad("vaultEntry", "expected the id of a passvault entry")),
+                };
+                if receipt.data.get(field).is_some() {
+                    return Err(bad(field, "give a value or a vaultEntry, not both"));
+                }
+                from_vault = Some(entry.clone());
+                // The server opens the entry and puts the value in `data`.
+                (
+                    Value::Null,
+                    json!({ "vaultEntry": entry }),
+                    "Sent from the passvault".to_owned(),
                 )
             } else {
                 let secret = string_field(&receipt.data, field)?;
@@ -204,6 +216,7 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
         ask_id: ask.id.clone(),
         action: action.to_owned(),
         data,
+        from_vault,
         recorded: RecordedAnswer {
             action: action.to_owned(),
             data: recorded_data,
@@ -212,6 +225,15 @@ pub fn validate(ask: &Ask, receipt: &Receipt) -> Result<ValidatedAnswer, Receipt
             at: receipt.ts.map(ReceiptTime::to_rfc3339),
         },
     })
+}
+
+/// The field of a password or secret prompt's answer that carries the value.
+pub fn credential_field(component: Component) -> &'static str {
+    if component == Component::SudoPrompt {
+        "password"
+    } else {
+        "value"
+    }
 }
 
 /// The action a receipt means. An approval card also takes the contract's generic

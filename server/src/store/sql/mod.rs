@@ -10,6 +10,7 @@ mod deliveries;
 mod events;
 mod memory;
 mod notes;
+mod passvault;
 mod pins;
 mod projects;
 mod rows;

@@ -1,4 +1,4 @@
-//! The passvault's key and sealing: values are encrypted at rest with XChaCha20-Poly1305
+//! The vault's key and sealing: values are encrypted at rest with XChaCha20-Poly1305
 //! under one key — from `AGENT_OS_VAULT_KEY` (64 hex digits), else a key file made once
 //! with mode 0600 in the data directory — and bound to where they are kept (the
 //! associated data), so a sealed value copied elsewhere does not open.
@@ -68,6 +68,7 @@ impl VaultKey {
             source,
         };
         if !path.exists() {
+            std::fs::create_dir_all(data_dir).map_err(io)?;
             create_key_file(&path).map_err(io)?;
         }
         refuse_open_file(&path)?;

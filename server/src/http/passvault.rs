@@ -1,0 +1,113 @@
+//! `/api/v1/passvault`: list (paged; `?env_var=` for the entries one variable takes),
+//! store (`POST`, the value write-only), read, edit (`PATCH`, a new value replaces the old
+//! unseen), delete, and `POST /{id}/reveal` with the password — the one response that
+//! carries a value.
+
+use std::sync::Arc;
+
+use app::api::service::PassvaultService;
+use app::model::passvault::{NewVaultEntry, RevealRequest, VaultEntryEdit};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+
+use super::AppState;
+use super::api::{BODY_LIMIT, parse_body};
+use super::context::Context;
+use super::error::HttpError;
+
+type ApiResult = Result<Response, HttpError>;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/passvault", get(list).post(create))
+        .route(
+            "/api/v1/passvault/{id}",
+            get(read).patch(edit).delete(delete),
+        )
+        .route("/api/v1/passvault/{id}/reveal", post(reveal))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    env_var: Option<String>,
+    #[serde(default)]
+    offset: u32,
+    limit: Option<u32>,
+}
+
+async fn list(
+    State(passvault): State<Arc<dyn PassvaultService>>,
+    Context(context): Context,
+    Query(query): Query<ListQuery>,
+) -> ApiResult {
+    let list = passvault
+        .list_secrets(
+            &context,
+            query.env_var.as_deref().filter(|name| !name.is_empty()),
+            query.offset,
+            query.limit.unwrap_or(50),
+        )
+        .await?;
+    Ok(axum::Json(list).into_response())
+}
+
+async fn create(
+    State(passvault): State<Arc<dyn PassvaultService>>,
+    Context(context): Context,
+    body: Bytes,
+) -> ApiResult {
+    let entry: NewVaultEntry = parse_body(&body)?;
+    let entry = passvault.create_secret(&context, entry).await?;
+    Ok((StatusCode::CREATED, axum::Json(entry)).into_response())
+}
+
+async fn read(
+    State(passvault): State<Arc<dyn PassvaultService>>,
+    Context(context): Context,
+    UrlPath(id): UrlPath<String>,
+) -> ApiResult {
+    Ok(axum::Json(passvault.secret(&context, &id).await?).into_response())
+}
+
+async fn edit(
+    State(passvault): State<Arc<dyn PassvaultService>>,
+    Context(context): Context,
+    UrlPath(id): UrlPath<String>,
+    body: Bytes,
+) -> ApiResult {
+    let edit: VaultEntryEdit = parse_body(&body)?;
+    Ok(axum::Json(passvault.edit_secret(&context, &id, edit).await?).into_response())
+}
+
+async fn delete(
+    State(passvault): State<Arc<dyn PassvaultService>>,
+    Context(context): Context,
+    UrlPath(id): UrlPath<String>,
+) -> ApiResult {
+    passvault.delete_secret(&context, &id).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// The value, never to be kept by a cache along the way.
+async fn reveal(
+    State(passvault): State<Arc<dyn PassvaultService>>,
+    Context(context): Context,
+    UrlPath(id): UrlPath<String>,
+    body: Bytes,
+) -> ApiResult {
+    let request: RevealRequest = parse_body(&body)?;
+    let revealed = passvault
+        .reveal_secret(&context, &id, request.password)
+        .await?;
+    let mut response = axum::Json(revealed).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}

@@ -1,0 +1,290 @@
+//! The passvault over the API on both stores: owners keep entries whose values go in once
+//! and never come back in a listing, a read or an edit; operators only read the list,
+//! viewers and other tenants nothing; bad input is refused naming the field; a reveal
+//! needs the password again, is throttled, and is audited whether it works or not.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "common/backends.rs"]
+mod backends;
+mod common;
+
+use common::api::Api;
+use common::{TEST_PASSWORD, client_with};
+use serde_json::{Value, json};
+
+const SECRET: &str = "vault-value-7d1c-never-listed";
+
+async fn send(
+    client: &reqwest::Client,
+    api: &Api,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value, reqwest::header::HeaderMap) {
+    let mut request = client.request(method, api.url(path));
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (
+        status,
+        response.json().await.unwrap_or(Value::Null),
+        headers,
+    )
+}
+
+async fn keep(api: &Api, name: &str, env_var: &str, value: &str) -> String {
+    let (status, created) = api
+        .post(
+            "/api/v1/passvault",
+            json!({"name": name, "env_var": env_var, "value": value,
+                   "description": "for the deploy agent", "metadata": {"owner": "ops"}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert!(created.get("value").is_none(), "{created}");
+    created["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn owners_keep_entries_whose_values_never_come_back_and_others_read_at_most_names() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&["--db", &backend.url]).await;
+        let id = keep(&api, "Acme API key", "ACME_KEY", SECRET).await;
+        let mut served = String::new();
+
+        let (status, list) = api.get("/api/v1/passvault").await;
+        assert_eq!(status, 200, "{name}: {list}");
+        assert_eq!(list["entries"][0]["name"], "Acme API key", "{name}");
+        assert_eq!(list["entries"][0]["metadata"]["owner"], "ops", "{name}");
+        assert!(list["entries"][0]["last_used_at_ms"].is_null(), "{name}");
+        served.push_str(&list.to_string());
+        let (status, only) = api.get("/api/v1/passvault?env_var=OTHER_KEY").await;
+        assert_eq!(
+            (status, only["entries"].as_array().map(Vec::len)),
+            (200, Some(0)),
+            "{name}"
+        );
+        let (status, one) = api.get(&format!("/api/v1/passvault/{id}")).await;
+        assert_eq!(
+            (status, one["env_var"].as_str()),
+            (200, Some("ACME_KEY")),
+            "{name}"
+        );
+        served.push_str(&one.to_string());
+
+        // An edit may replace the value, unseen; the answer carries none.
+        let path = format!("/api/v1/passvault/{id}");
+        let patch =
+            |body: Value| send(&api.client, &api, reqwest::Method::PATCH, &path, Some(body));
+        let (status, edited, _) =
+            patch(json!({"name": "Acme key", "value": "rotated-value-31"})).await;
+        assert_eq!(
+            (status, edited["name"].as_str()),
+            (200, Some("Acme key")),
+            "{name}: {edited}"
+        );
+        assert!(!edited.to_string().contains("rotated-value-31"), "{name}");
+        served.push_str(&edited.to_string());
+
+        // Bad input, named.
+        for (body, field, code) in [
+            (
+                json!({"name": "x", "env_var": "1BAD", "value": "v"}),
+                "env_var",
+                400,
+            ),
+            (
+                json!({"name": "x", "env_var": "OK", "value": ""}),
+                "value",
+                400,
+            ),
+            (json!({"name": "x", "env_var": "OK"}), "value", 400),
+            (
+                json!({"name": "x", "env_var": "OK", "value": "v", "valeu": 1}),
+                "valeu",
+                400,
+            ),
+            (
+                json!({"name": "Acme key", "env_var": "OK", "value": "v"}),
+                "name",
+                409,
+            ),
+        ] {
+            let (status, refused) = api.post("/api/v1/passvault", body.clone()).await;
+            assert_eq!(status, code, "{name}: {body} → {refused}");
+            assert!(refused.to_string().contains(field), "{name}: {refused}");
+        }
+        let (status, _, _) = patch(json!({"metadata": {"k": "v\u{0007}"}})).await;
+        assert_eq!(status, 400, "{name}");
+        let (status, _) = api.get("/api/v1/passvault/no-such-entry").await;
+        assert_eq!(status, 404, "{name}");
+
+        // An operator reads names only; a viewer and another tenant's owner nothing.
+        let operator = client_with(&api.server.user_with_token("olga", "default", "operator"));
+        let viewer = client_with(&api.server.user_with_token("vic", "default", "viewer"));
+        let stranger = client_with(&api.server.user_with_token("sam", "elsewhere", "owner"));
+        let (status, list, _) = send(
+            &operator,
+            &api,
+            reqwest::Method::GET,
+            "/api/v1/passvault",
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{name}");
+        served.push_str(&list.to_string());
+        for (client, method, path, body, code) in [
+            (
+                &operator,
+                reqwest::Method::POST,
+                "/api/v1/passvault".to_owned(),
+                Some(json!({"name": "o", "env_var": "O", "value": "v"})),
+                403,
+            ),
+            (
+                &operator,
+                reqwest::Method::DELETE,
+                format!("/api/v1/passvault/{id}"),
+                None,
+                403,
+            ),
+            (
+                &operator,
+                reqwest::Method::POST,
+                format!("/api/v1/passvault/{id}/reveal"),
+                Some(json!({"password": TEST_PASSWORD})),
+                403,
+            ),
+            (
+                &viewer,
+                reqwest::Method::GET,
+                "/api/v1/passvault".to_owned(),
+                None,
+                403,
+            ),
+            (
+                &viewer,
+                reqwest::Method::GET,
+                format!("/api/v1/passvault/{id}"),
+                None,
+                403,
+            ),
+            (
+                &stranger,
+                reqwest::Method::GET,
+                format!("/api/v1/passvault/{id}"),
+                None,
+                404,
+            ),
+            (
+                &stranger,
+                reqwest::Method::DELETE,
+                format!("/api/v1/passvault/{id}"),
+                None,
+                404,
+            ),
+        ] {
+            let (status, body, _) = send(client, &api, method.clone(), &path, body).await;
+            assert_eq!(status, code, "{name}: {method} {path} → {body}");
+        }
+        let (status, list, _) = send(
+            &stranger,
+            &api,
+            reqwest::Method::GET,
+            "/api/v1/passvault",
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, list["entries"].as_array().map(Vec::len)),
+            (200, Some(0)),
+            "{name}"
+        );
+
+        assert!(
+            !served.contains(SECRET) && !served.contains("rotated-value-31"),
+            "{name}"
+        );
+        let (status, _, _) = send(
+            &api.client,
+            &api,
+            reqwest::Method::DELETE,
+            &format!("/api/v1/passvault/{id}"),
+            None,
+        )
+        .await;
+        assert_eq!(status, 204, "{name}");
+        let (status, _) = api.get(&format!("/api/v1/passvault/{id}")).await;
+        assert_eq!(status, 404, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_reveal_needs_the_password_again_is_throttled_and_audited() {
+    let api = Api::start(&[]).await;
+    let id = keep(&api, "Deploy token", "DEPLOY_TOKEN", SECRET).await;
+    let path = format!("/api/v1/passvault/{id}/reveal");
+    let reveal = |password: &'static str| {
+        send(
+            &api.client,
+            &api,
+            reqwest::Method::POST,
+            &path,
+            Some(json!({ "password": password })),
+        )
+    };
+    let (status, refused, _) = reveal("not-my-password").await;
+    assert_eq!(status, 403, "{refused}");
+    assert!(!refused.to_string().contains(SECRET));
+    let (status, shown, headers) = reveal(TEST_PASSWORD).await;
+    assert_eq!(status, 200, "{shown}");
+    assert_eq!(shown["value"], SECRET);
+    assert_eq!(shown["name"], "Deploy token");
+    assert_eq!(headers.get("cache-control").unwrap(), "no-store");
+    let (status, missing, _) = send(
+        &api.client,
+        &api,
+        reqwest::Method::POST,
+        "/api/v1/passvault/no-such/reveal",
+        Some(json!({ "password": TEST_PASSWORD })),
+    )
+    .await;
+    assert_eq!(status, 404, "{missing}");
+
+    let (_, audit) = api.get("/api/v1/audit").await;
+    let actions: Vec<(&str, &str)> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["action"].as_str().unwrap(),
+                entry["target"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        actions.contains(&("passvault.reveal", &*format!("passvault/{id}/reveal"))),
+        "{actions:?}"
+    );
+    assert!(
+        actions.contains(&("passvault.reveal_refused", &*format!("passvault/{id}"))),
+        "{actions:?}"
+    );
+    assert!(!audit.to_string().contains(SECRET) && !audit.to_string().contains("not-my-password"));
+
+    // Past the limit of wrong passwords, even the right one waits.
+    for _ in 0..5 {
+        reveal("still-wrong").await;
+    }
+    let (status, blocked, _) = reveal(TEST_PASSWORD).await;
+    assert_eq!(status, 429, "{blocked}");
+    assert!(
+        blocked.to_string().contains("try again") || blocked.to_string().contains("reveal again")
+    );
+}
