@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page } from '@playwright/test';
@@ -92,4 +93,31 @@ test('secret: a field named after the env var, redacted metadata shown, the valu
   await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
   await expectNowhere(page, token, responses);
+});
+
+test('secret answered from the passvault: the agent gets the value, the browser never sees it', async ({ page }) => {
+  const value = `vaulted-${Date.now()}-tok`;
+  const name = `Demo token ${Date.now()}`;
+  // Kept through the passvault page, then answered from the ask card on another page.
+  await page.goto('/passvault');
+  await page.getByText('Keep a new secret').click();
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Environment variable').fill('DEMO_TOKEN');
+  await page.getByLabel('Value', { exact: true }).fill(value);
+  await page.getByRole('button', { name: 'Keep secret' }).click();
+  await expect(page.getByRole('list', { name: 'Passvault entries' })).toContainText(name);
+
+  const responses = recordResponses(page);
+  await startScenario(page, 'secret');
+  const card = askLane(page).getByRole('form', { name: 'Paste the demo token' });
+  await card.getByLabel('From the passvault').selectOption({ label: name });
+  await card.getByRole('button', { name: 'Send from the passvault' }).click();
+
+  // The agent says it got exactly this value, by length and fingerprint.
+  const digest = createHash('sha256').update(value).digest('hex').slice(0, 12);
+  await expect(timeline(page)).toContainText(`Saved DEMO_TOKEN (${value.length} characters, SHA-256 beginning ${digest}).`);
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toContainText(`Sent from the passvault: ${name}`);
+  await expectNowhere(page, value, responses);
+  // The store has it sealed only.
+  expect(storedBytes().some((bytes) => bytes.includes(Buffer.from('xc20p1.')))).toBe(true);
 });

@@ -1,8 +1,8 @@
 import { addUser, askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
-// Projects, notes and memory hold records (their own specs test them); the rest are honest
-// empty states until they do.
-const withRecords = ['/projects', '/notes', '/memory'];
+// Projects, notes, memory and the passvault hold records (their own specs test them); the
+// rest are honest empty states until they do.
+const withRecords = ['/projects', '/notes', '/memory', '/passvault'];
 const sections = [
   ['Projects', '/projects'],
   ['Notes', '/notes'],

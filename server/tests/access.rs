@@ -56,20 +56,29 @@ struct Objects {
     token: String,
     note: String,
     memory: String,
-    /// Two notes and two projects for each persona to delete, one of each by REST and
-    /// one by server function.
-    doomed: std::collections::HashMap<String, (String, String, String, String)>,
+    secret: String,
+    /// Objects for each persona to delete, one of each by REST and one by server function.
+    doomed: std::collections::HashMap<String, Doomed>,
     project: String,
+}
+
+struct Doomed {
+    notes: (String, String),
+    projects: (String, String),
+    secrets: (String, String),
 }
 
 fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
     let own = &objects.doomed[&format!("{persona:?}")];
     text.replace("{T}", &objects.thread)
         .replace("{N}", &objects.note)
-        .replace("{D}", &own.0)
-        .replace("{E}", &own.1)
-        .replace("{Q}", &own.2)
-        .replace("{W}", &own.3)
+        .replace("{D}", &own.notes.0)
+        .replace("{E}", &own.notes.1)
+        .replace("{Q}", &own.projects.0)
+        .replace("{W}", &own.projects.1)
+        .replace("{Y}", &own.secrets.0)
+        .replace("{Z}", &own.secrets.1)
+        .replace("{V}", &objects.secret)
         .replace("{J}", &objects.project)
         .replace("{M}", &objects.memory)
         .replace("{R}", &objects.run)
@@ -146,7 +155,9 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         .get(&format!("/api/v1/projects/{}", objects.project))
         .await;
     let (_, tokens) = common::call_server_fn(&api.server, "tokens", &[]).await;
+    let (_, passvault) = api.get("/api/v1/passvault?limit=200").await;
     json!({
+        "passvault": passvault,
         "members": members,
         "tokens": tokens,
         "title": thread["thread"]["title"],
@@ -164,6 +175,18 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         "review": review,
         "project": [&project["project"], project["threads"].as_array().map(Vec::len)],
     })
+}
+
+/// A new passvault entry named `name`; its id.
+async fn secret(api: &Api, name: &str) -> String {
+    let (status, created) = api
+        .post(
+            "/api/v1/passvault",
+            json!({"name": name, "env_var": "PROBE", "value": "probe-value"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    created["id"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]
@@ -213,12 +236,17 @@ async fn probe_every_route(api: &Api) {
                 json!({ "name": format!("doomed too {persona:?}") }),
             )
             .await;
-        let own = (
-            api.note("doomed").await,
-            api.note("doomed too").await,
-            project["id"].as_str().unwrap().to_owned(),
-            other["id"].as_str().unwrap().to_owned(),
-        );
+        let own = Doomed {
+            notes: (api.note("doomed").await, api.note("doomed too").await),
+            projects: (
+                project["id"].as_str().unwrap().to_owned(),
+                other["id"].as_str().unwrap().to_owned(),
+            ),
+            secrets: (
+                secret(api, &format!("doomed {persona:?}")).await,
+                secret(api, &format!("doomed too {persona:?}")).await,
+            ),
+        };
         doomed.insert(format!("{persona:?}"), own);
     }
     let objects = Objects {
@@ -227,6 +255,7 @@ async fn probe_every_route(api: &Api) {
         key,
         token,
         note: api.note("probed").await,
+        secret: secret(api, "probed").await,
         doomed,
         memory: api
             .post(

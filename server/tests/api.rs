@@ -462,9 +462,14 @@ async fn a_secret_reaches_the_agent_but_no_store_row_log_or_response() {
     assert_eq!(status, 200);
     assert!(!body.to_string().contains(secret));
     let resumed = api.nth_run(&thread, 1).await;
+    let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(secret.as_bytes()));
     assert_eq!(
         texts(&resumed["view"]),
-        ["Saved DEMO_TOKEN."],
+        [format!(
+            "Saved DEMO_TOKEN ({} characters, SHA-256 beginning {}).",
+            secret.chars().count(),
+            &digest[..12]
+        )],
         "the agent got the value"
     );
     let (_, asks) = api.get("/api/v1/asks").await;

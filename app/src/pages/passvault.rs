@@ -116,15 +116,18 @@ pub fn PassvaultPage() -> impl IntoView {
     let create = ServerAction::<CreateSecret>::new();
     let edit = ServerAction::<EditSecret>::new();
     let delete = ServerAction::<DeleteSecret>::new();
-    let changed = move || {
-        (
-            create.version().get(),
-            edit.version().get(),
-            delete.version().get(),
-        )
+    // Reloaded after a change that worked only: a refused edit keeps its form and text.
+    let changed = RwSignal::new(0_u32);
+    let bump = move |worked: bool| {
+        if worked {
+            changed.update(|count| *count += 1);
+        }
     };
+    Effect::new(move |_| bump(create.value().with(|value| matches!(value, Some(Ok(_))))));
+    Effect::new(move |_| bump(edit.value().with(|value| matches!(value, Some(Ok(_))))));
+    Effect::new(move |_| bump(delete.value().with(|value| matches!(value, Some(Ok(()))))));
     let entries = Resource::<_, Json>::new_with_options(
-        move || (offset(), changed()),
+        move || (offset(), changed.get()),
         |(offset, _)| load_passvault(offset),
         false,
     );

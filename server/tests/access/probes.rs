@@ -13,8 +13,9 @@ pub enum Body {
 }
 
 /// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{J}` a
-/// project, `{M}` a memory entry; `{D}` and `{E}` notes and `{Q}` and `{W}` projects of
-/// the persona's own to delete), body, the role it needs, and whether
+/// project, `{M}` a memory entry, `{V}` a passvault entry; `{D}` and `{E}` notes, `{Q}`
+/// and `{W}` projects, `{Y}` and `{Z}` passvault entries of the persona's own to delete),
+/// body, the role it needs, and whether
 /// it names an object of the tenant (so another tenant gets 404).
 pub struct Probe {
     pub method: Method,
@@ -241,6 +242,90 @@ pub fn probes() -> Vec<Probe> {
             Json(r#"{"name":"probe-{P}"}"#),
             Owner,
             false,
+        ),
+        probe(
+            Method::GET,
+            "/api/v1/passvault",
+            Body::None,
+            Operator,
+            false,
+        ),
+        probe(
+            Method::GET,
+            "/api/v1/passvault/{V}",
+            Body::None,
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/passvault",
+            Json(r#"{"name":"probe {P}","env_var":"PROBE","value":"v"}"#),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::PATCH,
+            "/api/v1/passvault/{V}",
+            Json(r#"{"description":"probed by {P}"}"#),
+            Owner,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/passvault/{V}/reveal",
+            Json(r#"{"password":"tester-password-1"}"#),
+            Owner,
+            true,
+        ),
+        probe(
+            Method::DELETE,
+            "/api/v1/passvault/{Y}",
+            Body::None,
+            Owner,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/passvault",
+            Form("offset=0"),
+            Operator,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/vault_matches",
+            Form("env_var=PROBE"),
+            Operator,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/create_secret",
+            Form("name=fn+probe+{P}&env_var=PROBE&description=&metadata=&value=v"),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/edit_secret",
+            Form("entry_id={V}&name=probed&env_var=PROBE&description=fn+{P}&metadata=&value="),
+            Owner,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/reveal_secret",
+            Form("entry_id={V}&password=tester-password-1"),
+            Owner,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/delete_secret",
+            Form("entry_id={Z}"),
+            Owner,
+            true,
         ),
         // Server functions
         probe(Method::POST, "/fn/me", Form(""), Viewer, false),
@@ -501,6 +586,7 @@ pub fn probes() -> Vec<Probe> {
         probe(Method::GET, "/projects", Body::None, Viewer, false),
         probe(Method::GET, "/projects/{J}", Body::None, Viewer, true),
         probe(Method::GET, "/audit", Body::None, Owner, false),
+        probe(Method::GET, "/passvault", Body::None, Operator, false),
         probe(Method::GET, "/members", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
         // Forms

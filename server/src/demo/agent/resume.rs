@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
+use sha2::Digest;
 
 use super::{DemoAgent, Run, Step, call, ev, say, tasks_state};
 
@@ -138,7 +139,13 @@ pub(super) fn resume_script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> 
         let text = if value.is_empty() {
             "Skipped: DEMO_TOKEN stays unset.".to_owned()
         } else {
-            "Saved DEMO_TOKEN.".to_owned()
+            // A fingerprint, not the value: enough for whoever sent it to see it arrived.
+            let digest = hex::encode(sha2::Sha256::digest(value.as_bytes()));
+            format!(
+                "Saved DEMO_TOKEN ({} characters, SHA-256 beginning {}).",
+                value.chars().count(),
+                &digest[..12]
+            )
         };
         say(&mut steps, &message, &text);
     } else if answers.contains_key("terminal-read") {
