@@ -34,6 +34,7 @@ pub mod service {
         ThreadPage, ThreadSummary, TokenSummary,
     };
     use crate::projection::Arrival;
+    use crate::workspace_tools::{ToolPolicy, ToolSetting};
 
     /// Everything the UI and the REST API may ask of the workspace.
     #[async_trait::async_trait]
@@ -356,6 +357,31 @@ pub mod service {
 
     #[derive(Clone)]
     pub struct Passvault(pub Arc<dyn PassvaultService>);
+
+    /// The workspace tools agents may call, and which run freely in the tenant.
+    #[async_trait::async_trait]
+    pub trait ToolsService: Send + Sync + 'static {
+        async fn tool_settings(
+            &self,
+            context: &RequestContext,
+        ) -> Result<Vec<ToolSetting>, ApiError>;
+        /// Sets one tool's policy (owners).
+        async fn set_tool_policy(
+            &self,
+            context: &RequestContext,
+            tool: &str,
+            policy: ToolPolicy,
+        ) -> Result<Vec<ToolSetting>, ApiError>;
+    }
+
+    #[derive(Clone)]
+    pub struct Tools(pub Arc<dyn ToolsService>);
+
+    pub fn tools() -> Result<Arc<dyn ToolsService>, ApiError> {
+        use_context::<Tools>()
+            .map(|tools| tools.0)
+            .ok_or_else(|| ApiError::Internal("the tools service is not provided".into()))
+    }
 
     pub fn passvault() -> Result<Arc<dyn PassvaultService>, ApiError> {
         use_context::<Passvault>()

@@ -8,6 +8,7 @@
 //! - [`model`]: workspace types both sides exchange (threads, runs, request context).
 //! - [`error`]: the one error type that crosses the server-function boundary.
 //! - [`console_tools`]: the tools the console runs itself when an agent calls them.
+//! - [`workspace_tools`]: the workspace tools offered to agents and run on the server.
 //! - [`tagged`]: the tagged JSON forms of the contract's enums.
 //! - [`codec`]: the one way JSON is read (and, with `ui`, the resources' codec).
 //! - [`markdown`]: Markdown parsed into a tree of safe nodes (no raw HTML, safe links).
@@ -39,6 +40,7 @@ pub mod projection;
 pub mod protocol;
 pub mod tagged;
 pub mod when;
+pub mod workspace_tools;
 
 #[cfg(feature = "ui")]
 pub use app::{App, shell};

@@ -17,6 +17,7 @@ use crate::runs::Runs;
 use crate::store::{self, StoreError};
 use crate::vault::Vault;
 use crate::workspace::WorkspaceServiceImpl;
+use crate::workspace::tools::WorkspaceToolsImpl;
 
 /// Why the server could not start; each names the path or address at fault.
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +70,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     )
     .map_err(|error| StartupError::Vault(error.to_string()))?;
     let runs = Runs::new(host, agents, Arc::new(vault));
+    runs.set_tool_runner(Arc::new(WorkspaceToolsImpl::new(store.clone())));
     match runs.recover().await {
         Ok(0) => {}
         Ok(count) => tracing::warn!(

@@ -16,4 +16,5 @@ pub mod scroll_port;
 pub mod sidebar;
 pub mod timeline;
 pub mod tool_card;
+pub mod tool_policy;
 pub mod window;

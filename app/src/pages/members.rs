@@ -7,6 +7,7 @@ use leptos_meta::Title;
 
 use crate::codec::Json;
 use crate::components::layout::ContextFrame;
+use crate::components::tool_policy::ToolPolicySection;
 use crate::error::ApiError;
 use crate::model::{IssuedToken, Member, Role, TokenSummary};
 use crate::when::{readable, rfc3339};
@@ -177,6 +178,7 @@ pub fn MembersPage() -> impl IntoView {
                     </div>
                 })}
             </section>
+            <ToolPolicySection />
         </main>
         <ContextFrame>
             <section class="pane-section">

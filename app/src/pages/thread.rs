@@ -401,10 +401,28 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         });
     };
     // An answered ask may have started a run on the server (the resume of a paused run):
-    // look for it when the number of waiting asks drops, and shortly after.
-    Effect::new(move |previous: Option<usize>| {
+    // look for it when the number of waiting asks drops or of answered ones grows (the
+    // console may answer an ask before this page saw it wait), and shortly after.
+    let answered = Memo::new(move |_| {
+        runs.with(|list| {
+            list.iter()
+                .map(|run| {
+                    run.view.with(|view| {
+                        view.asks
+                            .iter()
+                            .filter(|ask| !ask.state.is_pending())
+                            .count()
+                    })
+                })
+                .sum::<usize>()
+        })
+    });
+    Effect::new(move |previous: Option<(usize, usize)>| {
         let count = pending.with(Vec::len);
-        if previous.is_some_and(|previous| count < previous) {
+        let closed = answered.get();
+        if let Some((was_waiting, was_closed)) = previous
+            && (count < was_waiting || closed > was_closed)
+        {
             // The answered card is gone: focus goes on, never to the page body.
             #[cfg(any(feature = "hydrate", feature = "csr"))]
             request_animation_frame(|| {
@@ -417,7 +435,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                 set_timeout(discover, std::time::Duration::from_millis(delay));
             }
         }
-        count
+        (count, closed)
     });
     let suggestions_shown = Signal::derive({
         let suggestions = suggestions.clone();

@@ -54,7 +54,12 @@ pub struct Host {
     pub http: reqwest::Client,
     pub timeouts: AgentTimeouts,
     streaming: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    /// Called with the tenant and run once a run's stream has ended by itself.
+    stream_end: std::sync::OnceLock<StreamEnd>,
 }
+
+/// What happens once a run's stream has ended: see [`Host::on_stream_end`].
+pub type StreamEnd = Arc<dyn Fn(String, String) + Send + Sync>;
 
 impl Host {
     pub fn new(store: Arc<dyn Store>, live: Live, timeouts: AgentTimeouts) -> Arc<Self> {
@@ -72,6 +77,7 @@ impl Host {
             http,
             timeouts,
             streaming: Mutex::new(HashMap::new()),
+            stream_end: std::sync::OnceLock::new(),
         })
     }
 
@@ -88,16 +94,25 @@ impl Host {
             .await
     }
 
+    /// Sets what is done when a run's stream ends by itself (not when it is stopped); the
+    /// first one set stays.
+    pub fn on_stream_end(&self, hook: StreamEnd) {
+        let _ = self.stream_end.set(hook);
+    }
+
     /// Runs `task` as run `run_id`'s stream until it ends or the run is stopped.
-    pub fn stream<F>(self: &Arc<Self>, run_id: &str, task: F)
+    pub fn stream<F>(self: &Arc<Self>, tenant_id: &str, run_id: &str, task: F)
     where
         F: std::future::Future<Output = ()> + Send + 'static,
     {
         let host = Arc::clone(self);
-        let key = run_id.to_owned();
+        let (tenant, key) = (tenant_id.to_owned(), run_id.to_owned());
         let handle = tokio::spawn(async move {
             task.await;
             host.forget_stream(&key);
+            if let Some(hook) = host.stream_end.get() {
+                hook(tenant, key);
+            }
         });
         if let Ok(mut streaming) = self.streaming.lock() {
             streaming.insert(run_id.to_owned(), handle.abort_handle());

@@ -19,6 +19,7 @@ mod notes;
 mod passvault;
 pub mod policy;
 mod projects;
+mod tools;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -26,7 +27,8 @@ use std::sync::Arc;
 
 use app::api::service::{
     ContextService, Contexts, Members, MembersService, MemoryService, Notes, NotesService,
-    Passvault, PassvaultService, Projects, ProjectsService, Workspace, WorkspaceService,
+    Passvault, PassvaultService, Projects, ProjectsService, Tools, ToolsService, Workspace,
+    WorkspaceService,
 };
 use app::{App, shell};
 use axum::Router;
@@ -61,6 +63,7 @@ pub struct AppState {
     pub contexts: Arc<dyn ContextService>,
     pub memory: Arc<dyn MemoryService>,
     pub passvault: Arc<dyn PassvaultService>,
+    pub tools: Arc<dyn ToolsService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<auth::LoginThrottle>,
@@ -107,6 +110,9 @@ impl AppState {
                 runs.store().clone(),
                 runs.vault().clone(),
             )),
+            tools: Arc::new(crate::workspace::tools::WorkspaceToolsImpl::new(
+                runs.store().clone(),
+            )),
             runs,
             accounts,
             login_throttle: Arc::default(),
@@ -125,6 +131,7 @@ struct Services {
     contexts: Arc<dyn ContextService>,
     memory: Arc<dyn MemoryService>,
     passvault: Arc<dyn PassvaultService>,
+    tools: Arc<dyn ToolsService>,
 }
 
 impl Services {
@@ -136,6 +143,7 @@ impl Services {
         provide_context(Contexts(self.contexts.clone()));
         provide_context(app::api::service::Memory(self.memory.clone()));
         provide_context(Passvault(self.passvault.clone()));
+        provide_context(Tools(self.tools.clone()));
     }
 }
 
@@ -149,6 +157,7 @@ pub fn router(state: AppState) -> Router {
         contexts: state.contexts.clone(),
         memory: state.memory.clone(),
         passvault: state.passvault.clone(),
+        tools: state.tools.clone(),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
@@ -164,6 +173,7 @@ pub fn router(state: AppState) -> Router {
         .merge(context_pins::routes())
         .merge(memory::routes())
         .merge(passvault::routes())
+        .merge(tools::routes())
         .merge(api::routes())
         .leptos_routes_with_context(
             &state,

@@ -84,6 +84,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
         Role::Operator,
         "project.delete",
     ),
+    ("PUT /api/v1/tools/{}", Role::Owner, "tools.policy"),
     ("POST /api/v1/passvault", Role::Owner, "passvault.create"),
     ("PATCH /api/v1/passvault/{}", Role::Owner, "passvault.edit"),
     (
@@ -130,6 +131,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/forget", Role::Operator, "memory.delete"),
     ("/fn/decide_memory", Role::Operator, "memory.review"),
     ("/fn/set_memory_settings", Role::Owner, "memory.settings"),
+    ("/fn/set_tool_policy", Role::Owner, "tools.policy"),
     ("/fn/create_secret", Role::Owner, "passvault.create"),
     ("/fn/edit_secret", Role::Owner, "passvault.edit"),
     ("/fn/delete_secret", Role::Owner, "passvault.delete"),
@@ -180,6 +182,7 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/memory",
     "/fn/memory_review",
     "/fn/memory_settings",
+    "/fn/tool_settings",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

@@ -9,9 +9,10 @@ mod receipts;
 mod recovery;
 mod resume;
 mod start;
+pub mod tools;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use app::error::ApiError;
 use app::protocol::channel::{EventBody, EventDraft, Level};
@@ -36,16 +37,31 @@ pub struct Runs {
     held: Mutex<HashMap<String, ValidatedAnswer>>,
     /// Where a password or secret answered "from the passvault" is opened.
     vault: Arc<Vault>,
+    /// What runs the workspace tools agents call (the workspace, set at start).
+    tools: OnceLock<Arc<dyn tools::ToolRunner>>,
+    running_tools: tools::Running,
 }
 
 impl Runs {
     pub fn new(host: Arc<Host>, connectors: Connectors, vault: Arc<Vault>) -> Arc<Self> {
-        Arc::new(Self {
+        let runs = Arc::new(Self {
             host,
             connectors,
             held: Mutex::new(HashMap::new()),
             vault,
-        })
+            tools: OnceLock::new(),
+            running_tools: tools::Running::default(),
+        });
+        // When a run's stream ends, the workspace tools it called that run freely run.
+        let weak = Arc::downgrade(&runs);
+        runs.host
+            .on_stream_end(Arc::new(move |tenant_id: String, run_id: String| {
+                let Some(runs) = weak.upgrade() else {
+                    return;
+                };
+                tokio::spawn(async move { runs.answer_free_tools(&tenant_id, &run_id).await });
+            }));
+        runs
     }
 
     pub fn vault(&self) -> &Arc<Vault> {

@@ -62,10 +62,17 @@ impl Runs {
             return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
         }
         let checked = match validate(&record.ask, &envelope.receipt) {
-            Ok(answer) => self.fill_from_vault(tenant_id, &record.ask, answer).await,
+            Ok(answer) => match self.fill_from_vault(tenant_id, &record.ask, answer).await {
+                Ok(answer) => {
+                    self.run_workspace_tool(tenant_id, &record, answer, actor)
+                        .await
+                }
+                Err(error) => Err(error),
+            },
             Err(error) => Err(ApiError::BadRequest(error.to_string())),
         };
-        let answer = match checked {
+        // Held until the ask is closed: its tool runs once.
+        let (answer, _running) = match checked {
             Ok(answer) => answer,
             Err(error) => {
                 self.host

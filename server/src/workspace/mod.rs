@@ -7,6 +7,7 @@ pub mod notes;
 pub mod passvault;
 pub mod projects;
 mod threads;
+pub mod tools;
 
 pub use threads::WorkspaceServiceImpl;
 pub(crate) use threads::run_summary;

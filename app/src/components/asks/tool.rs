@@ -1,4 +1,5 @@
-//! Frontend tools: run by the console in the browser, or answered by the operator.
+//! Frontend tools: run by the console in the browser, allowed to run on the server (the
+//! workspace tools), or answered by the operator.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
@@ -6,6 +7,7 @@ use serde_json::{Value, json};
 use super::{AskHead, Sender};
 use crate::console_tools::{ConsoleTool, failure};
 use crate::protocol::ask::{Ask, AskOrigin};
+use crate::workspace_tools::WorkspaceCall;
 
 /// A tool the agent asked the console to run. One the console implements runs at once
 /// and its result goes back by itself; for any other the operator gives the result.
@@ -18,9 +20,52 @@ pub(super) fn FrontendTool(ask: Ask, id: String, sender: Sender) -> impl IntoVie
         } => ConsoleTool::from_call(tool_name, arguments),
         _ => None,
     };
-    match console_tool {
-        Some(call) => view! { <ConsoleToolRun ask id call sender /> }.into_any(),
-        None => view! { <OperatorToolResult ask id sender /> }.into_any(),
+    let workspace_call = match &ask.origin {
+        AskOrigin::AgUiFrontendTool {
+            tool_name,
+            arguments,
+        } => WorkspaceCall::from_call(tool_name, arguments),
+        _ => None,
+    };
+    match (console_tool, workspace_call) {
+        (Some(call), _) => view! { <ConsoleToolRun ask id call sender /> }.into_any(),
+        (None, Some(call)) => view! { <WorkspaceToolAsk ask id call sender /> }.into_any(),
+        (None, None) => view! { <OperatorToolResult ask id sender /> }.into_any(),
+    }
+}
+
+/// A workspace tool the tenant has it ask about first: what it would do, and Allow or
+/// Deny. Allowed, the server runs it and sends the agent what came of it; the browser
+/// sends no result of its own.
+#[component]
+fn WorkspaceToolAsk(
+    ask: Ask,
+    id: String,
+    call: Result<WorkspaceCall, String>,
+    sender: Sender,
+) -> impl IntoView {
+    let (doing, allow) = match &call {
+        Ok(call) => (call.describe(), "Allow"),
+        Err(problem) => (problem.clone(), "Tell the agent"),
+    };
+    let body = match &call {
+        Ok(WorkspaceCall::NoteWrite { body, .. }) => Some(body.clone()),
+        Ok(WorkspaceCall::Memory { operation, .. }) => operation.content.clone(),
+        _ => None,
+    };
+    view! {
+        <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
+            <AskHead ask=ask.clone() id=id.clone() />
+            <p>{doing}</p>
+            {body.filter(|text| !text.is_empty()).map(|text| view! { <pre class="tool-preview">{text}</pre> })}
+            <p class="muted">"The console runs this on the server once allowed, in the agent's name and yours."</p>
+            <footer class="ask-actions">
+                <button type="button" class="button primary" disabled=move || sender.sending.get()
+                    on:click=move |_| sender.send("submit", json!({ "result": null }))>{allow}</button>
+                <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                    on:click=move |_| sender.send("cancel", Value::Null)>"Deny"</button>
+            </footer>
+        </section>
     }
 }
 

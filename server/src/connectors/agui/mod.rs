@@ -9,6 +9,7 @@ use std::sync::Arc;
 use app::error::ApiError;
 use app::model::AgentEnvironment;
 use app::projection::history::{latest_state, messages_from_views};
+use app::workspace_tools::definitions;
 use serde_json::{Value, json};
 
 use super::{
@@ -34,6 +35,22 @@ impl AgUiConnector {
         }
     }
 
+    /// The tools configured for the agent, then the console's workspace tools it does not
+    /// already have under those names.
+    fn offered_tools(&self) -> Vec<Value> {
+        let mut tools = self.tools.clone();
+        for tool in definitions() {
+            let taken = self
+                .tools
+                .iter()
+                .any(|own| own.get("name") == tool.get("name"));
+            if !taken {
+                tools.push(tool);
+            }
+        }
+        tools
+    }
+
     /// The RunAgentInput of run `run_id`, carrying the conversation and state so far.
     fn run_input(
         &self,
@@ -50,7 +67,7 @@ impl AgUiConnector {
             "protocolVersion": "1.0",
             "messages": messages,
             "state": state,
-            "tools": self.tools,
+            "tools": self.offered_tools(),
             "context": context.agui(),
             "forwardedProps": {},
         });
@@ -74,7 +91,7 @@ impl Connector for AgUiConnector {
             transport: "HTTP + SSE".into(),
             endpoint: url_without_credentials(&self.url),
             tools: self
-                .tools
+                .offered_tools()
                 .iter()
                 .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
                 .collect(),
@@ -131,7 +148,7 @@ impl Connector for AgUiConnector {
         let streaming = Arc::clone(host);
         let url = self.url.clone();
         let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
-        host.stream(&launch.run_id, async move {
+        host.stream(&launch.tenant_id, &launch.run_id, async move {
             stream::drive(
                 &streaming,
                 &tenant_id,

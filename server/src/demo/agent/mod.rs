@@ -18,7 +18,7 @@ pub use self::http::{cancellations, raw, resumes, run, tools};
 pub const TOOLS: &str = include_str!("../tools.json");
 
 /// The words that pick a scenario, in the order the composer suggests them.
-pub const SCENARIOS: [&str; 16] = [
+pub const SCENARIOS: [&str; 18] = [
     "chunks",
     "call",
     "parallel",
@@ -35,6 +35,8 @@ pub const SCENARIOS: [&str; 16] = [
     "artifacts",
     "plan",
     "frontend",
+    "remember deploys happen on Fridays",
+    "jot Release checklist",
 ];
 
 /// Shared by every request: cancellations observed, approvals remembered per thread.

@@ -285,6 +285,33 @@ pub(super) fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Ste
                        "outcome": {"type": "success", "pendingToolCallIds": [format!("bg-{}", run.run_id)]}}),
             ));
         }
+        "remember" | "jot" => {
+            // The console's workspace tools: `remember <fact>` calls memory, `jot <title>`
+            // calls note_write; the console runs them on the server (at once, or once an
+            // operator allows it) and the run ends waiting for the result.
+            let rest = text
+                .split_once(char::is_whitespace)
+                .map(|(_, rest)| rest.trim().to_owned())
+                .unwrap_or_default();
+            let (tool, arguments) = if word == "remember" {
+                (
+                    "memory",
+                    json!({"action": "add", "target": "memory", "content": rest}),
+                )
+            } else {
+                (
+                    "note_write",
+                    json!({"title": rest, "body": format!("Written by the demo agent: {rest}."), "tags": ["demo"]}),
+                )
+            };
+            let id = format!("ws-{}", run.run_id);
+            call(&mut steps, &id, tool, &arguments.to_string(), None);
+            steps.push(ev(
+                "RUN_FINISHED",
+                json!({"threadId": run.thread_id, "runId": run.run_id,
+                       "outcome": {"type": "success", "pendingToolCallIds": [id]}}),
+            ));
+        }
         "plan" => {
             let todos = |statuses: [&str; 3]| {
                 json!({"todos": [

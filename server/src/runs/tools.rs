@@ -1,0 +1,193 @@
+//! Workspace tools an agent calls (`memory`, `notes_search`, `note_read`, `note_write`):
+//! the calls the tenant lets run freely are answered by the console as soon as the run
+//! pauses on them; the others wait for an operator to allow them. Either way the tool runs
+//! here, on the server, once — whatever result a receipt carries is replaced by what
+//! running it gave.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use app::error::ApiError;
+use app::protocol::ask::{AskOrigin, AskState};
+use app::protocol::receipts::{Receipt, ReceiptEnvelope, ReceiptTime, ValidatedAnswer};
+use app::workspace_tools::{ToolPolicy, WorkspaceCall, failed, is_workspace_tool};
+use serde_json::json;
+
+use super::Runs;
+use crate::clock::now_ms;
+use crate::store::AskRecord;
+
+/// Who answers a freely running tool's ask.
+pub const CONSOLE: &str = "console";
+
+/// Who a workspace tool acts for: the agent, in its run, allowed by an operator or by
+/// the tenant's policy.
+#[derive(Clone, Debug)]
+pub struct ToolCaller {
+    pub agent: String,
+    pub run_id: String,
+    pub thread_id: String,
+    /// The operator who allowed the call; `None` when the policy let it run.
+    pub approved_by: Option<String>,
+}
+
+impl ToolCaller {
+    /// The author a change made by the call is attributed to.
+    pub fn author(&self) -> String {
+        match &self.approved_by {
+            Some(operator) => format!(
+                "agent {} (run {}), approved by {operator}",
+                self.agent, self.run_id
+            ),
+            None => format!("agent {} (run {})", self.agent, self.run_id),
+        }
+    }
+}
+
+/// What runs the workspace tools and knows each tenant's policy (the workspace, set by
+/// the server at start).
+#[async_trait::async_trait]
+pub trait ToolRunner: Send + Sync {
+    async fn policy(&self, tenant_id: &str, tool: &str) -> Result<ToolPolicy, ApiError>;
+    /// Runs the call; what went wrong is the result (`{"error": …}`), for the agent.
+    async fn run(
+        &self,
+        tenant_id: &str,
+        call: WorkspaceCall,
+        caller: &ToolCaller,
+    ) -> serde_json::Value;
+}
+
+/// Workspace tool calls being run now, by ask key: a second receipt for one waits its
+/// turn as a conflict rather than running it again.
+#[derive(Default)]
+pub(super) struct Running(Mutex<HashSet<String>>);
+
+/// Holds an ask's claim on running its tool until dropped.
+pub(super) struct Claim<'a> {
+    running: &'a Running,
+    key: String,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut running) = self.running.0.lock() {
+            running.remove(&self.key);
+        }
+    }
+}
+
+impl Running {
+    fn claim(&self, key: &str) -> Option<Claim<'_>> {
+        let mut running = self.0.lock().ok()?;
+        running.insert(key.to_owned()).then(|| Claim {
+            running: self,
+            key: key.to_owned(),
+        })
+    }
+}
+
+/// The workspace tool an ask is for, if it is one.
+fn workspace_call(record: &AskRecord) -> Option<(String, Result<WorkspaceCall, String>)> {
+    match &record.ask.origin {
+        AskOrigin::AgUiFrontendTool {
+            tool_name,
+            arguments,
+        } if is_workspace_tool(tool_name) => {
+            WorkspaceCall::from_call(tool_name, arguments).map(|call| (tool_name.clone(), call))
+        }
+        _ => None,
+    }
+}
+
+impl Runs {
+    /// Runs the workspace tool an allowed ask is for and puts its result in the answer;
+    /// any other answer passes unchanged. The claim it returns is held until the ask is
+    /// closed, so the tool runs once.
+    pub(super) async fn run_workspace_tool(
+        &self,
+        tenant_id: &str,
+        record: &AskRecord,
+        mut answer: ValidatedAnswer,
+        actor: &str,
+    ) -> Result<(ValidatedAnswer, Option<Claim<'_>>), ApiError> {
+        let Some((tool, call)) = workspace_call(record) else {
+            return Ok((answer, None));
+        };
+        if answer.action != "submit" {
+            return Ok((answer, None));
+        }
+        let claim = self
+            .running_tools
+            .claim(&record.key)
+            .ok_or_else(|| ApiError::Conflict(format!("{tool} is already running for this ask")))?;
+        let run = self.get_run(tenant_id, &record.run_id).await?;
+        let caller = ToolCaller {
+            agent: run.agent.clone(),
+            run_id: run.id.clone(),
+            thread_id: run.thread_id.clone(),
+            approved_by: (actor != CONSOLE).then(|| actor.to_owned()),
+        };
+        let result = match (call, self.tools.get()) {
+            (Ok(call), Some(tools)) => tools.run(tenant_id, call, &caller).await,
+            (Ok(_), None) => failed("the console's workspace tools are not available"),
+            (Err(problem), _) => failed(&problem),
+        };
+        let summary = match (&caller.approved_by, result.get("error")) {
+            (_, Some(_)) => format!("{tool} could not run"),
+            (Some(_), None) => format!("Allowed; ran {tool}"),
+            (None, None) => format!("Ran {tool}"),
+        };
+        answer.data = json!({ "result": result });
+        answer.recorded.data = answer.data.clone();
+        answer.recorded.summary = summary;
+        Ok((answer, Some(claim)))
+    }
+
+    /// Once a run's stream has ended: answers its pending workspace tool calls that the
+    /// tenant lets run freely (the run then resumes as if an operator had answered).
+    pub(super) async fn answer_free_tools(self: &Arc<Self>, tenant_id: &str, run_id: &str) {
+        if let Err(error) = self.try_answer_free_tools(tenant_id, run_id).await {
+            tracing::error!(%error, run_id, "could not run the workspace tools a run called");
+        }
+    }
+
+    async fn try_answer_free_tools(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<(), ApiError> {
+        let Some(tools) = self.tools.get() else {
+            return Ok(());
+        };
+        for record in self.host.store.run_asks(tenant_id, run_id).await? {
+            if !matches!(record.ask.state, AskState::Pending) {
+                continue;
+            }
+            let Some((tool, _)) = workspace_call(&record) else {
+                continue;
+            };
+            if tools.policy(tenant_id, &tool).await? != ToolPolicy::Free {
+                continue;
+            }
+            let envelope = ReceiptEnvelope {
+                channel: "tool-result".into(),
+                receipt: Receipt {
+                    tool_call_id: record.ask.id.clone(),
+                    component: record.ask.component.as_str().to_owned(),
+                    action: "submit".into(),
+                    data: json!({ "result": null }),
+                    ts: Some(ReceiptTime(now_ms())),
+                },
+            };
+            self.answer(tenant_id, &record.key, CONSOLE, &envelope)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sets what runs workspace tools; the first one set stays.
+    pub fn set_tool_runner(&self, runner: Arc<dyn ToolRunner>) {
+        let _ = self.tools.set(runner);
+    }
+}

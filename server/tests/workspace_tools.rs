@@ -1,0 +1,401 @@
+//! The console's workspace tools offered to a real AG-UI agent on a loopback socket and
+//! run on the server: reads at once, writes once an operator allows them (never with a
+//! result the receipt made up), memory through the review queue, every change attributed
+//! to the agent, its run and its approver, each tenant's policy, and bad arguments told
+//! to the agent — on SQLite and PostgreSQL.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "common/backends.rs"]
+mod backends;
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::api::{Api, texts};
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
+
+/// An agent whose user message is `{"tool": name, "arguments": {…}}`: it calls that tool
+/// and ends waiting for the result; the run that brings the result says "got: <result>".
+async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/agent", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(input) = common::agent::read_request(&mut socket).await else {
+                continue;
+            };
+            kept.lock().unwrap().push(input.clone());
+            let (thread, run) = (input["threadId"].clone(), input["runId"].clone());
+            let last = input["messages"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap()
+                .clone();
+            let mut events = vec![json!({"type": "RUN_STARTED", "threadId": thread, "runId": run})];
+            if last["role"] == "tool" {
+                let reply = format!("got: {}", last["content"].as_str().unwrap_or_default());
+                events.extend([
+                    json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m-{run}"), "role": "assistant"}),
+                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": format!("m-{run}"), "delta": reply}),
+                    json!({"type": "TEXT_MESSAGE_END", "messageId": format!("m-{run}")}),
+                    json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
+                ]);
+            } else {
+                let wanted: Value =
+                    serde_json::from_str(last["content"].as_str().unwrap()).unwrap();
+                let call = format!("call-{}", run.as_str().unwrap());
+                events.extend([
+                    json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": wanted["tool"]}),
+                    json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": wanted["arguments"].to_string()}),
+                    json!({"type": "TOOL_CALL_END", "toolCallId": call}),
+                    json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run,
+                           "outcome": {"type": "success", "pendingToolCallIds": [call]}}),
+                ]);
+            }
+            let body: String = events
+                .iter()
+                .map(|event| format!("data: {event}\n\n"))
+                .collect();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
+            );
+            let _ = socket.write_all(response.as_bytes()).await;
+            let _ = socket.shutdown().await;
+        }
+    });
+    (url, seen)
+}
+
+struct Setup {
+    api: Api,
+    seen: Arc<Mutex<Vec<Value>>>,
+}
+
+async fn start(backend: &backends::Backend) -> Setup {
+    let (url, seen) = tool_calling_agent().await;
+    let agent = format!("scripted={url}");
+    let api = Api::start(&["--db", &backend.url, "--agent", &agent]).await;
+    Setup { api, seen }
+}
+
+impl Setup {
+    /// A new thread whose agent calls `tool`; the run's id and the thread's.
+    async fn call(&self, tool: &str, arguments: Value) -> (String, String) {
+        let thread = self.api.thread(Some("scripted")).await;
+        let message = json!({"tool": tool, "arguments": arguments}).to_string();
+        let run = self.api.say(&thread, &message).await;
+        (thread, run)
+    }
+
+    /// What the agent was last sent as a tool result.
+    fn last_result(&self) -> Value {
+        let seen = self.seen.lock().unwrap();
+        let last = seen.last().unwrap()["messages"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone();
+        assert_eq!(last["role"], "tool", "{last}");
+        serde_json::from_str(last["content"].as_str().unwrap()).unwrap_or(last["content"].clone())
+    }
+
+    async fn notes_titled(&self, title: &str) -> Vec<Value> {
+        let (_, list) = self.api.get("/api/v1/notes?limit=200").await;
+        list["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|note| note["title"] == title)
+            .cloned()
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn reads_run_at_once_and_their_results_reach_the_agent() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let setup = start(&backend).await;
+        let api = &setup.api;
+        let (_, note) = api
+            .post(
+                "/api/v1/notes",
+                json!({"title": "Deploy runbook", "body": "Deploys happen on Fridays."}),
+            )
+            .await;
+        let note_id = note["id"].as_str().unwrap().to_owned();
+
+        let (thread, run) = setup
+            .call("notes_search", json!({"query": "deploying"}))
+            .await;
+        let resumed = api.nth_run(&thread, 1).await;
+        // The agent was offered the workspace tools.
+        let first = setup.seen.lock().unwrap()[0].clone();
+        let offered: Vec<&str> = first["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|tool| tool["name"].as_str())
+            .collect();
+        for tool in ["memory", "notes_search", "note_read", "note_write"] {
+            assert!(offered.contains(&tool), "{name}: {offered:?}");
+        }
+        assert_eq!(resumed["run"]["status"], "succeeded", "{name}: {resumed}");
+        let found = setup.last_result();
+        assert_eq!(found["notes"][0]["id"], note_id.as_str(), "{name}: {found}");
+        assert_eq!(found["notes"][0]["title"], "Deploy runbook", "{name}");
+        let paused = api.settled(&run).await;
+        let answer = &paused["view"]["asks"][0]["state"]["answer"];
+        assert_eq!(
+            (answer["actor"].as_str(), answer["summary"].as_str()),
+            (Some("console"), Some("Ran notes_search")),
+            "{name}: {paused}"
+        );
+
+        let (thread, _) = setup.call("note_read", json!({"id": note_id})).await;
+        api.nth_run(&thread, 1).await;
+        assert_eq!(
+            setup.last_result()["body"],
+            "Deploys happen on Fridays.",
+            "{name}"
+        );
+
+        // Bad arguments are the agent's to hear about; nothing is run.
+        let (thread, _) = setup.call("notes_search", json!({"limit": 3})).await;
+        let resumed = api.nth_run(&thread, 1).await;
+        assert_eq!(
+            setup.last_result()["error"],
+            "notes_search: `query` is missing",
+            "{name}"
+        );
+        assert!(texts(&resumed["view"])[0].contains("query"), "{name}");
+        // Another tenant's note does not exist for this agent.
+        let (thread, _) = setup.call("note_read", json!({"id": "no-such-note"})).await;
+        api.nth_run(&thread, 1).await;
+        assert!(
+            setup.last_result()["error"]
+                .as_str()
+                .unwrap()
+                .contains("does not exist"),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_note_write_waits_for_an_operator_runs_once_and_is_attributed() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let setup = start(&backend).await;
+        let api = &setup.api;
+        let arguments =
+            json!({"title": "Release checklist", "body": "1. Tag\n2. Ship", "tags": ["release"]});
+        let (thread, run) = setup.call("note_write", arguments.clone()).await;
+        let paused = api.settled(&run).await;
+        assert_eq!(paused["run"]["status"], "interrupted", "{name}: {paused}");
+        assert_eq!(
+            paused["view"]["asks"][0]["component"], "frontend_tool",
+            "{name}"
+        );
+        assert!(
+            setup.notes_titled("Release checklist").await.is_empty(),
+            "{name}: written before it was allowed"
+        );
+
+        // Allowed twice at once: it runs once, with the server's result, not the receipt's.
+        let ask = paused["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+        let allow = || {
+            api.receipt(
+                &run,
+                &ask,
+                "frontend_tool",
+                "submit",
+                json!({"result": {"forged": true}}),
+            )
+        };
+        let ((first, _), (second, _)) = tokio::join!(allow(), allow());
+        let mut statuses = [first, second];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 409], "{name}");
+        let resumed = api.nth_run(&thread, 1).await;
+        assert_eq!(resumed["run"]["status"], "succeeded", "{name}");
+        let written = setup.notes_titled("Release checklist").await;
+        assert_eq!(written.len(), 1, "{name}: {written:?}");
+        let result = setup.last_result();
+        assert_eq!(result["written"], written[0]["id"], "{name}: {result}");
+        assert!(result.get("forged").is_none(), "{name}");
+        let (_, note) = api
+            .get(&format!(
+                "/api/v1/notes/{}",
+                written[0]["id"].as_str().unwrap()
+            ))
+            .await;
+        let author = note["created_by"].as_str().unwrap();
+        assert!(
+            author.starts_with(&format!(
+                "agent scripted (run {run}), approved by {}",
+                common::TEST_USER
+            )),
+            "{name}: {author}"
+        );
+
+        // Denied: nothing is written and the agent hears it was declined.
+        let (thread, run) = setup
+            .call("note_write", json!({"title": "Never written", "body": "x"}))
+            .await;
+        let paused = api.settled(&run).await;
+        let ask = paused["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+        let (status, _) = api
+            .receipt(&run, &ask, "frontend_tool", "cancel", Value::Null)
+            .await;
+        assert_eq!(status, 200, "{name}");
+        api.nth_run(&thread, 1).await;
+        assert!(
+            setup.notes_titled("Never written").await.is_empty(),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_agents_memory_waits_in_review_and_owners_set_which_tools_run_freely() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let setup = start(&backend).await;
+        let api = &setup.api;
+        let (thread, run) = setup
+            .call(
+                "memory",
+                json!({"action": "add", "target": "memory", "content": "The CI has two cores"}),
+            )
+            .await;
+        api.nth_run(&thread, 1).await;
+        let queued = setup.last_result();
+        let proposal = queued["queued"].as_str().unwrap().to_owned();
+        let (_, review) = api.get("/api/v1/memory/review").await;
+        let pending = &review["proposals"][0];
+        assert_eq!(
+            (
+                pending["id"].as_str(),
+                pending["proposed_by"].as_str(),
+                pending["run_id"].as_str()
+            ),
+            (
+                Some(proposal.as_str()),
+                Some("agent scripted"),
+                Some(run.as_str())
+            ),
+            "{name}: {review}"
+        );
+        let (_, memory) = api.get("/api/v1/memory").await;
+        assert_eq!(
+            memory["entries"].as_array().map(Vec::len),
+            Some(0),
+            "{name}: remembered before review"
+        );
+        let (status, _) = api
+            .post(
+                &format!("/api/v1/memory/review/{proposal}/accept"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{name}");
+        let (_, memory) = api.get("/api/v1/memory").await;
+        let entry = &memory["entries"][0];
+        assert_eq!(entry["text"], "The CI has two cores", "{name}");
+        assert!(
+            entry["author"].as_str().unwrap().contains("approved by"),
+            "{name}: {entry}"
+        );
+
+        // Owners choose: note_write runs freely now; operators may not choose.
+        let (status, tools) = api.get("/api/v1/tools").await;
+        assert_eq!(status, 200, "{name}");
+        let policy = |tools: &Value, tool: &str| {
+            tools["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == tool)
+                .unwrap()["policy"]
+                .clone()
+        };
+        assert_eq!(policy(&tools, "note_write"), "ask", "{name}");
+        assert_eq!(policy(&tools, "notes_search"), "free", "{name}");
+        let put = |client: reqwest::Client, path: String, body: Value| async move {
+            client
+                .put(api.url(&path))
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        };
+        let operator =
+            common::client_with(&api.server.user_with_token("olga", "default", "operator"));
+        assert_eq!(
+            put(
+                operator,
+                "/api/v1/tools/note_write".into(),
+                json!({"policy": "free"})
+            )
+            .await,
+            403,
+            "{name}"
+        );
+        assert_eq!(
+            put(
+                api.client.clone(),
+                "/api/v1/tools/rm_rf".into(),
+                json!({"policy": "free"})
+            )
+            .await,
+            404,
+            "{name}"
+        );
+        assert_eq!(
+            put(
+                api.client.clone(),
+                "/api/v1/tools/note_write".into(),
+                json!({"policy": "often"})
+            )
+            .await,
+            400,
+            "{name}"
+        );
+        assert_eq!(
+            put(
+                api.client.clone(),
+                "/api/v1/tools/note_write".into(),
+                json!({"policy": "free"})
+            )
+            .await,
+            200,
+            "{name}"
+        );
+        let (thread, run) = setup
+            .call(
+                "note_write",
+                json!({"title": "Written freely", "body": "ok"}),
+            )
+            .await;
+        api.nth_run(&thread, 1).await;
+        let written = setup.notes_titled("Written freely").await;
+        assert_eq!(written.len(), 1, "{name}");
+        assert_eq!(
+            written[0]["updated_by"],
+            format!("agent scripted (run {run})"),
+            "{name}"
+        );
+        let (_, audit) = api.get("/api/v1/audit").await;
+        assert!(audit.to_string().contains("tools.policy"), "{name}");
+    }
+}
