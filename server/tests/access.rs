@@ -156,7 +156,9 @@ async fn state(api: &Api, objects: &Objects) -> Value {
         .await;
     let (_, tokens) = common::call_server_fn(&api.server, "tokens", &[]).await;
     let (_, passvault) = api.get("/api/v1/passvault?limit=200").await;
+    let (_, tools) = api.get("/api/v1/tools").await;
     json!({
+        "tools": tools,
         "passvault": passvault,
         "members": members,
         "tokens": tokens,

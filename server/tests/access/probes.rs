@@ -243,6 +243,22 @@ pub fn probes() -> Vec<Probe> {
             Owner,
             false,
         ),
+        probe(Method::GET, "/api/v1/tools", Body::None, Viewer, false),
+        probe(
+            Method::PUT,
+            "/api/v1/tools/note_write",
+            Json(r#"{"policy":"ask"}"#),
+            Owner,
+            false,
+        ),
+        probe(Method::POST, "/fn/tool_settings", Form(""), Viewer, false),
+        probe(
+            Method::POST,
+            "/fn/set_tool_policy",
+            Form("tool=note_write&policy=ask"),
+            Owner,
+            false,
+        ),
         probe(
             Method::GET,
             "/api/v1/passvault",
