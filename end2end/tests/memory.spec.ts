@@ -71,3 +71,28 @@ test('a viewer reads memory and is offered nothing to change', async ({ page, ba
   expect(refused.status()).toBe(403);
   await viewerContext.close();
 });
+
+test('a memory entry pinned in the context pane is given to the next run', async ({ page }) => {
+  const fact = `Answer in French ${unique()}`;
+  const added = await page.request.post('/api/v1/memory', { data: { scope: 'tenant', operations: [{ action: 'add', content: fact }] } });
+  expect(added.status()).toBe(200);
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await page.getByLabel('Memory to pin', { exact: true }).selectOption({ label: fact });
+  await page.getByRole('button', { name: 'Pin the memory entry', exact: true }).click();
+  const pinned = page.getByRole('list', { name: 'Memory pinned to this thread' });
+  await expect(pinned).toContainText(fact);
+
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('hello');
+  await composer.press('Enter');
+  const given = page.getByRole('list', { name: 'Memory given to the latest run' });
+  await expect(given).toContainText(fact);
+  await expect(given).toContainText('pinned to the thread');
+  await page.reload();
+  await expect(page.getByRole('list', { name: 'Memory given to the latest run' })).toContainText(fact);
+  await page.getByRole('button', { name: `Unpin “${fact}”` }).click();
+  await expect(page.getByText('No memory pinned to this thread.')).toBeVisible();
+});

@@ -157,7 +157,7 @@ test('a note pinned in the context pane is given to the next run, shown with its
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
   await page.getByRole('searchbox', { name: 'Find a note to pin' }).fill(title);
   await page.getByLabel('Note to pin', { exact: true }).selectOption({ label: title });
-  await page.getByRole('button', { name: 'Pin', exact: true }).click();
+  await page.getByRole('button', { name: 'Pin the note', exact: true }).click();
   const pinned = page.getByRole('list', { name: 'Notes pinned to this thread' });
   await expect(pinned).toContainText(title);
   await expect(pinned).toContainText('v1');

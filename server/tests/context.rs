@@ -1,6 +1,7 @@
-//! What a run is given besides the conversation, on both stores: notes pinned to a thread
-//! and to its project reach a real AG-UI agent as `RunAgentInput.context` entries, each
-//! run keeps which versions it was given, and pins take only the tenant's notes.
+//! What a run is given besides the conversation, on both stores: notes and memory pinned
+//! to a thread and to its project reach a real AG-UI agent as `RunAgentInput.context`
+//! entries, each run keeps which versions it was given, and pins take only the tenant's
+//! notes and memory — never a user's own.
 
 #![allow(clippy::unwrap_used)]
 
@@ -218,6 +219,129 @@ async fn pinned_notes_reach_the_agent_as_context_and_each_run_keeps_the_versions
             smuggled.status(),
             400,
             "{name}: another tenant's note cannot be pinned"
+        );
+    }
+}
+
+#[tokio::test]
+async fn pinned_memory_reaches_the_agent_and_a_users_own_memory_is_never_pinned() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let (agent_url, seen) = common::agent::recording("Noted.").await;
+        let agent = format!("recorder={agent_url}");
+        let api = Api::start(&["--db", &backend.url, "--agent", &agent]).await;
+        let thread = api.thread(Some("recorder")).await;
+        let remember = |scope: &'static str, text: &'static str| {
+            api.post(
+                "/api/v1/memory",
+                json!({"scope": scope, "operations": [{"action": "add", "content": text}]}),
+            )
+        };
+        let (_, tenant) = remember("tenant", "Deploys happen on Fridays").await;
+        let fact = tenant["entries"][0]["id"].as_str().unwrap().to_owned();
+        let (_, mine) = remember("user", "I prefer dark mode").await;
+        let private = mine["entries"][0]["id"].as_str().unwrap().to_owned();
+        let (_, note) = api
+            .post("/api/v1/notes", json!({"title": "Runbook", "body": "b"}))
+            .await;
+        let note = note["id"].as_str().unwrap().to_owned();
+
+        let (status, context) = put(
+            &api,
+            &format!("/api/v1/threads/{thread}/context"),
+            json!({"notes": [note], "memory": [fact, fact]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{name}: {context}");
+        assert_eq!(
+            context["pinned"]["memory"].as_array().map(Vec::len),
+            Some(1),
+            "{name}"
+        );
+        assert_eq!(
+            context["pinned"]["memory"][0]["text"], "Deploys happen on Fridays",
+            "{name}"
+        );
+        assert_eq!(context["pinned"]["memory"][0]["scope"], "tenant", "{name}");
+
+        let run = api.say(&thread, "when?").await;
+        api.settled(&run).await;
+        let received = seen.lock().unwrap().last().cloned().unwrap();
+        let given = received["context"].as_array().unwrap();
+        assert_eq!(given.len(), 2, "{name}: {received}");
+        assert_eq!(given[1]["value"], "Deploys happen on Fridays", "{name}");
+        assert_eq!(
+            given[1]["description"], "A fact from the tenant's memory",
+            "{name}"
+        );
+        let (_, view) = api.get(&format!("/api/v1/runs/{run}")).await;
+        assert_eq!(view["view"]["given"][1]["kind"], "memory", "{name}: {view}");
+        assert_eq!(view["view"]["given"][1]["id"], fact.as_str(), "{name}");
+
+        // Pinning notes from the console keeps the memory pinned, and the other way round.
+        let (status, _) = common::call_server_fn(
+            &api.server,
+            "pin_notes",
+            &[("thread_id", thread.as_str()), ("note_ids", "")],
+        )
+        .await;
+        assert_eq!(status.as_u16(), 200, "{name}");
+        let (_, read) = api.get(&format!("/api/v1/threads/{thread}/context")).await;
+        assert_eq!(
+            read["pinned"]["notes"].as_array().map(Vec::len),
+            Some(0),
+            "{name}"
+        );
+        assert_eq!(read["pinned"]["memory"][0]["id"], fact.as_str(), "{name}");
+        let (status, _) = common::call_server_fn(
+            &api.server,
+            "pin_memory",
+            &[("thread_id", thread.as_str()), ("entry_ids", "")],
+        )
+        .await;
+        assert_eq!(status.as_u16(), 200, "{name}");
+        let (_, read) = api.get(&format!("/api/v1/threads/{thread}/context")).await;
+        assert_eq!(
+            read["pinned"]["memory"].as_array().map(Vec::len),
+            Some(0),
+            "{name}"
+        );
+
+        // A user's own memory is refused in the same words as no entry at all.
+        for id in [private.as_str(), "no-such-entry"] {
+            let (status, refused) = put(
+                &api,
+                &format!("/api/v1/threads/{thread}/context"),
+                json!({"memory": [id]}),
+            )
+            .await;
+            assert_eq!(status, 400, "{name}");
+            assert_eq!(
+                refused["error"]["message"],
+                format!("memory: there is no tenant or project memory entry {id:?}"),
+                "{name}"
+            );
+        }
+
+        // A removed entry is no longer pinned or given.
+        put(
+            &api,
+            &format!("/api/v1/threads/{thread}/context"),
+            json!({"memory": [fact]}),
+        )
+        .await;
+        let removed = api
+            .client
+            .delete(api.url(&format!("/api/v1/memory/{fact}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(removed.status(), 204, "{name}");
+        let (_, read) = api.get(&format!("/api/v1/threads/{thread}/context")).await;
+        assert_eq!(
+            read["pinned"]["memory"].as_array().map(Vec::len),
+            Some(0),
+            "{name}"
         );
     }
 }

@@ -3,6 +3,7 @@
 //! (notes, memory).
 
 use crate::components::pinned::PinnedNotes;
+use crate::components::pinned_memory::PinnedMemory;
 use leptos::prelude::*;
 
 use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
@@ -184,7 +185,9 @@ pub fn ContextPane(
             </section>
             <section class="pane-section" aria-labelledby="ctx-memory">
                 <h2 id="ctx-memory">"Memory"</h2>
-                <p class="muted">"Nothing remembered yet."</p>
+                <PinnedMemory thread_id=thread_id.get_value() given=Signal::derive(move || {
+                    latest().map(|run| run.view.with(|view| view.given.clone())).unwrap_or_default()
+                }) />
             </section>
         </ContextFrame>
     }

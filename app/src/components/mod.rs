@@ -11,6 +11,7 @@ pub mod layout;
 pub mod markdown;
 pub mod message;
 pub mod pinned;
+pub mod pinned_memory;
 pub mod run_section;
 pub mod scroll_port;
 pub mod sidebar;

@@ -17,19 +17,37 @@ pub async fn load_thread_context(thread_id: String) -> Result<ThreadContext, Api
     with_status(contexts()?.thread_context(&context()?, &thread_id).await)
 }
 
-/// Pins exactly the notes `note_ids` (space-separated, in order) to the thread.
+/// Pins exactly the notes `note_ids` (space-separated, in order) to the thread; its
+/// pinned memory stays.
 #[server(prefix = "/fn", endpoint = "pin_notes")]
 pub async fn pin_notes(thread_id: String, note_ids: String) -> Result<ThreadContext, ApiError> {
     use crate::api::service::*;
+    let (context, contexts) = (context()?, contexts()?);
+    let now = with_status(contexts.thread_context(&context, &thread_id).await)?;
     let pins = crate::model::context::Pins {
         notes: note_ids.split_whitespace().map(str::to_owned).collect(),
-        memory: Vec::new(),
+        memory: now
+            .pinned
+            .memory
+            .into_iter()
+            .map(|entry| entry.id)
+            .collect(),
     };
-    with_status(
-        contexts()?
-            .pin_to_thread(&context()?, &thread_id, pins)
-            .await,
-    )
+    with_status(contexts.pin_to_thread(&context, &thread_id, pins).await)
+}
+
+/// Pins exactly the memory entries `entry_ids` (space-separated, in order) to the thread;
+/// its pinned notes stay.
+#[server(prefix = "/fn", endpoint = "pin_memory")]
+pub async fn pin_memory(thread_id: String, entry_ids: String) -> Result<ThreadContext, ApiError> {
+    use crate::api::service::*;
+    let (context, contexts) = (context()?, contexts()?);
+    let now = with_status(contexts.thread_context(&context, &thread_id).await)?;
+    let pins = crate::model::context::Pins {
+        notes: now.pinned.notes.into_iter().map(|note| note.id).collect(),
+        memory: entry_ids.split_whitespace().map(str::to_owned).collect(),
+    };
+    with_status(contexts.pin_to_thread(&context, &thread_id, pins).await)
 }
 
 #[component]
@@ -121,7 +139,7 @@ pub fn PinnedNotes(
                                         <option value="">"Pin a note…"</option>
                                         {available.iter().map(|(id, title)| view! { <option value=id.clone()>{title.clone()}</option> }).collect_view()}
                                     </select>
-                                    <button type="button" class="button small" on:click={
+                                    <button type="button" class="button small" aria-label="Pin the note" on:click={
                                         let ids = ids.clone();
                                         move |_| {
                                             let pick = chosen.get();
@@ -140,7 +158,7 @@ pub fn PinnedNotes(
             })}
         </Transition>
         {move || {
-            let given = given.get();
+            let given: Vec<GivenItem> = given.get().into_iter().filter(|item| item.kind == "note").collect();
             (!given.is_empty()).then(|| view! {
                 <p class="muted given-heading">"The latest run was given:"</p>
                 <ul class="pinned-list" aria-label="Given to the latest run">

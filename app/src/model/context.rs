@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::memory::ScopeKind;
+
 /// The most notes, and the most memory entries, one thread or project pins.
 pub const PINS_MOST: usize = 50;
 
@@ -25,11 +27,20 @@ pub struct PinnedNote {
     pub version: u32,
 }
 
+/// A pinned memory entry as it is now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedMemory {
+    pub id: String,
+    pub text: String,
+    /// The tenant's memory or a project's (a user's own entries are never pinned).
+    pub scope: ScopeKind,
+}
+
 /// What a thread or a project pins.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pinned {
     pub notes: Vec<PinnedNote>,
-    pub memory: Vec<String>,
+    pub memory: Vec<PinnedMemory>,
 }
 
 /// What a thread's next run is given: its own pins and its project's.

@@ -126,6 +126,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/archive_project", Role::Operator, "project.archive"),
     ("/fn/delete_project", Role::Operator, "project.delete"),
     ("/fn/pin_notes", Role::Operator, "thread.pin"),
+    ("/fn/pin_memory", Role::Operator, "thread.pin"),
     ("/fn/remember", Role::Operator, "memory.change"),
     ("/fn/edit_memory", Role::Operator, "memory.edit"),
     ("/fn/forget", Role::Operator, "memory.delete"),
@@ -183,6 +184,7 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/memory_review",
     "/fn/memory_settings",
     "/fn/tool_settings",
+    "/fn/memory_to_pin",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

@@ -1,11 +1,14 @@
-//! What a run is given besides the conversation: the notes (and memory entries) pinned to
-//! its thread and to the thread's project, each at its current version — as AG-UI
-//! `context` entries for the agent and as the `context_given` event the run keeps.
+//! What a run is given besides the conversation: the notes and memory entries pinned to
+//! its thread and to the thread's project, each as it is now — as AG-UI `context` entries
+//! for the agent and as the `context_given` event the run keeps.
 
 use app::error::ApiError;
-use app::model::context::{Pinned as PinnedObjects, PinnedNote};
+use app::memory::ScopeKind;
+use app::model::context::{Pinned as PinnedObjects, PinnedMemory, PinnedNote};
+use app::model::memory::MemoryEntry;
 use app::model::notes::Note;
 use app::protocol::channel::{EventBody, EventDraft, GivenItem};
+use app::protocol::limits::excerpt;
 
 use super::Runs;
 use crate::clock::now_ms;
@@ -32,6 +35,36 @@ pub async fn pinned_notes(
     Ok(notes)
 }
 
+/// The memory entries `holder_id` pins that still exist, in the order pinned; a user's
+/// own entries never (they are private to that user).
+pub async fn pinned_memory(
+    store: &dyn Store,
+    tenant_id: &str,
+    holder: Holder,
+    holder_id: &str,
+) -> Result<Vec<MemoryEntry>, ApiError> {
+    let mut entries = Vec::new();
+    for id in store
+        .pins(tenant_id, holder, holder_id, Pinned::Memory)
+        .await?
+    {
+        if let Some((entry, _)) = store.memory_entry(tenant_id, &id).await?
+            && entry.scope != ScopeKind::User
+        {
+            entries.push(entry);
+        }
+    }
+    Ok(entries)
+}
+
+/// Whose memory an entry is, in words.
+fn memory_of(entry: &MemoryEntry) -> &'static str {
+    match entry.scope {
+        ScopeKind::Project => "the project's memory",
+        _ => "the tenant's memory",
+    }
+}
+
 /// What `holder_id` pins, as lists show it.
 pub async fn pinned(
     store: &dyn Store,
@@ -49,9 +82,15 @@ pub async fn pinned(
                 version: note.version,
             })
             .collect(),
-        memory: store
-            .pins(tenant_id, holder, holder_id, Pinned::Memory)
-            .await?,
+        memory: pinned_memory(store, tenant_id, holder, holder_id)
+            .await?
+            .into_iter()
+            .map(|entry| PinnedMemory {
+                id: entry.id,
+                text: entry.text,
+                scope: entry.scope,
+            })
+            .collect(),
     })
 }
 
@@ -106,6 +145,22 @@ impl Runs {
                     id: note.id,
                     title: note.title,
                     version: Some(note.version),
+                    pinned_by: holder.label().to_owned(),
+                });
+            }
+            for entry in pinned_memory(store, tenant_id, holder, &id).await? {
+                if given.items.iter().any(|item| item.id == entry.id) {
+                    continue;
+                }
+                given.entries.push(ContextEntry {
+                    description: format!("A fact from {}", memory_of(&entry)),
+                    value: entry.text.clone(),
+                });
+                given.items.push(GivenItem {
+                    kind: Pinned::Memory.label().to_owned(),
+                    id: entry.id,
+                    title: excerpt(&entry.text, 80),
+                    version: None,
                     pinned_by: holder.label().to_owned(),
                 });
             }

@@ -1,10 +1,12 @@
-//! What threads and projects pin for their runs: read with each note's current version,
-//! replaced as a whole, every id checked to be the tenant's.
+//! What threads and projects pin for their runs: read with each note's current version
+//! and each memory entry's text, replaced as a whole, every id checked to be the
+//! tenant's (and no one's private memory).
 
 use std::sync::Arc;
 
 use app::api::service::ContextService;
 use app::error::ApiError;
+use app::memory::ScopeKind;
 use app::model::RequestContext;
 use app::model::context::{PINS_MOST, Pinned, Pins, ProjectContext, ThreadContext};
 
@@ -39,18 +41,30 @@ impl ContextServiceImpl {
             }
             notes.push(id);
         }
-        // No memory entry exists yet that could be pinned.
-        if let Some(id) = pins.memory.first() {
-            return Err(ApiError::BadRequest(format!(
-                "memory: there is no memory entry {id:?}"
-            )));
+        let mut memory: Vec<String> = Vec::new();
+        for id in pins.memory {
+            if memory.contains(&id) {
+                continue;
+            }
+            // A user's own memory is theirs alone (runs others follow never get it), and
+            // is refused in the same words as no entry, so its ids cannot be probed.
+            match self.store.memory_entry(tenant, &id).await? {
+                Some((entry, _)) if entry.scope != ScopeKind::User => memory.push(id),
+                _ => {
+                    return Err(ApiError::BadRequest(format!(
+                        "memory: there is no tenant or project memory entry {id:?}"
+                    )));
+                }
+            }
         }
-        if notes.len() > PINS_MOST {
-            return Err(ApiError::BadRequest(format!(
-                "notes: at most {PINS_MOST} may be pinned"
-            )));
+        for (field, count) in [("notes", notes.len()), ("memory", memory.len())] {
+            if count > PINS_MOST {
+                return Err(ApiError::BadRequest(format!(
+                    "{field}: at most {PINS_MOST} may be pinned"
+                )));
+            }
         }
-        Ok((notes, Vec::new()))
+        Ok((notes, memory))
     }
 
     async fn pin(

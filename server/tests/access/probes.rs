@@ -474,6 +474,20 @@ pub fn probes() -> Vec<Probe> {
         ),
         probe(
             Method::POST,
+            "/fn/memory_to_pin",
+            Form("thread_id={T}"),
+            Viewer,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/pin_memory",
+            Form("thread_id={T}&entry_ids="),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
             "/fn/project_page",
             Form("project_id={J}"),
             Viewer,
