@@ -11,6 +11,7 @@ use crate::codec::Json;
 use crate::components::identity::{provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
+use crate::model::section::Section;
 use crate::pages::audit::AuditPage;
 use crate::pages::home::HomePage;
 use crate::pages::members::MembersPage;
@@ -21,7 +22,7 @@ use crate::pages::notes::NotesPage;
 use crate::pages::passvault::PassvaultPage;
 use crate::pages::project::ProjectPageView;
 use crate::pages::projects::ProjectsPage;
-use crate::pages::section::{Section, SectionPage};
+use crate::pages::section::SectionPage;
 use crate::pages::sign_in::{LoginPage, SetupPage};
 use crate::pages::thread::{ThreadPage, ThreadsChanged};
 

@@ -8,7 +8,7 @@ use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::error::ApiError;
 use crate::model::context::ThreadContext;
-use crate::pages::notes::load_notes;
+use crate::model::notes::NoteList;
 use crate::protocol::channel::GivenItem;
 
 #[server(prefix = "/fn", endpoint = "thread_context")]
@@ -50,6 +50,18 @@ pub async fn pin_memory(thread_id: String, entry_ids: String) -> Result<ThreadCo
     with_status(contexts.pin_to_thread(&context, &thread_id, pins).await)
 }
 
+/// Notes to pin: the latest edited, or those a search for `q` finds.
+#[server(prefix = "/fn", endpoint = "notes_to_pin")]
+pub async fn notes_to_pin(q: String) -> Result<NoteList, ApiError> {
+    use crate::api::service::*;
+    let query = crate::model::notes::NoteQuery {
+        q: Some(q),
+        limit: Some(50),
+        ..Default::default()
+    };
+    with_status(notes()?.list_notes(&context()?, &query).await)
+}
+
 #[component]
 pub fn PinnedNotes(
     thread_id: String,
@@ -66,11 +78,7 @@ pub fn PinnedNotes(
     );
     // The notes offered for pinning: the latest, or those a search finds.
     let search = RwSignal::new(String::new());
-    let notes = Resource::<_, Json>::new_with_options(
-        move || search.get(),
-        |q| load_notes(q, String::new(), 0),
-        false,
-    );
+    let notes = Resource::<_, Json>::new_with_options(move || search.get(), notes_to_pin, false);
     let may = may_act();
     let chosen = RwSignal::new(String::new());
     let set = move |ids: Vec<String>| {

@@ -9,8 +9,8 @@ use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
+use crate::model::section::Section;
 use crate::model::{Me, Role, ThreadSummary};
-use crate::pages::section::Section;
 
 #[component]
 pub fn Sidebar(

@@ -9,6 +9,7 @@ pub mod memory;
 pub mod notes;
 pub mod passvault;
 pub mod projects;
+pub mod section;
 
 /// Every request is scoped to a tenant; this one when nothing names another.
 pub const DEFAULT_TENANT: &str = "default";

@@ -30,16 +30,6 @@ pub async fn load_passvault(offset: u32) -> Result<VaultList, ApiError> {
     )
 }
 
-/// The entries an ask for `env_var` may be answered from.
-#[server(prefix = "/fn", endpoint = "vault_matches")]
-pub async fn vault_matches(env_var: String) -> Result<Vec<VaultEntry>, ApiError> {
-    use crate::api::service::*;
-    let list = passvault()?
-        .list_secrets(&context()?, Some(&env_var), 0, 200)
-        .await;
-    with_status(list.map(|list| list.entries))
-}
-
 #[server(prefix = "/fn", endpoint = "create_secret")]
 pub async fn create_secret(
     name: String,

@@ -314,6 +314,18 @@ impl Connectors {
         self.list.first()
     }
 
+    /// Refuses an agent that is not configured, naming those that are; `field` is the
+    /// request field that named it.
+    pub fn check(&self, field: &str, name: &str) -> Result<(), ApiError> {
+        if self.get(name).is_some() {
+            return Ok(());
+        }
+        Err(ApiError::BadRequest(format!(
+            "{field}: {name:?} is not configured; configured: {}",
+            self.names().join(", ")
+        )))
+    }
+
     pub fn names(&self) -> Vec<String> {
         self.list
             .iter()

@@ -185,6 +185,7 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/memory_settings",
     "/fn/tool_settings",
     "/fn/memory_to_pin",
+    "/fn/notes_to_pin",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

@@ -40,11 +40,10 @@ impl ProjectsServiceImpl {
         match agent.map(|agent| agent.trim().to_owned()) {
             None => Ok(None),
             Some(agent) if agent.is_empty() => Ok(None),
-            Some(agent) if self.runs.agents().get(&agent).is_some() => Ok(Some(agent)),
-            Some(agent) => Err(ApiError::BadRequest(format!(
-                "default_agent: {agent:?} is not configured; configured: {}",
-                self.runs.agents().names().join(", ")
-            ))),
+            Some(agent) => {
+                self.runs.agents().check("default_agent", &agent)?;
+                Ok(Some(agent))
+            }
         }
     }
 

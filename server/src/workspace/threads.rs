@@ -83,13 +83,8 @@ impl WorkspaceService for WorkspaceServiceImpl {
                 .as_ref()
                 .and_then(|project| project.default_agent.clone())
         });
-        if let Some(agent) = &agent
-            && self.runs.agents().get(agent).is_none()
-        {
-            return Err(ApiError::BadRequest(format!(
-                "agent {agent:?} is not configured; configured: {}",
-                self.runs.agents().names().join(", ")
-            )));
+        if let Some(agent) = &agent {
+            self.runs.agents().check("agent", agent)?;
         }
         let id = uuid::Uuid::new_v4().to_string();
         let thread = self
@@ -171,12 +166,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
         agent: &str,
     ) -> Result<(), ApiError> {
         self.get_thread(tenant_id, thread_id).await?;
-        if self.runs.agents().get(agent).is_none() {
-            return Err(ApiError::BadRequest(format!(
-                "agent {agent:?} is not configured; configured: {}",
-                self.runs.agents().names().join(", ")
-            )));
-        }
+        self.runs.agents().check("agent", agent)?;
         if !self.store.list_runs(tenant_id, thread_id).await?.is_empty() {
             return Err(ApiError::Conflict(
                 "a thread keeps its agent once it has runs".into(),

@@ -474,6 +474,13 @@ pub fn probes() -> Vec<Probe> {
         ),
         probe(
             Method::POST,
+            "/fn/notes_to_pin",
+            Form("q=probe"),
+            Viewer,
+            false,
+        ),
+        probe(
+            Method::POST,
             "/fn/memory_to_pin",
             Form("thread_id={T}"),
             Viewer,

@@ -4,8 +4,9 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::{AskHead, Metadata, Sender};
+use crate::error::ApiError;
 use crate::model::passvault::SUDO_ENV_VAR;
-use crate::pages::passvault::vault_matches;
+use crate::model::passvault::VaultEntry;
 use crate::protocol::ask::{Ask, Component};
 
 /// A password or secret. The value is read from the field only when sent, never kept in
@@ -64,6 +65,16 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
             </footer>
         </section>
     }
+}
+
+/// The entries an ask for `env_var` may be answered from.
+#[server(prefix = "/fn", endpoint = "vault_matches")]
+pub async fn vault_matches(env_var: String) -> Result<Vec<VaultEntry>, ApiError> {
+    use crate::api::service::*;
+    let list = passvault()?
+        .list_secrets(&context()?, Some(&env_var), 0, 200)
+        .await;
+    with_status(list.map(|list| list.entries))
 }
 
 /// The passvault entries for the variable asked for, if any: choosing one sends only its
