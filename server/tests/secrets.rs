@@ -15,7 +15,6 @@ use common::TestServer;
 use common::api::{Api, texts};
 use serde_json::{Value, json};
 use sqlx::Connection;
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 /// The store's files and the log file holding `needle`.
@@ -68,15 +67,7 @@ async fn langgraph_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
                     with(json!({"type": "RUN_FINISHED"})),
                 ]
             };
-            let body: String = events
-                .iter()
-                .map(|event| format!("data: {event}\n\n"))
-                .collect();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
-            );
-            let _ = socket.write_all(response.as_bytes()).await;
-            let _ = socket.shutdown().await;
+            common::agent::respond(&mut socket, &events).await;
         }
     });
     (url, seen)

@@ -14,7 +14,6 @@ use std::sync::{Arc, Mutex};
 
 use common::api::{Api, texts};
 use serde_json::{Value, json};
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 /// An agent whose user message is `{"tool": name, "arguments": {…}}`: it calls that tool
@@ -58,15 +57,7 @@ async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
                            "outcome": {"type": "success", "pendingToolCallIds": [call]}}),
                 ]);
             }
-            let body: String = events
-                .iter()
-                .map(|event| format!("data: {event}\n\n"))
-                .collect();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
-            );
-            let _ = socket.write_all(response.as_bytes()).await;
-            let _ = socket.shutdown().await;
+            common::agent::respond(&mut socket, &events).await;
         }
     });
     (url, seen)

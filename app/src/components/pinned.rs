@@ -80,7 +80,6 @@ pub fn PinnedNotes(
     let search = RwSignal::new(String::new());
     let notes = Resource::<_, Json>::new_with_options(move || search.get(), notes_to_pin, false);
     let may = may_act();
-    let chosen = RwSignal::new(String::new());
     let set = move |ids: Vec<String>| {
         pin.dispatch(PinNotes {
             thread_id: id.get_value(),
@@ -137,30 +136,8 @@ pub fn PinnedNotes(
                         </p>
                     })}
                     <Show when=move || may.get() && has_available>
-                        {
-                            let available = available.clone();
-                            let ids = ids.clone();
-                            view! {
-                                <div class="pin-form">
-                                    <label class="visually-hidden" for="pin-note">"Note to pin"</label>
-                                    <select id="pin-note" on:change=move |event| chosen.set(event_target_value(&event))>
-                                        <option value="">"Pin a note…"</option>
-                                        {available.iter().map(|(id, title)| view! { <option value=id.clone()>{title.clone()}</option> }).collect_view()}
-                                    </select>
-                                    <button type="button" class="button small" aria-label="Pin the note" on:click={
-                                        let ids = ids.clone();
-                                        move |_| {
-                                            let pick = chosen.get();
-                                            if !pick.is_empty() {
-                                                let mut next = ids.clone();
-                                                next.push(pick);
-                                                set(next);
-                                            }
-                                        }
-                                    }>"Pin"</button>
-                                </div>
-                            }
-                        }
+                        <PinPicker field_id="pin-note" label="Note to pin" prompt="Pin a note…"
+                            button_label="Pin the note" options=available.clone() pinned=ids.clone() pin=Callback::new(set) />
                     </Show>
                 }.into_any()
             })}
@@ -180,5 +157,39 @@ pub fn PinnedNotes(
                 </ul>
             })
         }}
+    }
+}
+
+/// What may be pinned, as a select, and "Pin": `pin` gets `pinned` with the choice after.
+#[component]
+pub(crate) fn PinPicker(
+    field_id: &'static str,
+    label: &'static str,
+    prompt: &'static str,
+    button_label: &'static str,
+    /// Id and what the option shows.
+    options: Vec<(String, String)>,
+    pinned: Vec<String>,
+    pin: Callback<Vec<String>>,
+) -> impl IntoView {
+    let chosen = RwSignal::new(String::new());
+    view! {
+        <div class="pin-form">
+            <label class="visually-hidden" for=field_id>{label}</label>
+            <select id=field_id on:change=move |event| chosen.set(event_target_value(&event))>
+                <option value="">{prompt}</option>
+                {options.into_iter().map(|(id, shown)| view! {
+                    <option value=id>{shown.chars().take(80).collect::<String>()}</option>
+                }).collect_view()}
+            </select>
+            <button type="button" class="button small" aria-label=button_label on:click=move |_| {
+                let pick = chosen.get();
+                if !pick.is_empty() {
+                    let mut next = pinned.clone();
+                    next.push(pick);
+                    pin.run(next);
+                }
+            }>"Pin"</button>
+        </div>
     }
 }

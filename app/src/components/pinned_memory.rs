@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::codec::Json;
 use crate::components::identity::may_act;
-use crate::components::pinned::{PinMemory, load_thread_context};
+use crate::components::pinned::{PinMemory, PinPicker, load_thread_context};
 use crate::error::ApiError;
 use crate::memory::ScopeKind;
 use crate::model::memory::MemoryEntry;
@@ -49,7 +49,6 @@ pub fn PinnedMemory(
         false,
     );
     let may = may_act();
-    let chosen = RwSignal::new(String::new());
     let set = move |ids: Vec<String>| {
         pin.dispatch(PinMemory {
             thread_id: id.get_value(),
@@ -101,31 +100,8 @@ pub fn PinnedMemory(
                         </p>
                     })}
                     <Show when=move || may.get() && has_available>
-                        {
-                            let (available, ids) = (available.clone(), ids.clone());
-                            view! {
-                                <div class="pin-form">
-                                    <label class="visually-hidden" for="pin-memory">"Memory to pin"</label>
-                                    <select id="pin-memory" on:change=move |event| chosen.set(event_target_value(&event))>
-                                        <option value="">"Pin a memory entry…"</option>
-                                        {available.iter().map(|(id, text)| view! {
-                                            <option value=id.clone()>{text.chars().take(80).collect::<String>()}</option>
-                                        }).collect_view()}
-                                    </select>
-                                    <button type="button" class="button small" aria-label="Pin the memory entry" on:click={
-                                        let ids = ids.clone();
-                                        move |_| {
-                                            let pick = chosen.get();
-                                            if !pick.is_empty() {
-                                                let mut next = ids.clone();
-                                                next.push(pick);
-                                                set(next);
-                                            }
-                                        }
-                                    }>"Pin"</button>
-                                </div>
-                            }
-                        }
+                        <PinPicker field_id="pin-memory" label="Memory to pin" prompt="Pin a memory entry…"
+                            button_label="Pin the memory entry" options=available.clone() pinned=ids.clone() pin=Callback::new(set) />
                     </Show>
                 }.into_any()
             })}

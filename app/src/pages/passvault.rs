@@ -20,6 +20,14 @@ const PAGE: u32 = 50;
 /// What someone who is not an owner is told where entries are kept.
 pub const OPERATOR_PASSVAULT: &str = "Only an owner adds, changes, reveals or deletes secrets. You can answer an agent's ask for one of them: the server sends the value, never your browser.";
 
+/// Metadata typed as `key=value` lines, or the refusal naming the line.
+#[cfg(feature = "ssr")]
+fn metadata_from(lines: &str) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
+    crate::api::service::with_status(
+        crate::model::passvault::parse_metadata_lines(lines).map_err(ApiError::BadRequest),
+    )
+}
+
 #[server(prefix = "/fn", endpoint = "passvault")]
 pub async fn load_passvault(offset: u32) -> Result<VaultList, ApiError> {
     use crate::api::service::*;
@@ -39,9 +47,7 @@ pub async fn create_secret(
     value: SecretText,
 ) -> Result<VaultEntry, ApiError> {
     use crate::api::service::*;
-    let metadata = with_status(
-        crate::model::passvault::parse_metadata_lines(&metadata).map_err(ApiError::BadRequest),
-    )?;
+    let metadata = metadata_from(&metadata)?;
     let entry = crate::model::passvault::NewVaultEntry {
         name,
         env_var,
@@ -63,9 +69,7 @@ pub async fn edit_secret(
     value: SecretText,
 ) -> Result<VaultEntry, ApiError> {
     use crate::api::service::*;
-    let metadata = with_status(
-        crate::model::passvault::parse_metadata_lines(&metadata).map_err(ApiError::BadRequest),
-    )?;
+    let metadata = metadata_from(&metadata)?;
     let edit = crate::model::passvault::VaultEntryEdit {
         name: Some(name),
         env_var: Some(env_var),

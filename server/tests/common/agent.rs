@@ -39,6 +39,19 @@ pub async fn read_request(socket: &mut TcpStream) -> Option<Value> {
     }
 }
 
+/// Answers one request with `events` as a Server-Sent Events stream, then closes.
+pub async fn respond(socket: &mut TcpStream, events: &[Value]) {
+    let body: String = events
+        .iter()
+        .map(|event| format!("data: {event}\n\n"))
+        .collect();
+    let response = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
+    );
+    let _ = socket.write_all(response.as_bytes()).await;
+    let _ = socket.shutdown().await;
+}
+
 /// An agent that answers every run with `reply` as one text message, keeping each input.
 pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -59,15 +72,7 @@ pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) 
                 json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
                 json!({"type": "RUN_FINISHED", "threadId": ids["threadId"], "runId": ids["runId"]}),
             ];
-            let body: String = events
-                .iter()
-                .map(|event| format!("data: {event}\n\n"))
-                .collect();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
-            );
-            let _ = socket.write_all(response.as_bytes()).await;
-            let _ = socket.shutdown().await;
+            respond(&mut socket, &events).await;
         }
     });
     (url, seen)
