@@ -194,10 +194,12 @@ pub mod service {
     pub trait ProjectsService: Send + Sync + 'static {
         /// The configured agents a project may name as its default.
         fn agents(&self) -> Vec<String>;
+        /// `q`: only projects whose name or description contains it (any case).
         async fn list_projects(
             &self,
             context: &RequestContext,
             archived: bool,
+            q: Option<&str>,
             offset: u32,
             limit: u32,
         ) -> Result<ProjectList, ApiError>;
@@ -325,11 +327,13 @@ pub mod service {
     /// with the password given again.
     #[async_trait::async_trait]
     pub trait PassvaultService: Send + Sync + 'static {
-        /// Entries by name; only those for `env_var` when given.
+        /// Entries by name; only those for `env_var`, and those whose name, variable or
+        /// description contains `q` (any case), when given.
         async fn list_secrets(
             &self,
             context: &RequestContext,
             env_var: Option<&str>,
+            q: Option<&str>,
             offset: u32,
             limit: u32,
         ) -> Result<VaultList, ApiError>;

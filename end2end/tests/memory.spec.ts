@@ -16,6 +16,13 @@ test('an entry is remembered, edited and forgotten, and my own memory is apart f
   await expect(row).toBeVisible();
   await expect(page.locator('.memory-usage')).toContainText('of 2200 characters');
 
+  // Searched within the scope, in any case.
+  await page.getByRole('searchbox', { name: 'Search memory' }).fill(fact.toUpperCase());
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/scope=tenant/);
+  await expect(entries.locator(':scope > li')).toHaveCount(1);
+  await page.getByRole('searchbox', { name: 'Search memory' }).fill('');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
   await row.getByRole('button', { name: 'Edit' }).click();
   await row.getByLabel('Entry text').fill(`${fact}, after lunch`);
   await row.getByRole('button', { name: 'Save' }).click();

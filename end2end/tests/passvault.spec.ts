@@ -1,8 +1,8 @@
 import { addUser, expect, openHydrated, signIn, suitePassword, test } from './helpers';
 
 // The passvault page: an owner keeps a secret, edits it, replaces its value unseen,
-// reveals it only with the password again, and deletes it; an operator sees names only;
-// a viewer is not let in. The stores' side is server/tests/passvault.rs, answering asks
+// reveals it only with the password again, and deletes it; operators and viewers see
+// names only. The stores' side is server/tests/passvault.rs, answering asks
 // from the vault is in credentials.spec.ts.
 
 const unique = () => Math.random().toString(36).slice(2, 8);
@@ -24,9 +24,15 @@ test('an owner keeps, edits, reveals with the password and deletes a secret', as
   await expect(row).toContainText('for the deploy agent');
   await expect(row).toContainText('Never used');
   await expect(row.locator('dl')).toContainText('ops');
-  // Listed without its value, even after a reload.
+  // Listed without its value, even after a reload; found by its variable in any case.
   await openHydrated(page, '/passvault');
   expect(await page.content()).not.toContain(value);
+  await page.getByRole('searchbox', { name: 'Search the passvault' }).fill('acme_key');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/q=acme_key/);
+  await expect(entries.locator(':scope > li')).toHaveCount(1);
+  await expect(row).toContainText(name);
+  await openHydrated(page, '/passvault');
 
   // A bad variable name is refused by name, and nothing is lost.
   await row.getByRole('button', { name: `Edit ${name}` }).click();
@@ -61,7 +67,7 @@ test('an owner keeps, edits, reveals with the password and deletes a secret', as
   await expect(entries.locator(':scope > li').filter({ hasText: name })).toHaveCount(0);
 });
 
-test('an operator sees names only and a viewer is not let in', async ({ page, baseURL, browser }) => {
+test('operators and viewers see names only and are offered nothing to change', async ({ page, baseURL, browser }) => {
   const name = `Shared key ${unique()}`;
   const kept = await page.request.post('/api/v1/passvault', { data: { name, env_var: 'SHARED_KEY', value: 'shared-value-1' } });
   expect(kept.status(), await kept.text()).toBe(201);
@@ -83,8 +89,11 @@ test('an operator sees names only and a viewer is not let in', async ({ page, ba
   const viewerContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const viewer = await viewerContext.newPage();
   await signIn(viewer, baseURL!, 'vern');
-  const response = await viewer.goto('/passvault');
-  expect(response?.status()).toBe(403);
-  expect(await viewer.content()).not.toContain(name);
+  await openHydrated(viewer, '/passvault');
+  await expect(viewer.getByRole('list', { name: 'Passvault entries' })).toContainText(name);
+  await expect(viewer.getByText('Keep a new secret')).toHaveCount(0);
+  await expect(viewer.getByRole('button', { name: `Delete ${name}` })).toHaveCount(0);
+  const denied = await viewer.request.delete(`/api/v1/passvault/${(await kept.json()).id}`);
+  expect(denied.status()).toBe(403);
   await viewerContext.close();
 });

@@ -20,6 +20,17 @@ test('a project is created, gets a thread with its agent, is edited, archived, r
   await expect(page.locator('.note-body strong')).toHaveText('v2');
   await expect(page.locator('.note-meta').first()).toContainText('Default agent: demo');
 
+  // Found by a word of its description, in any case; a search finding nothing says so.
+  await openHydrated(page, '/projects');
+  await page.getByRole('searchbox', { name: 'Search projects' }).fill('FRIDAY');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/q=FRIDAY/);
+  await expect(page.getByRole('list', { name: 'Projects' })).toContainText(name);
+  await page.getByRole('searchbox', { name: 'Search projects' }).fill(`nothing-${unique()}`);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('No project matches.');
+  await page.goto(projectUrl);
+
   // A thread started here is in the project and talks to its agent.
   await page.getByRole('button', { name: 'New thread in this project' }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);

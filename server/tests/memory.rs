@@ -385,6 +385,22 @@ async fn the_memory_api_names_bad_fields_and_keeps_settings_for_owners() {
             .await;
         assert_eq!(status, 200, "{scope}");
         let id = scope["entries"][0]["id"].as_str().unwrap().to_owned();
+        let (_, found) = api.get("/api/v1/memory?q=FACT").await;
+        assert_eq!(
+            found["entries"].as_array().map(Vec::len),
+            Some(1),
+            "{found}"
+        );
+        let (_, found) = api.get("/api/v1/memory?q=nothing%20like%20it").await;
+        assert_eq!(
+            found["entries"].as_array().map(Vec::len),
+            Some(0),
+            "{found}"
+        );
+        assert_eq!(
+            found["used"], scope["used"],
+            "how full the scope is stays as it is"
+        );
         let (status, refused) = api
             .post(
                 "/api/v1/memory",

@@ -1,6 +1,6 @@
 //! The passvault over the API on both stores: owners keep entries whose values go in once
-//! and never come back in a listing, a read or an edit; operators only read the list,
-//! viewers and other tenants nothing; bad input is refused naming the field; a reveal
+//! and never come back in a listing, a read or an edit; operators and viewers only read
+//! and search the list, other tenants nothing; bad input is refused naming the field; a reveal
 //! needs the password again, is throttled, and is audited whether it works or not.
 
 #![allow(clippy::unwrap_used)]
@@ -63,6 +63,20 @@ async fn owners_keep_entries_whose_values_never_come_back_and_others_read_at_mos
         assert_eq!(list["entries"][0]["metadata"]["owner"], "ops", "{name}");
         assert!(list["entries"][0]["last_used_at_ms"].is_null(), "{name}");
         served.push_str(&list.to_string());
+        for (q, found) in [
+            ("acme%20api", 1),
+            ("DEPLOY", 1),
+            ("acme_key", 1),
+            ("%25", 0),
+        ] {
+            // By name, description or variable, in any case; `%` and `_` are characters.
+            let (_, list) = api.get(&format!("/api/v1/passvault?q={q}")).await;
+            assert_eq!(
+                list["entries"].as_array().map(Vec::len),
+                Some(found),
+                "{name}: {q}"
+            );
+        }
         let (status, only) = api.get("/api/v1/passvault?env_var=OTHER_KEY").await;
         assert_eq!(
             (status, only["entries"].as_array().map(Vec::len)),
@@ -124,7 +138,7 @@ async fn owners_keep_entries_whose_values_never_come_back_and_others_read_at_mos
         let (status, _) = api.get("/api/v1/passvault/no-such-entry").await;
         assert_eq!(status, 404, "{name}");
 
-        // An operator reads names only; a viewer and another tenant's owner nothing.
+        // Operators and viewers read names only; another tenant's owner nothing.
         let operator = client_with(&api.server.user_with_token("olga", "default", "operator"));
         let viewer = client_with(&api.server.user_with_token("vic", "default", "viewer"));
         let stranger = client_with(&api.server.user_with_token("sam", "elsewhere", "owner"));
@@ -165,13 +179,20 @@ async fn owners_keep_entries_whose_values_never_come_back_and_others_read_at_mos
                 reqwest::Method::GET,
                 "/api/v1/passvault".to_owned(),
                 None,
-                403,
+                200,
             ),
             (
                 &viewer,
                 reqwest::Method::GET,
                 format!("/api/v1/passvault/{id}"),
                 None,
+                200,
+            ),
+            (
+                &viewer,
+                reqwest::Method::PATCH,
+                format!("/api/v1/passvault/{id}"),
+                Some(json!({"name": "viewed"})),
                 403,
             ),
             (

@@ -138,6 +138,17 @@ async fn a_project_groups_its_threads_asks_runs_and_notes_and_gives_threads_its_
             serde_json::Value::Null,
             "{active}"
         );
+        // Searched by name or description, in any case; `%` is a character.
+        let name = active["projects"][0]["name"].as_str().unwrap().to_owned();
+        let word = name.split_whitespace().next().unwrap().to_uppercase();
+        for (q, found) in [(word.as_str(), 1), ("no-such-project", 0), ("%25", 0)] {
+            let (_, listed) = api.get(&format!("/api/v1/projects?q={q}")).await;
+            assert_eq!(
+                listed["projects"].as_array().map(Vec::len),
+                Some(found),
+                "{q}: {listed}"
+            );
+        }
 
         // Deleting keeps what was in it.
         let deleted = api

@@ -14,6 +14,7 @@ pub mod pinned;
 pub mod pinned_memory;
 pub mod run_section;
 pub mod scroll_port;
+pub mod search_box;
 pub mod sidebar;
 pub mod timeline;
 pub mod tool_card;

@@ -33,6 +33,19 @@ pub struct MemoryScope {
     pub limit: usize,
 }
 
+impl MemoryScope {
+    /// Only the entries whose text contains `q` (any case); how full the scope is stays
+    /// what it is. Everything when `q` is blank.
+    pub fn matching(mut self, q: &str) -> Self {
+        let q = q.trim().to_lowercase();
+        if !q.is_empty() {
+            self.entries
+                .retain(|entry| entry.text.to_lowercase().contains(&q));
+        }
+        self
+    }
+}
+
 /// A batch of operations on one scope (`POST /api/v1/memory`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -10,6 +10,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::codec::Json;
 use crate::components::identity::{is_owner, may_act};
 use crate::components::layout::ContextFrame;
+use crate::components::search_box::SearchBox;
 use crate::error::ApiError;
 use crate::memory::{Action, Operation, ScopeKind};
 use crate::model::memory::{MemoryEntry, MemoryProposal, MemoryScope, MemorySettings};
@@ -26,11 +27,16 @@ fn scope_of(scope: &str) -> Result<ScopeKind, ApiError> {
 }
 
 #[server(prefix = "/fn", endpoint = "memory")]
-pub async fn load_memory(scope: String, project_id: String) -> Result<MemoryScope, ApiError> {
+pub async fn load_memory(
+    scope: String,
+    project_id: String,
+    q: String,
+) -> Result<MemoryScope, ApiError> {
     use crate::api::service::*;
     let kind = with_status(scope_of(&scope))?;
     let project = Some(project_id.as_str()).filter(|id| !id.is_empty());
-    with_status(memory()?.memory(&context()?, kind, project).await)
+    let found = memory()?.memory(&context()?, kind, project).await;
+    with_status(found.map(|scope| scope.matching(&q)))
 }
 
 /// Adds one entry to a scope.
@@ -117,6 +123,7 @@ pub fn MemoryPage() -> impl IntoView {
             (kind, query.get("project").unwrap_or_default())
         })
     };
+    let search = move || query.with(|query| query.get("q").unwrap_or_default());
     let add = ServerAction::<Remember>::new();
     let edit = ServerAction::<EditMemory>::new();
     let remove = ServerAction::<Forget>::new();
@@ -131,8 +138,8 @@ pub fn MemoryPage() -> impl IntoView {
         )
     };
     let scope = Resource::<_, Json>::new_with_options(
-        move || (chosen(), changed()),
-        |((kind, project), _)| load_memory(kind.label().to_owned(), project),
+        move || (chosen(), search(), changed()),
+        |((kind, project), q, _)| load_memory(kind.label().to_owned(), project, q),
         false,
     );
     let review = Resource::<_, Json>::new_with_options(changed, |_| load_memory_review(), false);
@@ -141,7 +148,11 @@ pub fn MemoryPage() -> impl IntoView {
         |_| load_memory_settings(),
         false,
     );
-    let projects = Resource::<_, Json>::new_with_options(|| (), |_| load_projects(false, 0), false);
+    let projects = Resource::<_, Json>::new_with_options(
+        || (),
+        |_| load_projects(false, String::new(), 0),
+        false,
+    );
     let navigate = use_navigate();
     let may = may_act();
     let owner = is_owner();
@@ -194,6 +205,14 @@ pub fn MemoryPage() -> impl IntoView {
                 </Transition>
             </nav>
             {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || {
+                let (kind, project) = chosen();
+                view! {
+                    <SearchBox action="/memory" id="memory-search" label="Search memory"
+                        placeholder="Search this memory" value=Signal::derive(search)
+                        keep=vec![("scope", kind.label().to_owned()), ("project", project)] />
+                }
+            }}
             <Transition fallback=|| view! { <p class="muted">"Loading memory…"</p> }>
                 {move || Suspend::new(async move {
                     match scope.await {

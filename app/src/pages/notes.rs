@@ -9,6 +9,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::ContextFrame;
+use crate::components::search_box::query_value;
 use crate::error::ApiError;
 use crate::model::notes::{Note, NoteList, NoteSummary, NoteVersion, NoteVersionSummary};
 use crate::when::{readable, rfc3339};
@@ -103,21 +104,6 @@ pub async fn restore_note(note_id: String, version: u32) -> Result<Note, ApiErro
     with_status(notes()?.restore_note(&context()?, &note_id, version).await)
 }
 
-/// `value` as it may stand in a URL's query: every byte but the unreserved ones
-/// percent-encoded.
-pub fn query_value(value: &str) -> String {
-    value
-        .bytes()
-        .map(|byte| {
-            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-                char::from(byte).to_string()
-            } else {
-                format!("%{byte:02X}")
-            }
-        })
-        .collect()
-}
-
 /// The notes list searching for `q`, showing `tag`, from `offset` (each left out when
 /// empty or zero).
 pub fn notes_link(q: &str, tag: &str, offset: u32) -> String {
@@ -142,7 +128,7 @@ pub fn notes_link(q: &str, tag: &str, offset: u32) -> String {
 pub fn ProjectChoice(id: &'static str, current: Option<String>) -> impl IntoView {
     let projects = Resource::<_, Json>::new_with_options(
         || (),
-        |_| crate::pages::projects::load_projects(false, 0),
+        |_| crate::pages::projects::load_projects(false, String::new(), 0),
         false,
     );
     view! {

@@ -1,7 +1,7 @@
 //! `/passvault`: the tenant's secrets by name — what each is for, who added it, when it
 //! last answered an ask. Owners keep them: add (the value goes in once), edit, replace a
-//! value unseen, delete, and reveal one with their password again. Operators read the
-//! list; values never reach a listing.
+//! value unseen, delete, and reveal one with their password again. Everyone else in the
+//! tenant reads the list (and searches it); values never reach a listing.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -10,6 +10,7 @@ use leptos_router::hooks::use_query_map;
 use crate::codec::Json;
 use crate::components::identity::is_owner;
 use crate::components::layout::ContextFrame;
+use crate::components::search_box::{SearchBox, query_value};
 use crate::error::ApiError;
 use crate::model::passvault::{Revealed, SecretText, VaultEntry, VaultList, metadata_lines};
 use crate::pages::notes::time_view;
@@ -18,7 +19,15 @@ use crate::pages::notes::time_view;
 const PAGE: u32 = 50;
 
 /// What someone who is not an owner is told where entries are kept.
-pub const OPERATOR_PASSVAULT: &str = "Only an owner adds, changes, reveals or deletes secrets. You can answer an agent's ask for one of them: the server sends the value, never your browser.";
+pub const NOT_OWNER_PASSVAULT: &str = "Only an owner adds, changes, reveals or deletes secrets. An operator can answer an agent's ask with one of them: the server sends the value, never the browser.";
+
+/// The list searching for `q` from `offset`.
+fn vault_link(q: &str, offset: u32) -> String {
+    match q.trim() {
+        "" => format!("/passvault?offset={offset}"),
+        q => format!("/passvault?q={}&offset={offset}", query_value(q)),
+    }
+}
 
 /// Metadata typed as `key=value` lines, or the refusal naming the line.
 #[cfg(feature = "ssr")]
@@ -29,11 +38,11 @@ fn metadata_from(lines: &str) -> Result<std::collections::BTreeMap<String, Strin
 }
 
 #[server(prefix = "/fn", endpoint = "passvault")]
-pub async fn load_passvault(offset: u32) -> Result<VaultList, ApiError> {
+pub async fn load_passvault(q: String, offset: u32) -> Result<VaultList, ApiError> {
     use crate::api::service::*;
     with_status(
         passvault()?
-            .list_secrets(&context()?, None, offset, PAGE)
+            .list_secrets(&context()?, None, Some(&q), offset, PAGE)
             .await,
     )
 }
@@ -107,6 +116,7 @@ pub fn PassvaultPage() -> impl IntoView {
                 .unwrap_or(0)
         })
     };
+    let search = move || query.with(|query| query.get("q").unwrap_or_default());
     let create = ServerAction::<CreateSecret>::new();
     let edit = ServerAction::<EditSecret>::new();
     let delete = ServerAction::<DeleteSecret>::new();
@@ -121,8 +131,8 @@ pub fn PassvaultPage() -> impl IntoView {
     Effect::new(move |_| bump(edit.value().with(|value| matches!(value, Some(Ok(_))))));
     Effect::new(move |_| bump(delete.value().with(|value| matches!(value, Some(Ok(()))))));
     let entries = Resource::<_, Json>::new_with_options(
-        move || (offset(), changed.get()),
-        |(offset, _)| load_passvault(offset),
+        move || (search(), offset(), changed.get()),
+        |(q, offset, _)| load_passvault(q, offset),
         false,
     );
     let owner = is_owner();
@@ -142,7 +152,7 @@ pub fn PassvaultPage() -> impl IntoView {
             <h1>"Passvault"</h1>
             <p class="muted">"Secrets agents may be given, by name. A value goes in once and is not shown again; when an agent asks for one, answer from here and the server sends the value to the agent — it never passes through your browser."</p>
             {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
-            <Show when=move || owner.get() fallback=|| view! { <p class="muted">{OPERATOR_PASSVAULT}</p> }>
+            <Show when=move || owner.get() fallback=|| view! { <p class="muted">{NOT_OWNER_PASSVAULT}</p> }>
                 <details class="vault-new">
                     <summary>"Keep a new secret"</summary>
                     <ActionForm action=create attr:class="note-form" attr:autocomplete="off">
@@ -160,11 +170,13 @@ pub fn PassvaultPage() -> impl IntoView {
                     </ActionForm>
                 </details>
             </Show>
+            <SearchBox action="/passvault" id="vault-search" label="Search the passvault"
+                placeholder="Search names, variables and descriptions" value=Signal::derive(search) />
             <Transition fallback=|| view! { <p class="muted">"Loading the passvault…"</p> }>
                 {move || Suspend::new(async move {
                     match entries.await {
                         Ok(list) if list.entries.is_empty() => view! {
-                            <p class="muted" role="status">"No secrets kept yet."</p>
+                            <p class="muted" role="status">{if search().is_empty() { "No secrets kept yet." } else { "No secret matches." }}</p>
                         }.into_any(),
                         Ok(list) => {
                             let next = list.next_offset;
@@ -174,8 +186,8 @@ pub fn PassvaultPage() -> impl IntoView {
                                     {list.entries.into_iter().map(|entry| view! { <EntryRow entry edit delete /> }).collect_view()}
                                 </ul>
                                 <nav class="note-pages" aria-label="Pages">
-                                    {previous.map(|offset| view! { <a href=format!("/passvault?offset={offset}")>"Previous"</a> })}
-                                    {next.map(|offset| view! { <a href=format!("/passvault?offset={offset}")>"Next"</a> })}
+                                    {previous.map(|offset| view! { <a href=vault_link(&search(), offset)>"Previous"</a> })}
+                                    {next.map(|offset| view! { <a href=vault_link(&search(), offset)>"Next"</a> })}
                                 </nav>
                             }.into_any()
                         }

@@ -8,6 +8,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::ContextFrame;
+use crate::components::search_box::SearchBox;
 use crate::error::ApiError;
 use crate::model::projects::{Project, ProjectList, ProjectPage};
 
@@ -16,11 +17,15 @@ pub const VIEWER_PROJECTS: &str =
     "You are a viewer in this tenant: you can open projects, but not create or change them.";
 
 #[server(prefix = "/fn", endpoint = "projects")]
-pub async fn load_projects(archived: bool, offset: u32) -> Result<ProjectList, ApiError> {
+pub async fn load_projects(
+    archived: bool,
+    q: String,
+    offset: u32,
+) -> Result<ProjectList, ApiError> {
     use crate::api::service::*;
     with_status(
         projects()?
-            .list_projects(&context()?, archived, offset, 100)
+            .list_projects(&context()?, archived, Some(&q), offset, 100)
             .await,
     )
 }
@@ -113,10 +118,11 @@ pub fn ProjectsPage() -> impl IntoView {
     let query = use_query_map();
     let archived =
         move || query.with(|query| query.get("archived").is_some_and(|value| value == "1"));
+    let search = move || query.with(|query| query.get("q").unwrap_or_default());
     let create = ServerAction::<CreateProject>::new();
     let projects = Resource::<_, Json>::new_with_options(
-        move || (archived(), create.version().get()),
-        |(archived, _)| load_projects(archived, 0),
+        move || (archived(), search(), create.version().get()),
+        |(archived, q, _)| load_projects(archived, q, 0),
         false,
     );
     let agents = Resource::<_, Json>::new_with_options(|| (), |_| load_agents(), false);
@@ -135,11 +141,19 @@ pub fn ProjectsPage() -> impl IntoView {
                 <a href="/projects" aria-current=move || (!archived()).then_some("page")>"Active"</a>
                 <a href="/projects?archived=1" aria-current=move || archived().then_some("page")>"Archived"</a>
             </nav>
+            {move || {
+                let kept = if archived() { "1".to_owned() } else { String::new() };
+                view! {
+                    <SearchBox action="/projects" id="project-search" label="Search projects"
+                        placeholder="Search names and descriptions" value=Signal::derive(search)
+                        keep=vec![("archived", kept)] />
+                }
+            }}
             <Transition fallback=|| view! { <p class="muted">"Loading projects…"</p> }>
                 {move || Suspend::new(async move {
                     match projects.await {
                         Ok(list) if list.projects.is_empty() => view! {
-                            <p role="status" class="muted">{if archived() { "No archived projects." } else { "No projects yet. Start one below." }}</p>
+                            <p role="status" class="muted">{if !search().is_empty() { "No project matches." } else if archived() { "No archived projects." } else { "No projects yet. Start one below." }}</p>
                         }.into_any(),
                         Ok(list) => view! {
                             <ul class="note-list" aria-label="Projects">

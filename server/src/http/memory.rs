@@ -41,6 +41,7 @@ pub fn routes() -> Router<AppState> {
 struct ScopeQuery {
     scope: Option<String>,
     project_id: Option<String>,
+    q: Option<String>,
 }
 
 async fn scope(
@@ -52,7 +53,8 @@ async fn scope(
         .map_err(|message| HttpError(ApiError::BadRequest(message)))?;
     let view = memory
         .memory(&context, kind, query.project_id.as_deref())
-        .await?;
+        .await?
+        .matching(query.q.as_deref().unwrap_or_default());
     Ok(axum::Json(view).into_response())
 }
 

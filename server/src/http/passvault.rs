@@ -1,4 +1,5 @@
-//! `/api/v1/passvault`: list (paged; `?env_var=` for the entries one variable takes),
+//! `/api/v1/passvault`: list (paged; `?env_var=` for the entries one variable takes, `?q=`
+//! to search names, variables and descriptions),
 //! store (`POST`, the value write-only), read, edit (`PATCH`, a new value replaces the old
 //! unseen), delete, and `POST /{id}/reveal` with the password — the one response that
 //! carries a value.
@@ -36,6 +37,7 @@ pub fn routes() -> Router<AppState> {
 #[derive(Deserialize)]
 struct ListQuery {
     env_var: Option<String>,
+    q: Option<String>,
     #[serde(default)]
     offset: u32,
     limit: Option<u32>,
@@ -50,6 +52,7 @@ async fn list(
         .list_secrets(
             &context,
             query.env_var.as_deref().filter(|name| !name.is_empty()),
+            query.q.as_deref(),
             query.offset,
             query.limit.unwrap_or(50),
         )

@@ -154,17 +154,6 @@ const OWNER_READS: &[&str] = &[
     "/fn/tokens",
 ];
 
-/// Reads an operator may make and a viewer may not: the passvault's entries (names and
-/// metadata, never values), which only those who answer asks have a use for. Patterns as
-/// in [`CHANGES`]; a server function here only reads.
-const OPERATOR_READS: &[&str] = &[
-    "/passvault",
-    "/api/v1/passvault",
-    "/api/v1/passvault/{}",
-    "/fn/passvault",
-    "/fn/vault_matches",
-];
-
 /// Server functions that only read: called with POST like every server function.
 const READING_FUNCTIONS: &[&str] = &[
     "/fn/me",
@@ -186,6 +175,8 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/tool_settings",
     "/fn/memory_to_pin",
     "/fn/notes_to_pin",
+    "/fn/passvault",
+    "/fn/vault_matches",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {
@@ -200,13 +191,6 @@ pub fn access(method: &Method, path: &str) -> Access {
         return Access::Needs(Role::Owner);
     }
     let reads = *method == Method::GET || *method == Method::HEAD;
-    if (reads || path.starts_with("/fn/"))
-        && OPERATOR_READS
-            .iter()
-            .any(|pattern| matches_pattern(pattern, path))
-    {
-        return Access::Needs(Role::Operator);
-    }
     if reads && !path.starts_with("/fn/") || READING_FUNCTIONS.contains(&path) {
         return Access::Needs(Role::Viewer);
     }
@@ -339,18 +323,14 @@ mod tests {
     }
 
     #[test]
-    fn the_passvault_is_read_by_operators_and_kept_by_owners() {
+    fn the_passvault_is_read_by_everyone_in_the_tenant_and_kept_by_owners() {
         for (method, path) in [
             (Method::GET, "/passvault"),
             (Method::GET, "/api/v1/passvault"),
             (Method::GET, "/api/v1/passvault/e1"),
             (Method::POST, "/fn/vault_matches"),
         ] {
-            assert_eq!(
-                access(&method, path),
-                Access::Needs(Role::Operator),
-                "{path}"
-            );
+            assert_eq!(access(&method, path), Access::Needs(Role::Viewer), "{path}");
         }
         for (method, path) in [
             (Method::POST, "/api/v1/passvault"),

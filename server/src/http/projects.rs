@@ -34,6 +34,7 @@ pub fn routes() -> Router<AppState> {
 struct ListQuery {
     #[serde(default)]
     archived: bool,
+    q: Option<String>,
     #[serde(default)]
     offset: u32,
     limit: Option<u32>,
@@ -48,6 +49,7 @@ async fn list(
         .list_projects(
             &context,
             query.archived,
+            query.q.as_deref(),
             query.offset,
             query.limit.unwrap_or(50),
         )

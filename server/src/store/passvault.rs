@@ -30,11 +30,13 @@ pub trait PassvaultStore: Send + Sync {
         tenant_id: &str,
         id: &str,
     ) -> Result<Option<(VaultEntry, String)>, StoreError>;
-    /// Entries by name; only those for `env_var` when given.
+    /// Entries by name; only those for `env_var`, and those whose name, variable or
+    /// description contains `q` (any case), when given.
     async fn list_vault_entries(
         &self,
         tenant_id: &str,
         env_var: Option<&str>,
+        q: Option<&str>,
         offset: u32,
         limit: u32,
     ) -> Result<VaultList, StoreError>;

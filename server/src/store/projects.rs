@@ -20,11 +20,13 @@ pub trait ProjectStore: Send + Sync {
         tenant_id: &str,
         name: &str,
     ) -> Result<Option<Project>, StoreError>;
-    /// Projects by name; the archived ones when `archived`, else the others.
+    /// Projects by name; the archived ones when `archived`, else the others; only those
+    /// whose name or description contains `q` (any case) when given.
     async fn list_projects(
         &self,
         tenant_id: &str,
         archived: bool,
+        q: Option<&str>,
         offset: u32,
         limit: u32,
     ) -> Result<ProjectList, StoreError>;

@@ -1,8 +1,8 @@
 //! The passvault as the console and the REST API reach it: checked entries (one per name
 //! in a tenant) whose values are sealed before they are stored and never returned — but
 //! by a reveal, which needs an owner's password again, is throttled, and leaves an audit
-//! entry whether it succeeds or not. Operators list entries (to answer asks from them);
-//! owners keep them.
+//! entry whether it succeeds or not. Everyone in the tenant reads the list (names,
+//! variables, metadata — never values); operators answer asks from it; owners keep it.
 
 use std::sync::Arc;
 
@@ -110,18 +110,18 @@ impl PassvaultService for PassvaultServiceImpl {
         &self,
         context: &RequestContext,
         env_var: Option<&str>,
+        q: Option<&str>,
         offset: u32,
         limit: u32,
     ) -> Result<VaultList, ApiError> {
-        require(context, Role::Operator, "reading the passvault")?;
+        let q = q.map(str::trim).filter(|q| !q.is_empty());
         Ok(self
             .store
-            .list_vault_entries(&context.tenant, env_var, offset, limit.clamp(1, 200))
+            .list_vault_entries(&context.tenant, env_var, q, offset, limit.clamp(1, 200))
             .await?)
     }
 
     async fn secret(&self, context: &RequestContext, id: &str) -> Result<VaultEntry, ApiError> {
-        require(context, Role::Operator, "reading the passvault")?;
         self.store
             .vault_entry(&context.tenant, id)
             .await?

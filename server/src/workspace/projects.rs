@@ -77,12 +77,14 @@ impl ProjectsService for ProjectsServiceImpl {
         &self,
         context: &RequestContext,
         archived: bool,
+        q: Option<&str>,
         offset: u32,
         limit: u32,
     ) -> Result<ProjectList, ApiError> {
+        let q = q.map(str::trim).filter(|q| !q.is_empty());
         Ok(self
             .store
-            .list_projects(&context.tenant, archived, offset, limit.clamp(1, 200))
+            .list_projects(&context.tenant, archived, q, offset, limit.clamp(1, 200))
             .await?)
     }
 

@@ -259,18 +259,12 @@ pub fn probes() -> Vec<Probe> {
             Owner,
             false,
         ),
-        probe(
-            Method::GET,
-            "/api/v1/passvault",
-            Body::None,
-            Operator,
-            false,
-        ),
+        probe(Method::GET, "/api/v1/passvault", Body::None, Viewer, false),
         probe(
             Method::GET,
             "/api/v1/passvault/{V}",
             Body::None,
-            Operator,
+            Viewer,
             true,
         ),
         probe(
@@ -304,15 +298,15 @@ pub fn probes() -> Vec<Probe> {
         probe(
             Method::POST,
             "/fn/passvault",
-            Form("offset=0"),
-            Operator,
+            Form("q=&offset=0"),
+            Viewer,
             false,
         ),
         probe(
             Method::POST,
             "/fn/vault_matches",
             Form("env_var=PROBE"),
-            Operator,
+            Viewer,
             false,
         ),
         probe(
@@ -414,7 +408,7 @@ pub fn probes() -> Vec<Probe> {
         probe(
             Method::POST,
             "/fn/projects",
-            Form("archived=false&offset=0"),
+            Form("archived=false&q=&offset=0"),
             Viewer,
             false,
         ),
@@ -422,7 +416,7 @@ pub fn probes() -> Vec<Probe> {
         probe(
             Method::POST,
             "/fn/memory",
-            Form("scope=tenant&project_id="),
+            Form("scope=tenant&project_id=&q="),
             Viewer,
             false,
         ),
@@ -623,7 +617,7 @@ pub fn probes() -> Vec<Probe> {
         probe(Method::GET, "/projects", Body::None, Viewer, false),
         probe(Method::GET, "/projects/{J}", Body::None, Viewer, true),
         probe(Method::GET, "/audit", Body::None, Owner, false),
-        probe(Method::GET, "/passvault", Body::None, Operator, false),
+        probe(Method::GET, "/passvault", Body::None, Viewer, false),
         probe(Method::GET, "/members", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
         // Forms

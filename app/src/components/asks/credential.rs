@@ -72,7 +72,7 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
 pub async fn vault_matches(env_var: String) -> Result<Vec<VaultEntry>, ApiError> {
     use crate::api::service::*;
     let list = passvault()?
-        .list_secrets(&context()?, Some(&env_var), 0, 200)
+        .list_secrets(&context()?, Some(&env_var), None, 0, 200)
         .await;
     with_status(list.map(|list| list.entries))
 }
@@ -81,34 +81,40 @@ pub async fn vault_matches(env_var: String) -> Result<Vec<VaultEntry>, ApiError>
 /// id; the server opens it and forwards the value, so it never reaches this page.
 #[component]
 fn FromVault(env_var: String, id: String, action: &'static str, sender: Sender) -> impl IntoView {
-    let matches = LocalResource::new(move || vault_matches(env_var.clone()));
+    // Fetched once the page runs in the browser (effects never run on the server), so the
+    // server-rendered card and the hydrated one agree: nothing, then the entries.
+    let entries = RwSignal::new(Vec::<VaultEntry>::new());
+    Effect::new(move |_| {
+        let env_var = env_var.clone();
+        leptos::task::spawn_local(async move {
+            // A viewer (or a console without the passvault) is offered nothing here.
+            if let Ok(found) = vault_matches(env_var).await {
+                entries.try_set(found);
+            }
+        });
+    });
     let choice: NodeRef<leptos::html::Select> = NodeRef::new();
     let select_id = format!("{id}-vault");
-    view! {
-        <Suspense fallback=|| ()>
-            {move || {
-                let select_id = select_id.clone();
-                Suspend::new(async move {
-                    // A viewer (or a console without the passvault) is offered nothing here.
-                    let entries = matches.await.unwrap_or_default();
-                    (!entries.is_empty()).then(|| view! {
-                        <div class="vault-choice">
-                            <label for=select_id.clone() class="field-label">"From the passvault"</label>
-                            <select id=select_id node_ref=choice>
-                                {entries.into_iter().map(|entry| view! {
-                                    <option value=entry.id.clone()>{entry.name.clone()}</option>
-                                }).collect_view()}
-                            </select>
-                            <button type="button" class="button" disabled=move || sender.sending.get()
-                                on:click=move |_| {
-                                    if let Some(select) = choice.get_untracked() {
-                                        sender.send(action, json!({ "vaultEntry": select.value() }));
-                                    }
-                                }>"Send from the passvault"</button>
-                        </div>
-                    })
-                })
-            }}
-        </Suspense>
+    move || {
+        let list = entries.get();
+        let select_id = select_id.clone();
+        (!list.is_empty()).then(|| {
+            view! {
+                <div class="vault-choice">
+                    <label for=select_id.clone() class="field-label">"From the passvault"</label>
+                    <select id=select_id node_ref=choice>
+                        {list.into_iter().map(|entry| view! {
+                            <option value=entry.id.clone()>{entry.name.clone()}</option>
+                        }).collect_view()}
+                    </select>
+                    <button type="button" class="button" disabled=move || sender.sending.get()
+                        on:click=move |_| {
+                            if let Some(select) = choice.get_untracked() {
+                                sender.send(action, json!({ "vaultEntry": select.value() }));
+                            }
+                        }>"Send from the passvault"</button>
+                </div>
+            }
+        })
     }
 }

@@ -112,22 +112,33 @@ impl PassvaultStore for SqlStore {
         &self,
         tenant_id: &str,
         env_var: Option<&str>,
+        q: Option<&str>,
         offset: u32,
         limit: u32,
     ) -> Result<VaultList, StoreError> {
-        let only = if env_var.is_some() {
-            "AND env_var = $2"
-        } else {
-            ""
-        };
+        let mut only = String::new();
+        let mut next = 2;
+        if env_var.is_some() {
+            only.push_str(&format!(" AND env_var = ${next}"));
+            next += 1;
+        }
+        if q.is_some() {
+            only.push_str(&format!(
+                " AND (LOWER(name) LIKE ${next} ESCAPE '\\' OR LOWER(env_var) LIKE ${next} ESCAPE '\\' \
+                 OR LOWER(description) LIKE ${next} ESCAPE '\\')"
+            ));
+        }
         let sql = format!(
-            "SELECT {ENTRY_COLUMNS} FROM passvault WHERE tenant_id = $1 {only} \
+            "SELECT {ENTRY_COLUMNS} FROM passvault WHERE tenant_id = $1{only} \
              ORDER BY name, seq LIMIT {} OFFSET {offset}",
             limit + 1
         );
         let mut query = sqlx::query(&sql).bind(tenant_id);
         if let Some(env_var) = env_var {
             query = query.bind(env_var);
+        }
+        if let Some(q) = q {
+            query = query.bind(super::rows::contains_pattern(q));
         }
         let rows = query.fetch_all(&self.pool).await?;
         let more = rows.len() > limit as usize;

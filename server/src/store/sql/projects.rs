@@ -6,7 +6,9 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::SqlStore;
-use super::rows::{ASK_COLUMNS, RUN_COLUMNS, THREAD_COLUMNS, ask_row, run_row, thread_row};
+use super::rows::{
+    ASK_COLUMNS, RUN_COLUMNS, THREAD_COLUMNS, ask_row, contains_pattern, run_row, thread_row,
+};
 use crate::store::projects::ProjectStore;
 use crate::store::{AskRecord, RunRecord, StoreError};
 
@@ -92,18 +94,26 @@ impl ProjectStore for SqlStore {
         &self,
         tenant_id: &str,
         archived: bool,
+        q: Option<&str>,
         offset: u32,
         limit: u32,
     ) -> Result<ProjectList, StoreError> {
         let archived = if archived { "NOT NULL" } else { "NULL" };
-        let rows = sqlx::query(&format!(
+        let only = if q.is_some() {
+            "AND (LOWER(name) LIKE $2 ESCAPE '\\' OR LOWER(description) LIKE $2 ESCAPE '\\')"
+        } else {
+            ""
+        };
+        let sql = format!(
             "SELECT {PROJECT_COLUMNS} FROM projects WHERE tenant_id = $1 \
-             AND archived_at_ms IS {archived} ORDER BY name, seq LIMIT {} OFFSET {offset}",
+             AND archived_at_ms IS {archived} {only} ORDER BY name, seq LIMIT {} OFFSET {offset}",
             limit + 1
-        ))
-        .bind(tenant_id)
-        .fetch_all(&self.pool)
-        .await?;
+        );
+        let mut query = sqlx::query(&sql).bind(tenant_id);
+        if let Some(q) = q {
+            query = query.bind(contains_pattern(q));
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         let more = rows.len() > limit as usize;
         Ok(ProjectList {
             projects: rows

@@ -140,6 +140,17 @@ pub fn upstream_from(position: i64, body: String) -> Result<UpstreamEvent, Store
     })
 }
 
+/// A `LIKE` pattern (with `ESCAPE '\'`) for text containing `words`, lower-cased.
+pub fn contains_pattern(words: &str) -> String {
+    let escaped = words
+        .trim()
+        .to_lowercase()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
 pub fn json_text(value: &Value) -> String {
     value.to_string()
 }
