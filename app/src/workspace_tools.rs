@@ -74,18 +74,12 @@ pub struct ToolSetting {
     pub policy: ToolPolicy,
 }
 
-/// What memory an agent's `memory` call changes: Hermes' `memory` target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemoryTarget {
-    /// The thread's project's memory when it has one, else the tenant's.
-    Memory,
-}
-
 /// A workspace tool call, its arguments checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WorkspaceCall {
+    /// Hermes' target `memory`: the thread's project's memory when it has one, else the
+    /// tenant's (the console keeps no user profile for agents).
     Memory {
-        target: MemoryTarget,
         operation: Operation,
     },
     NotesSearch {
@@ -156,17 +150,16 @@ impl WorkspaceCall {
                         ));
                     }
                 };
-                let target = match text_field(arguments, name, "target")?.as_deref() {
-                    None | Some("memory") => MemoryTarget::Memory,
+                match text_field(arguments, name, "target")?.as_deref() {
+                    None | Some("memory") => {}
                     Some("user") => {
                         return Err("memory: the console keeps no user profile for agents; use target \"memory\"".into());
                     }
                     Some(other) => {
                         return Err(format!("memory: `target` {other:?} is not \"memory\""));
                     }
-                };
+                }
                 Ok(WorkspaceCall::Memory {
-                    target,
                     operation: Operation {
                         action,
                         content: text_field(arguments, name, "content")?,
@@ -235,7 +228,7 @@ impl WorkspaceCall {
     /// What the call does, as an operator deciding on it reads it.
     pub fn describe(&self) -> String {
         match self {
-            WorkspaceCall::Memory { operation, .. } => {
+            WorkspaceCall::Memory { operation } => {
                 let content = operation.content.as_deref().unwrap_or_default();
                 let old = operation.old_text.as_deref().unwrap_or_default();
                 match operation.action {

@@ -406,14 +406,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let answered = Memo::new(move |_| {
         runs.with(|list| {
             list.iter()
-                .map(|run| {
-                    run.view.with(|view| {
-                        view.asks
-                            .iter()
-                            .filter(|ask| !ask.state.is_pending())
-                            .count()
-                    })
-                })
+                .map(|run| run.view.with(RunView::closed_asks))
                 .sum::<usize>()
         })
     });

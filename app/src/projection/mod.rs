@@ -244,6 +244,11 @@ impl RunView {
         self.asks.iter().filter(|ask| ask.state.is_pending())
     }
 
+    /// How many of the run's asks are closed (answered, expired or cancelled).
+    pub fn closed_asks(&self) -> usize {
+        self.asks.len() - self.pending_asks().count()
+    }
+
     pub fn ask(&self, ask_id: &str) -> Option<&Ask> {
         self.asks.iter().find(|ask| ask.id == ask_id)
     }

@@ -12,8 +12,8 @@ use app::model::memory::ProposalOutcome;
 use app::model::notes::{NewNote, NoteEdit, NoteQuery};
 use app::model::{RequestContext, Role};
 use app::workspace_tools::{
-    MemoryTarget, NAMES, ToolPolicy, ToolSetting, WorkspaceCall, default_policy, definitions,
-    failed, is_workspace_tool, writes,
+    NAMES, ToolPolicy, ToolSetting, WorkspaceCall, default_policy, definitions, failed,
+    is_workspace_tool, writes,
 };
 use serde_json::{Value, json};
 
@@ -136,10 +136,7 @@ impl WorkspaceToolsImpl {
                 let note = self.notes.edit_note(&context, &id, edit).await?;
                 Ok(json!({"written": note.id, "version": note.version}))
             }
-            WorkspaceCall::Memory {
-                target: MemoryTarget::Memory,
-                operation,
-            } => {
+            WorkspaceCall::Memory { operation } => {
                 let scope = match project {
                     Some(id) => ScopeRef {
                         kind: ScopeKind::Project,

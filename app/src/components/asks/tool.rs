@@ -50,7 +50,7 @@ fn WorkspaceToolAsk(
     };
     let body = match &call {
         Ok(WorkspaceCall::NoteWrite { body, .. }) => Some(body.clone()),
-        Ok(WorkspaceCall::Memory { operation, .. }) => operation.content.clone(),
+        Ok(WorkspaceCall::Memory { operation }) => operation.content.clone(),
         _ => None,
     };
     view! {
