@@ -50,7 +50,7 @@ wasm_linker() {
 debian_wasm_env() {
     printf '%s\n' "PATH=/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
         CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow --cfg erase_components" \
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow --cfg erase_components -Clink-args=--emit-relocs" \
         "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=$(wasm_linker)"
 }
 

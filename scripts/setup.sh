@@ -30,6 +30,15 @@ if [ "$have" != "$want" ]; then
     cargo install -q wasm-bindgen-cli --version "$want" --force
 fi
 
+# Splits the wasm bundle at its `#[lazy]` functions into chunks loaded on first use
+# (docs/build.md#lazy-chunks); the version reads what wasm_split_helpers 0.2.3 writes.
+split_version=0.2.4
+if ! command -v wasm-split-cli >/dev/null 2>&1 \
+    || ! cargo install --list | grep -q "^wasm_split_cli_support v$split_version:"; then
+    say "installing wasm-split-cli $split_version (splits the bundle into lazy chunks)"
+    cargo install -q wasm_split_cli_support --version "$split_version" --locked --features build-binary --force
+fi
+
 # Trunk builds and serves the client-side build the browser suite also tests. 0.21 is
 # the newest line that compiles with the Rust this machine has. Built unoptimized: it
 # compiles in a third of the time and spends its runs waiting on cargo anyway.

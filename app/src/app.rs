@@ -13,6 +13,7 @@ use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::Sidebar;
 use crate::model::section::Section;
 use crate::pages::audit::AuditPage;
+use crate::pages::gallery::GalleryPage;
 use crate::pages::home::HomePage;
 use crate::pages::members::MembersPage;
 use crate::pages::memory::MemoryPage;
@@ -109,6 +110,7 @@ fn asset_hash(_options: &LeptosOptions, _kind: &str) -> Option<String> {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     mark_body_once_interactive();
+    crate::components::remote_media::MediaHosts::provide();
 
     view! {
         <Title formatter=|page: String| {
@@ -133,6 +135,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
                     <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
                     <Route path=path!("/audit") view=AuditPage />
+                    <Route path=path!("/gallery") view=GalleryPage />
                     <Route path=path!("/members") view=MembersPage />
                 </ParentRoute>
             </Routes>

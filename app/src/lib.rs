@@ -11,8 +11,13 @@
 //! - [`workspace_tools`]: the workspace tools offered to agents and run on the server.
 //! - [`tagged`]: the tagged JSON forms of the contract's enums.
 //! - [`codec`]: the one way JSON is read (and, with `ui`, the resources' codec).
-//! - [`markdown`]: Markdown parsed into a tree of safe nodes (no raw HTML, safe links).
+//! - [`markdown`]: Markdown parsed into a tree of safe nodes (no raw HTML, safe links),
+//!   and cut into blocks that stream independently.
+//! - [`ansi`]: terminal output's colour codes read into styled runs.
+//! - [`highlight`]: code as token runs of a fixed set of classes (the highlighter runs on
+//!   the server).
 //! - [`memory`]: memory's operations with Hermes' semantics, planned against a scope.
+//! - [`catalog`]: the tool-ui component payloads, checked against their schemas.
 //!
 //! With the `ui` feature (implied by `ssr`, `hydrate` and `csr`):
 //! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
@@ -20,15 +25,18 @@
 //! - [`live`]: the browser's side of a run's live stream.
 //! - [`components`] and [`pages`]: the Leptos UI; [`app`] holds the router and the shell.
 
+pub mod ansi;
 #[cfg(feature = "ui")]
 pub mod api;
 #[cfg(feature = "ui")]
 pub mod app;
+pub mod catalog;
 pub mod codec;
 #[cfg(feature = "ui")]
 pub mod components;
 pub mod console_tools;
 pub mod error;
+pub mod highlight;
 #[cfg(feature = "ui")]
 pub mod live;
 pub mod markdown;

@@ -614,3 +614,13 @@ fn a_langgraph_custom_interrupt_becomes_an_ask() {
     assert_eq!(ask.origin, AskOrigin::AgUiCustomInterrupt);
     assert_eq!(ask.kind, AskKind::Approval);
 }
+
+#[test]
+fn an_interrupts_action_is_kept_as_the_tool_and_its_arguments_not_a_line_of_json() {
+    let view = project_file(&repo_path("fixtures/peers/agui/langgraph-approval.sse"));
+    let ask = view.pending_asks().next().unwrap();
+    let tool = ask.tool.as_ref().expect("the action is the ask's tool");
+    assert_eq!(tool.name, "delete_file");
+    assert_eq!(tool.arguments["path"], "/tmp/demo.txt");
+    assert_eq!(ask.command, None);
+}

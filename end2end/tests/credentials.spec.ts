@@ -84,6 +84,9 @@ test('secret: a field named after the env var, redacted metadata shown, the valu
   const token = `tok-${Date.now()}-xyz`;
   await startScenario(page, 'secret');
   const card = askLane(page).getByRole('form', { name: 'Paste the demo token' });
+  // The agent's metadata waits behind Details.
+  await expect(card.getByText('demo-skill')).toBeHidden();
+  await card.getByText('Details', { exact: true }).click();
   await expect(card.getByText('demo-skill')).toBeVisible();
   const field = card.getByLabel('DEMO_TOKEN');
   await expect(field).toHaveAttribute('type', 'password');

@@ -140,12 +140,12 @@ test('a message still streaming when the run is stopped loses its caret', async 
   await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
   const writing = timeline(page).locator('article.message[aria-busy="true"]');
   await expect(writing).toHaveCount(1);
-  const caret = await writing.locator('.text-block').last().evaluate((element) => getComputedStyle(element, '::after').content);
+  const caret = await writing.locator('.md-block').last().evaluate((element) => getComputedStyle(element, '::after').content);
   expect(caret).toBe('""');
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.locator('.run-status[data-status="cancelled"]')).toHaveText('Stopped');
   await expect(writing).toHaveCount(0);
-  const after = await timeline(page).locator('article.message .text-block').last().evaluate((element) => getComputedStyle(element, '::after').content);
+  const after = await timeline(page).locator('article.message .md-block').last().evaluate((element) => getComputedStyle(element, '::after').content);
   expect(after).toBe('none');
   await page.reload();
   await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
@@ -182,7 +182,8 @@ test('a tool the console implements runs by itself and its result goes back once
 
   // Arguments the console cannot use come back to the agent as an error result.
   await startScenario(page, 'frontend url(evil)');
-  await expect(timeline(page).getByText('The console ran it: {"error":"change_background: \\"url(evil)\\" is not a CSS colour"}')).toBeVisible();
+  // The agent's reply is Markdown, where `\"` is an escaped quote.
+  await expect(timeline(page).getByText('The console ran it: {"error":"change_background: "url(evil)" is not a CSS colour"}')).toBeVisible();
   await expect(page.locator('main.main')).not.toHaveAttribute('data-background', /./);
 });
 

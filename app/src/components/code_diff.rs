@@ -28,9 +28,15 @@ fn number(n: Option<u32>) -> String {
 }
 
 #[component]
-pub fn CodeDiff(patch: String, filename: Option<String>) -> impl IntoView {
+pub fn CodeDiff(
+    patch: String,
+    filename: Option<String>,
+    /// Start side by side.
+    #[prop(optional)]
+    split: bool,
+) -> impl IntoView {
     let lines = parse(&patch);
-    let split = RwSignal::new(false);
+    let split = RwSignal::new(split);
     let added = lines.iter().filter(|l| l.kind == LineKind::Added).count();
     let removed = lines.iter().filter(|l| l.kind == LineKind::Removed).count();
     let unified_rows = lines

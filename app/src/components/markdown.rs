@@ -1,21 +1,62 @@
 //! Renders Markdown as elements built one by one from the safe tree of
-//! [`crate::markdown`]: never an HTML string, so nothing in a document can run.
+//! [`crate::markdown`]: never an HTML string, so nothing in a document can run. Code
+//! fences become [`Code`] blocks (Copy, colours from the server), images wait behind
+//! [`RemoteMedia`], footnotes link within their document.
 
 use leptos::prelude::*;
 
-use crate::markdown::{Kind, Node, parse};
+use crate::components::code::Code;
+use crate::components::remote_media::RemoteMedia;
+use crate::markdown::{Align, Kind, Node, footnote_slug, parse, parse_block};
 
-/// A Markdown document, rendered safely.
+/// A Markdown document, rendered safely. `scope` keeps its footnote anchors apart from
+/// other documents on the page.
 #[component]
-pub fn Markdown(#[prop(into)] text: String) -> impl IntoView {
-    view! { <div class="markdown">{render(parse(&text))}</div> }
+pub fn Markdown(
+    #[prop(into)] text: String,
+    #[prop(optional, into)] scope: String,
+) -> impl IntoView {
+    let scope = footnote_slug(&scope);
+    view! { <div class="markdown">{render(parse(&text), &scope)}</div> }
 }
 
-fn render(nodes: Vec<Node>) -> AnyView {
-    nodes.into_iter().map(node_view).collect_view().into_any()
+/// One block of a longer document (see [`crate::markdown::blocks`]) that defines the
+/// footnotes `labels` somewhere. Only a block that refers to a footnote follows `labels`
+/// (a definition arriving later turns its reference into a link).
+#[component]
+pub fn MarkdownBlock(
+    #[prop(into)] text: String,
+    #[prop(into)] scope: String,
+    #[prop(into)] labels: Signal<Vec<String>>,
+) -> impl IntoView {
+    let content = if text.contains("[^") {
+        (move || labels.with(|labels| render(parse_block(&text, labels), &scope))).into_any()
+    } else {
+        render(parse(&text), &scope)
+    };
+    view! { <div class="md-block">{content}</div> }
 }
 
-fn node_view(node: Node) -> AnyView {
+fn render(nodes: Vec<Node>, scope: &str) -> AnyView {
+    nodes
+        .into_iter()
+        .map(|node| node_view(node, scope))
+        .collect_view()
+        .into_any()
+}
+
+fn plain_text(nodes: &[Node], out: &mut String) {
+    for node in nodes {
+        match node {
+            Node::Text(text) | Node::Code(text) => out.push_str(text),
+            Node::SoftBreak | Node::HardBreak => out.push('\n'),
+            Node::Element(_, children) => plain_text(children, out),
+            _ => {}
+        }
+    }
+}
+
+fn node_view(node: Node, scope: &str) -> AnyView {
     match node {
         Node::Text(text) => text.into_any(),
         Node::Code(code) => view! { <code>{code}</code> }.into_any(),
@@ -26,8 +67,44 @@ fn node_view(node: Node) -> AnyView {
             view! { <input type="checkbox" disabled=true checked=done aria-label=if done { "done" } else { "to do" } /> }
                 .into_any()
         }
-        Node::Element(Kind::Table, children) => table(children),
-        Node::Element(kind, children) => element(kind, render(children)),
+        Node::FootnoteRef(label) => {
+            let slug = footnote_slug(&label);
+            view! {
+                <sup class="footnote-ref">
+                    <a href=format!("#fn-{scope}-{slug}") id=format!("fnref-{scope}-{slug}")>{label}</a>
+                </sup>
+            }
+            .into_any()
+        }
+        Node::Element(Kind::Table(aligns), children) => table(children, &aligns, scope),
+        Node::Element(Kind::CodeBlock(language), children) => {
+            let mut code = String::new();
+            plain_text(&children, &mut code);
+            view! { <Code code language=language.unwrap_or_default() /> }.into_any()
+        }
+        Node::Element(Kind::Image(src), children) => {
+            let mut alt = String::new();
+            plain_text(&children, &mut alt);
+            let description = if alt.is_empty() { "Image".to_owned() } else { format!("Image: {alt}") };
+            let media_src = src.clone();
+            view! {
+                <RemoteMedia src what="images" description media=move || view! {
+                    <img class="md-image" src=media_src.clone() alt=alt.clone() referrerpolicy="no-referrer" loading="lazy" />
+                } />
+            }
+            .into_any()
+        }
+        Node::Element(Kind::FootnoteDefinition(label), children) => {
+            let slug = footnote_slug(&label);
+            view! {
+                <div class="footnote" id=format!("fn-{scope}-{slug}")>
+                    <a class="footnote-label" href=format!("#fnref-{scope}-{slug}") aria-label=format!("Back to reference {label}")>{label.clone()}</a>
+                    {render(children, scope)}
+                </div>
+            }
+            .into_any()
+        }
+        Node::Element(kind, children) => element(kind, render(children, scope)),
     }
 }
 
@@ -41,9 +118,6 @@ fn element(kind: Kind, inner: AnyView) -> AnyView {
         Kind::Heading(5) => view! { <h5>{inner}</h5> }.into_any(),
         Kind::Heading(_) => view! { <h6>{inner}</h6> }.into_any(),
         Kind::BlockQuote => view! { <blockquote>{inner}</blockquote> }.into_any(),
-        Kind::CodeBlock(lang) => {
-            view! { <pre><code data-lang=lang>{inner}</code></pre> }.into_any()
-        }
         Kind::List(Some(start)) => view! { <ol start=start.to_string()>{inner}</ol> }.into_any(),
         Kind::List(None) => view! { <ul>{inner}</ul> }.into_any(),
         Kind::Item => view! { <li>{inner}</li> }.into_any(),
@@ -53,20 +127,59 @@ fn element(kind: Kind, inner: AnyView) -> AnyView {
         Kind::Link(href) => {
             view! { <a href=href rel="noopener noreferrer" target="_blank">{inner}</a> }.into_any()
         }
-        Kind::TableHead => view! { <thead><tr>{inner}</tr></thead> }.into_any(),
-        Kind::TableRow => view! { <tr>{inner}</tr> }.into_any(),
-        Kind::TableCell => view! { <td>{inner}</td> }.into_any(),
-        Kind::Table | Kind::Plain => inner,
+        // Rendered by their own arms above; kept whole here so no content is lost.
+        Kind::CodeBlock(_) | Kind::Image(_) | Kind::FootnoteDefinition(_) => inner,
+        Kind::TableHead | Kind::TableRow | Kind::TableCell | Kind::Table(_) | Kind::Plain => inner,
     }
 }
 
-/// A table with its body rows in `<tbody>`, as a browser's parser would put them (so the
-/// server's page and the hydrated one agree).
-fn table(children: Vec<Node>) -> AnyView {
-    let (head, rows): (Vec<Node>, Vec<Node>) = children
-        .into_iter()
-        .partition(|node| matches!(node, Node::Element(Kind::TableHead, _)));
-    view! { <table>{render(head)}<tbody>{render(rows)}</tbody></table> }.into_any()
+fn align_class(align: Align) -> Option<&'static str> {
+    match align {
+        Align::None | Align::Left => None,
+        Align::Center => Some("align-center"),
+        Align::Right => Some("align-right"),
+    }
+}
+
+/// A table with its head cells as `<th scope="col">`, each cell aligned as its column is,
+/// and the body rows in `<tbody>`, as a browser's parser would put them (so the server's
+/// page and the hydrated one agree).
+fn table(children: Vec<Node>, aligns: &[Align], scope: &str) -> AnyView {
+    let cells = |row: Vec<Node>, head: bool| {
+        row.into_iter()
+            .enumerate()
+            .map(|(column, cell)| {
+                let class = align_class(aligns.get(column).copied().unwrap_or(Align::None));
+                let inner = match cell {
+                    Node::Element(_, content) => render(content, scope),
+                    other => node_view(other, scope),
+                };
+                match (head, class) {
+                    (true, Some(class)) => {
+                        view! { <th scope="col" class=class>{inner}</th> }.into_any()
+                    }
+                    (true, None) => view! { <th scope="col">{inner}</th> }.into_any(),
+                    (false, Some(class)) => view! { <td class=class>{inner}</td> }.into_any(),
+                    (false, None) => view! { <td>{inner}</td> }.into_any(),
+                }
+            })
+            .collect_view()
+    };
+    let mut head = Vec::new();
+    let mut rows = Vec::new();
+    for node in children {
+        match node {
+            Node::Element(Kind::TableHead, row) => head.push(view! { <tr>{cells(row, true)}</tr> }),
+            Node::Element(Kind::TableRow, row) => rows.push(view! { <tr>{cells(row, false)}</tr> }),
+            _ => {}
+        }
+    }
+    view! {
+        <div class="table-scroll">
+            <table><thead>{head}</thead><tbody>{rows}</tbody></table>
+        </div>
+    }
+    .into_any()
 }
 
 #[cfg(all(test, feature = "ssr"))]
@@ -113,7 +226,20 @@ mod tests {
 
     #[test]
     fn hostile_markdown_renders_as_inert_text() {
-        for document in CORPUS {
+        let corpus: serde_json::Value =
+            serde_json::from_str(include_str!("../../../fixtures/catalog/hostile.json")).unwrap();
+        let more: Vec<String> = corpus["markdown"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(corpus["tool_results"].as_array().unwrap())
+            .map(|text| text.as_str().unwrap().to_owned())
+            .collect();
+        for document in CORPUS
+            .iter()
+            .copied()
+            .chain(more.iter().map(String::as_str))
+        {
             let html = rendered(document);
             for tag in tags(&html) {
                 let name = tag

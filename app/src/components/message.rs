@@ -1,8 +1,12 @@
-//! A message's body: its text laid out in blocks that stay put as it streams, and Copy
-//! under it once it is finished.
+//! A message's body: its text laid out in blocks that stay put as it streams (Markdown
+//! for agents, plain for the operator), and Copy under it once it is finished.
 
 use leptos::prelude::*;
 
+use crate::components::copy::copy_from_button;
+use crate::components::markdown::MarkdownBlock;
+use crate::markdown::blocks::{Block, block_text, blocks};
+use crate::markdown::footnote_labels;
 use crate::projection::{ItemBody, RunView};
 
 /// Longest block a message's text is laid out in. The browser lays out a changed block
@@ -39,22 +43,62 @@ pub fn text_blocks(text: &str, limit: usize) -> Vec<(usize, usize)> {
     blocks
 }
 
-/// A message's text, updated in place as it streams.
-#[component]
-pub fn MessageText(view: RwSignal<RunView>, index: usize) -> impl IntoView {
-    fn text_of(view: &RunView, index: usize) -> &str {
-        match view.items.get(index).map(|item| &item.body) {
-            Some(ItemBody::Message { text, .. }) => text,
-            _ => "",
-        }
+fn text_of(view: &RunView, index: usize) -> (&str, bool) {
+    match view.items.get(index).map(|item| &item.body) {
+        Some(ItemBody::Message {
+            text, streaming, ..
+        }) => (text, *streaming),
+        _ => ("", false),
     }
-    let blocks =
-        Memo::new(move |_| view.with(|view| text_blocks(text_of(view, index), TEXT_BLOCK_BYTES)));
+}
+
+/// A message's text, updated in place as it streams: an agent's as Markdown, cut into
+/// blocks so a delta re-renders only the last one; the operator's as written.
+#[component]
+pub fn MessageText(view: RwSignal<RunView>, index: usize, markdown: bool) -> impl IntoView {
+    if !markdown {
+        return plain_text(view, index).into_any();
+    }
+    let scope = view.with_untracked(|view| match view.items.get(index).map(|item| &item.body) {
+        Some(ItemBody::Message { message_id, .. }) => crate::markdown::footnote_slug(message_id),
+        _ => String::new(),
+    });
+    // While a message streams its text only grows, so the settled blocks carry over;
+    // a finished message (whose text may have been replaced whole) is cut afresh.
+    let cut = Memo::new(move |previous: Option<&Vec<Block>>| {
+        view.with(|view| {
+            let (text, streaming) = text_of(view, index);
+            let previous = previous
+                .filter(|_| streaming)
+                .map_or(&[][..], Vec::as_slice);
+            blocks(text, previous)
+        })
+    });
+    // Footnotes defined anywhere in the message, for the blocks that refer to one.
+    let labels = Memo::new(move |_| view.with(|view| footnote_labels(text_of(view, index).0)));
+    view! {
+        <div class="message-text markdown">
+            <For each=move || cut.get() key=|block| *block let:block>
+                <MarkdownBlock
+                    text=view.with_untracked(|view| block_text(text_of(view, index).0, &block).into_owned())
+                    scope=scope.clone()
+                    labels=labels
+                />
+            </For>
+        </div>
+    }
+    .into_any()
+}
+
+/// The operator's own words, in blocks of plain text.
+fn plain_text(view: RwSignal<RunView>, index: usize) -> impl IntoView {
+    let cut =
+        Memo::new(move |_| view.with(|view| text_blocks(text_of(view, index).0, TEXT_BLOCK_BYTES)));
     view! {
         <div class="message-text">
-            <For each=move || blocks.get() key=|block| *block let:block>
+            <For each=move || cut.get() key=|block| *block let:block>
                 <div class="text-block">
-                    {view.with_untracked(|view| text_of(view, index).get(block.0..block.1).unwrap_or_default().to_owned())}
+                    {view.with_untracked(|view| text_of(view, index).0.get(block.0..block.1).unwrap_or_default().to_owned())}
                 </div>
             </For>
         </div>
@@ -71,27 +115,7 @@ pub fn MessageCopy(view: RwSignal<RunView>, index: usize) -> impl IntoView {
             Some(ItemBody::Message { text, .. }) => text.clone(),
             _ => String::new(),
         });
-        #[cfg(any(feature = "hydrate", feature = "csr"))]
-        {
-            use wasm_bindgen::JsCast;
-            let Some(button) = event
-                .current_target()
-                .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
-            else {
-                return;
-            };
-            let promise = window().navigator().clipboard().write_text(&text);
-            leptos::task::spawn_local(async move {
-                let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-                button.set_text_content(Some(if done { "Copied" } else { "Could not copy" }));
-                set_timeout(
-                    move || button.set_text_content(Some("Copy")),
-                    std::time::Duration::from_millis(2000),
-                );
-            });
-        }
-        #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-        let _ = (text, event);
+        copy_from_button(&event, text, "Copy");
     };
     view! {
         <button type="button" class="button small ghost message-copy" on:click=copy>"Copy"</button>

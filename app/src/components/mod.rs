@@ -2,9 +2,12 @@
 
 pub mod artifacts;
 pub mod asks;
+pub mod catalog;
+pub mod code;
 pub mod code_diff;
 pub mod composer;
 pub mod context_pane;
+pub mod copy;
 pub mod focus;
 pub mod identity;
 pub mod layout;
@@ -12,6 +15,7 @@ pub mod markdown;
 pub mod message;
 pub mod pinned;
 pub mod pinned_memory;
+pub mod remote_media;
 pub mod run_section;
 pub mod scroll_port;
 pub mod search_box;

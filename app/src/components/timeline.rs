@@ -346,7 +346,7 @@ fn ItemView(
                         {streaming.then(|| view! { <span class="visually-hidden">"Still writing"</span> })}
                         <time datetime=at title=at_title>{at_text}</time>
                     </header>
-                    <MessageText view index />
+                    <MessageText view index markdown=!matches!(role, Role::User) />
                     {(!streaming).then(|| view! { <MessageCopy view index /> })}
                 </article>
             }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
+use crate::components::markdown::Markdown;
 use crate::projection::{Item, ItemBody, ToolResultView, ToolStatus};
 
 /// The calls of the thread that a follow-up run finished, by call id, as the page sees
@@ -194,6 +195,7 @@ pub fn ToolCard(
         }
     };
     let brief = argument_brief(&arguments);
+    let scope = crate::markdown::footnote_slug(&tool_call_id);
     let open = use_context::<ExpandedRows>().map(|rows| rows.key(&tool_call_id));
     view! {
         <article class="tool-card" data-status=move || label().1 data-tool-call-id=tool_call_id>
@@ -213,14 +215,25 @@ pub fn ToolCard(
                     let (status, result) = shown.get();
                     match result {
                         Some(result) => {
-                            let text = match &result.content {
-                                serde_json::Value::String(text) => pretty_json(text),
-                                other => serde_json::to_string_pretty(other).unwrap_or_default(),
+                            // Prose (a string that is not JSON) reads as Markdown; data as JSON.
+                            let body = match &result.content {
+                                serde_json::Value::String(text)
+                                    if crate::codec::from_json::<serde_json::Value>(text).is_err() =>
+                                {
+                                    view! { <Markdown text=text.clone() scope=scope.clone() /> }.into_any()
+                                }
+                                serde_json::Value::String(text) => {
+                                    view! { <pre><code>{pretty_json(text)}</code></pre> }.into_any()
+                                }
+                                other => {
+                                    let text = serde_json::to_string_pretty(other).unwrap_or_default();
+                                    view! { <pre><code>{text}</code></pre> }.into_any()
+                                }
                             };
                             view! {
                                 <div class=if result.is_error { "tool-result error" } else { "tool-result" }>
                                     <span class="label">{if result.is_error { "Error result" } else { "Result" }}</span>
-                                    <pre><code>{text}</code></pre>
+                                    {body}
                                 </div>
                             }
                             .into_any()

@@ -1,6 +1,7 @@
 //! One module per route.
 
 pub mod audit;
+pub mod gallery;
 pub mod home;
 pub mod members;
 pub mod memory;

@@ -93,6 +93,15 @@ pub struct Question {
     pub multi_select: bool,
 }
 
+/// A tool call an ask is about: shown as the tool's name and its arguments laid out, never
+/// as one line of JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolPreview {
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+}
+
 /// A diff shown with an edit ask.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiffPreview {
@@ -245,6 +254,9 @@ pub struct Ask {
     pub title: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// The tool call the ask is about, shown as its name and arguments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolPreview>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

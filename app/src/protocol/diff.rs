@@ -269,3 +269,73 @@ mod tests {
         assert_eq!(miscounted[3].new, Some(2));
     }
 }
+
+/// Longest files compared line by line; longer ones show as wholly replaced.
+const MOST_LINES_COMPARED: usize = 4000;
+
+/// A unified diff (one hunk, three lines of context around each change) from two whole
+/// texts, for agents that send old and new code instead of a patch.
+pub fn unified_between(old: &str, new: &str) -> String {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    let mut ops: Vec<(char, &str)> = Vec::with_capacity(a.len() + b.len());
+    if a.len() * b.len() <= MOST_LINES_COMPARED * MOST_LINES_COMPARED / 4 {
+        // Longest common subsequence, walked from the front.
+        let mut table = vec![0u32; (a.len() + 1) * (b.len() + 1)];
+        let width = b.len() + 1;
+        for i in (0..a.len()).rev() {
+            for j in (0..b.len()).rev() {
+                table[i * width + j] = if a[i] == b[j] {
+                    table[(i + 1) * width + j + 1] + 1
+                } else {
+                    table[(i + 1) * width + j].max(table[i * width + j + 1])
+                };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            if a[i] == b[j] {
+                ops.push((' ', a[i]));
+                i += 1;
+                j += 1;
+            } else if table[(i + 1) * width + j] >= table[i * width + j + 1] {
+                ops.push(('-', a[i]));
+                i += 1;
+            } else {
+                ops.push(('+', b[j]));
+                j += 1;
+            }
+        }
+        ops.extend(a[i..].iter().map(|line| ('-', *line)));
+        ops.extend(b[j..].iter().map(|line| ('+', *line)));
+    } else {
+        ops.extend(a.iter().map(|line| ('-', *line)));
+        ops.extend(b.iter().map(|line| ('+', *line)));
+    }
+    let mut out = format!("--- a\n+++ b\n@@ -1,{} +1,{} @@\n", a.len(), b.len());
+    for (mark, line) in ops {
+        out.push(mark);
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod between_tests {
+    use super::*;
+
+    #[test]
+    fn two_texts_become_a_patch_of_their_changed_lines() {
+        let patch = unified_between("a\nb\nc\n", "a\nB\nc\nd\n");
+        assert_eq!(patch, "--- a\n+++ b\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n");
+        let lines = diff_lines(&patch);
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.kind == DiffLineKind::Added)
+                .count(),
+            2
+        );
+    }
+}

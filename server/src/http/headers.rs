@@ -1,6 +1,7 @@
 //! Security headers on every response: a Content-Security-Policy that runs only the
 //! app's own scripts (inline ones by a per-request nonce, which the page's scripts bear),
-//! never lets another site frame the console, fetches nothing from elsewhere, plus
+//! never lets another site frame the console, fetches nothing from elsewhere but the media
+//! the operator chose to load, plus
 //! `nosniff` and a same-origin referrer.
 
 use std::sync::Arc;
@@ -14,12 +15,15 @@ use axum::response::Response;
 use crate::auth::secret::random_hex;
 
 /// The policy for a response whose inline scripts bear `nonce`. Styles may be inline
-/// (panes and windowed lists size themselves with `style`); images only from here or
-/// inline data, so agent content cannot make the browser call out.
+/// (panes and windowed lists size themselves with `style`). Images and media may come
+/// from web addresses, because the operator may choose to load an agent's; the console
+/// creates such an element only after that choice (`components::remote_media`), and
+/// nothing else here calls out.
 pub fn content_security_policy(nonce: &str) -> String {
     format!(
         "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
-         style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https: http:; \
+         media-src 'self' https: http:; connect-src 'self'; \
          font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
          frame-ancestors 'none'"
     )

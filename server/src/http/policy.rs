@@ -177,6 +177,8 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/notes_to_pin",
     "/fn/passvault",
     "/fn/vault_matches",
+    "/fn/highlight_code",
+    "/fn/gallery_payloads",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

@@ -311,6 +311,20 @@ pub fn probes() -> Vec<Probe> {
         ),
         probe(
             Method::POST,
+            "/fn/gallery_payloads",
+            Form(""),
+            Viewer,
+            false,
+        ),
+        probe(
+            Method::POST,
+            "/fn/highlight_code",
+            Form("language=rust&code=fn+main()+%7B%7D"),
+            Viewer,
+            false,
+        ),
+        probe(
+            Method::POST,
             "/fn/create_secret",
             Form("name=fn+probe+{P}&env_var=PROBE&description=&metadata=&value=v"),
             Owner,
@@ -618,6 +632,7 @@ pub fn probes() -> Vec<Probe> {
         probe(Method::GET, "/projects/{J}", Body::None, Viewer, true),
         probe(Method::GET, "/audit", Body::None, Owner, false),
         probe(Method::GET, "/passvault", Body::None, Viewer, false),
+        probe(Method::GET, "/gallery", Body::None, Viewer, false),
         probe(Method::GET, "/members", Body::None, Owner, false),
         probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
         // Forms

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use serde_json::json;
 
-use super::{Metadata, Sender};
+use super::{Metadata, Sender, ToolCallBlock};
 use crate::protocol::ask::Ask;
 
 /// The label tool-ui and Hermes use for an approval choice.
@@ -160,6 +160,7 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             </header>
             <div id=description_id class="ask-body">
                 {ask.command.clone().map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+                {ask.tool.clone().map(|tool| view! { <ToolCallBlock tool /> })}
                 {description.map(|text| view! { <p>{text}</p> })}
                 {pattern.map(|keys| view! { <p class="muted">"Pattern: " {keys}</p> })}
                 <Metadata pairs=ask.metadata.clone() />

@@ -12,6 +12,7 @@ use crate::protocol::ask::{Ask, AskKind, AskState, Component, Question};
 
 mod approval;
 mod credential;
+mod detail;
 mod edit;
 mod questions;
 mod receipt;
@@ -19,6 +20,7 @@ mod tool;
 
 use self::approval::ApprovalCard;
 use self::credential::CredentialPrompt;
+use self::detail::{Metadata, ToolCallBlock};
 use self::edit::EditReview;
 use self::questions::{OptionList, QuestionFlow};
 pub use self::receipt::AskReceipt;
@@ -244,20 +246,6 @@ fn on_card_key(card: NodeRef<leptos::html::Div>, event: &leptos::ev::KeyboardEve
     let _ = (card, event);
 }
 
-#[component]
-fn Metadata(pairs: Vec<(String, String)>) -> impl IntoView {
-    (!pairs.is_empty()).then(|| {
-        view! {
-            <dl class="metadata">
-                {pairs
-                    .into_iter()
-                    .map(|(key, value)| view! { <dt>{key}</dt><dd>{value}</dd> })
-                    .collect_view()}
-            </dl>
-        }
-    })
-}
-
 fn kind_label(kind: AskKind) -> &'static str {
     match kind {
         AskKind::Approval => "Approval",
@@ -280,5 +268,6 @@ fn AskHead(ask: Ask, id: String) -> impl IntoView {
             <h3 id=format!("{id}-title")>{ask.title}</h3>
         </header>
         {ask.command.map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
+        {ask.tool.map(|tool| view! { <ToolCallBlock tool /> })}
     }
 }

@@ -3,8 +3,8 @@
 use serde_json::{Map, Value};
 
 use crate::protocol::ask::{
-    Ask, AskKind, AskOrigin, AskState, Component, DiffPreview, Question, approval_actions,
-    looks_dangerous, strings,
+    Ask, AskKind, AskOrigin, AskState, Component, DiffPreview, Question, ToolPreview,
+    approval_actions, looks_dangerous, strings,
 };
 
 fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
@@ -33,8 +33,12 @@ fn display_metadata(metadata: Option<&Map<String, Value>>) -> Vec<(String, Strin
         .iter()
         .filter(|(key, _)| !RENDERED.contains(&key.as_str()))
         .map(|(key, value)| {
+            // Structured values keep their shape (laid out, behind the card's details).
             let shown = match value {
                 Value::String(text) => text.clone(),
+                Value::Object(_) | Value::Array(_) => {
+                    serde_json::to_string_pretty(value).unwrap_or_default()
+                }
                 other => other.to_string(),
             };
             (key.clone(), shown)
@@ -79,11 +83,17 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
         InterruptSource::Custom { .. } => AskOrigin::AgUiCustomInterrupt,
     };
     let choices = strings(metadata.and_then(|m| m.get("choices")));
-    let command = meta_text("command").or_else(|| {
-        let action = object.get("action")?;
-        let name = action.get("name")?.as_str()?;
-        let args = action.get("args").map(Value::to_string).unwrap_or_default();
-        Some(format!("{name}({args})"))
+    let tool = object.get("action").and_then(|action| {
+        Some(ToolPreview {
+            name: action.get("name")?.as_str()?.to_owned(),
+            arguments: action.get("args").cloned().unwrap_or(Value::Null),
+        })
+    });
+    let command = meta_text("command");
+    // What danger is judged on: the command, else the call as one line.
+    let judged = command.clone().or_else(|| {
+        tool.as_ref()
+            .map(|tool| format!("{}({})", tool.name, tool.arguments))
     });
     let mut ask = Ask {
         id,
@@ -98,6 +108,7 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
             }
         }),
         command: None,
+        tool: None,
         description: None,
         questions: Vec::new(),
         env_var: None,
@@ -142,12 +153,13 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
     } else if is_approval {
         ask.kind = AskKind::Approval;
         ask.component = Component::ApprovalCard;
-        ask.dangerous = command.as_deref().is_some_and(looks_dangerous)
+        ask.dangerous = judged.as_deref().is_some_and(looks_dangerous)
             || metadata
                 .and_then(|m| m.get("dangerous"))
                 .and_then(Value::as_bool)
                 == Some(true);
         ask.command = command;
+        ask.tool = tool;
         ask.description = meta_text("description");
         ask.actions = match &choices {
             Some(offered) => {
@@ -165,6 +177,7 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
             AskKind::Sudo => {
                 ask.component = Component::SudoPrompt;
                 ask.command = command;
+                ask.tool = tool;
                 ask.actions = vec!["submit".into(), "skip".into()];
             }
             AskKind::Secret => {
@@ -233,7 +246,12 @@ pub fn ask_for_frontend_tool(tool_call_id: &str, tool_name: &str, arguments: &st
         component: Component::FrontendTool,
         tool_call_id: Some(tool_call_id.to_owned()),
         title: format!("The agent asks the console to run {tool_name}"),
-        command: Some(format!("{tool_name}({arguments})")),
+        command: None,
+        tool: Some(ToolPreview {
+            name: tool_name.to_owned(),
+            arguments: crate::codec::from_json::<Value>(arguments)
+                .unwrap_or_else(|_| Value::String(arguments.to_owned())),
+        }),
         description: None,
         questions: Vec::new(),
         env_var: None,

@@ -212,6 +212,7 @@ pub(super) fn base_ask(
         tool_call_id: None,
         title,
         command: None,
+        tool: None,
         description: None,
         questions: Vec::new(),
         env_var: None,

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+mod catalog;
 mod http;
 mod resume;
 mod scenarios;

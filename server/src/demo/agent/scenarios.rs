@@ -249,6 +249,9 @@ pub(super) fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Ste
             ));
         }
         "artifacts" => artifacts(&mut steps, run),
+        "markdown" => super::catalog::markdown(&mut steps, run),
+        "catalog" => super::catalog::catalog(&mut steps, run),
+        "hostile" => super::catalog::hostile(&mut steps, run),
         "long" => {
             let items = second.parse().unwrap_or(1_000).min(LONG_MAX_ITEMS);
             let seconds = third.parse().unwrap_or(0).min(LONG_MAX_SECONDS);
@@ -452,7 +455,7 @@ fn artifacts(steps: &mut Vec<Step>, run: &Run<'_>) {
     steps.push(activity("chart", "chart", json!({"title": "Minutes per task", "type": "bar", "xKey": "title",
         "series": [{"key": "estimate", "label": "Minutes"}],
         "data": [{"title": "agenda", "estimate": 30}, {"title": "room", "estimate": 10}, {"title": "invites", "estimate": 15}]})));
-    steps.push(activity("image", "image", json!({"title": "Board snapshot", "alt": "Three task cards in a column",
+    steps.push(activity("image", "image", json!({"id": "image-board", "assetId": "board", "title": "Board snapshot", "alt": "Three task cards in a column",
         "src": "data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='240' height='120'><rect width='240' height='120' fill='%23eef1f5'/><rect x='20' y='15' width='200' height='25' rx='4' fill='%231f6feb'/><rect x='20' y='48' width='200' height='25' rx='4' fill='%233fb950'/><rect x='20' y='81' width='200' height='25' rx='4' fill='%23d29922'/></svg>"})));
     steps.push(activity("terminal", "terminal", json!({"title": "Build", "command": "cargo test", "exitCode": 0,
         "stdout": "running 3 tests\ntest agenda ... ok\ntest room ... ok\ntest invites ... ok\n\ntest result: ok. 3 passed", "durationMs": 1840})));
