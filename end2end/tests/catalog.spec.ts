@@ -149,10 +149,10 @@ test('the gallery lightbox moves with the arrow keys and closes with Escape', as
 });
 
 test('a reply streams as Markdown and each delta re-renders only the block it changed', async ({ page }) => {
-  await openHydrated(page, '/');
   // Count every block element the message loses while it streams, and mark the first
   // block as soon as it appears: a settled block is never replaced by a later delta.
-  await page.evaluate(() => {
+  // Installed in every document the test opens, before the app runs.
+  await page.addInitScript(() => {
     const w = window as unknown as { __removedBlocks: number; __firstBlock?: Element; __firstReplaced: boolean };
     w.__removedBlocks = 0;
     w.__firstReplaced = false;
@@ -171,7 +171,7 @@ test('a reply streams as Markdown and each delta re-renders only the block it ch
           if (first) w.__firstBlock = first;
         }
       }
-    }).observe(document.body, { childList: true, subtree: true });
+    }).observe(document, { childList: true, subtree: true });
   });
   await startScenario(page, 'markdown');
   const message = timeline(page).locator('article.message').filter({ hasText: 'Release notes' });
