@@ -1,4 +1,4 @@
-import { test, expect, openHydrated, startScenario, timeline } from './helpers';
+import { test, expect, askLane, openHydrated, startScenario, timeline } from './helpers';
 
 // The component gallery: every catalog component, valid and invalid, light and dark,
 // screenshotted per component; keyboard use of the interactive ones.
@@ -197,4 +197,21 @@ test('a reply streams as Markdown and each delta re-renders only the block it ch
   // re-rendering the whole message would replace every block on every delta.
   expect(stats.removed).toBeGreaterThan(0);
   expect(stats.removed).toBeLessThanOrEqual(76);
+});
+
+test('an agent calls an option list as a tool, and the operator\'s choice goes back once as its result', async ({ page }) => {
+  await startScenario(page, 'frontend choose');
+  const card = askLane(page).getByRole('form', { name: 'The agent asks the console to run option_list' });
+  await card.getByRole('option', { name: 'US East' }).click();
+  await card.getByRole('button', { name: 'Confirm' }).click();
+  await expect(timeline(page).getByText('The console ran it: {"action":"confirm","data":"us"}')).toBeVisible();
+  await expect(askLane(page).getByRole('form')).toHaveCount(0);
+  const answers: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/fn/answer_ask')) answers.push(request.url());
+  });
+  await openHydrated(page, page.url());
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toContainText('option_list');
+  await page.waitForTimeout(500);
+  expect(answers).toHaveLength(0);
 });

@@ -190,6 +190,34 @@ const NAMES: &[&str] = &[
     "citation_list",
 ];
 
+/// The components an agent may call as a tool the operator answers: the call's arguments
+/// are the payload, and the operator's decision goes back as the call's result.
+pub const ANSWERED_AS_TOOLS: &[&str] = &[
+    "approval_card",
+    "option_list",
+    "question_flow",
+    "preferences_panel",
+    "parameter_slider",
+];
+
+/// The tool definitions offered to agents for [`ANSWERED_AS_TOOLS`].
+pub fn answer_tool_definitions() -> Vec<Value> {
+    ANSWERED_AS_TOOLS
+        .iter()
+        .map(|name| {
+            serde_json::json!({
+                "name": name,
+                "description": format!(
+                    "Show the operator a tool-ui {name} (the arguments are its payload, with an `id`) \
+                     and wait for their decision, which comes back as the result \
+                     {{\"action\": …, \"data\": …}}."
+                ),
+                "parameters": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+            })
+        })
+        .collect()
+}
+
 /// Every component the catalog reads, by its snake_case name.
 pub fn component_names() -> &'static [&'static str] {
     NAMES

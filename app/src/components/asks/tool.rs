@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::{AskHead, Sender};
+use crate::components::catalog::CatalogView;
 use crate::console_tools::{ConsoleTool, failure};
 use crate::protocol::ask::{Ask, AskOrigin};
 use crate::workspace_tools::WorkspaceCall;
@@ -27,10 +28,54 @@ pub(super) fn FrontendTool(ask: Ask, id: String, sender: Sender) -> impl IntoVie
         } => WorkspaceCall::from_call(tool_name, arguments),
         _ => None,
     };
+    if let AskOrigin::AgUiFrontendTool {
+        tool_name,
+        arguments,
+    } = &ask.origin
+        && crate::catalog::ANSWERED_AS_TOOLS.contains(&tool_name.as_str())
+    {
+        let (component, arguments) = (tool_name.clone(), arguments.clone());
+        return view! { <CatalogToolAsk ask id component arguments sender /> }.into_any();
+    }
     match (console_tool, workspace_call) {
         (Some(call), _) => view! { <ConsoleToolRun ask id call sender /> }.into_any(),
         (None, Some(call)) => view! { <WorkspaceToolAsk ask id call sender /> }.into_any(),
         (None, None) => view! { <OperatorToolResult ask id sender /> }.into_any(),
+    }
+}
+
+/// A catalog component the agent called as a tool: drawn from the call's arguments; the
+/// operator's decision is the call's result, sent once as the ask's receipt.
+#[component]
+fn CatalogToolAsk(
+    ask: Ask,
+    id: String,
+    component: String,
+    arguments: String,
+    sender: Sender,
+) -> impl IntoView {
+    let mut data = crate::codec::from_json::<Value>(&arguments).unwrap_or(Value::String(arguments));
+    // tool-ui's fallback id: the payload's own, else the call's.
+    if let Some(fields) = data.as_object_mut() {
+        fields
+            .entry("id")
+            .or_insert_with(|| Value::String(format!("{component}-{}", ask.id)));
+    }
+    let decided = Callback::new(move |(action, data): (String, Value)| {
+        sender.send(
+            "submit",
+            json!({ "result": { "action": action, "data": data } }),
+        );
+    });
+    view! {
+        <section class="ask tool catalog-ask" role="form" aria-labelledby=format!("{id}-title")>
+            <AskHead ask=ask.clone() id=id.clone() />
+            <CatalogView component data on_action=Some(decided) />
+            <footer class="ask-actions">
+                <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                    on:click=move |_| sender.send("cancel", Value::Null)>"Decline"</button>
+            </footer>
+        </section>
     }
 }
 

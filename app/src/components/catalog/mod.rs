@@ -13,11 +13,13 @@ mod actions;
 mod chart;
 mod controls;
 mod decision;
+mod format;
 mod links;
 mod listbox;
 mod media;
 mod output;
 mod progress;
+mod stats;
 mod table;
 
 pub use actions::ActionBar;
@@ -89,7 +91,7 @@ fn payload_view(payload: Payload, on_action: OnAction) -> AnyView {
         Payload::CodeDiff(diff) => view! { <output::CodeDiffView diff on_action /> }.into_any(),
         Payload::DataTable(table) => view! { <table::DataTableView table /> }.into_any(),
         Payload::Chart(payload) => view! { <chart::ChartView payload /> }.into_any(),
-        Payload::StatsDisplay(payload) => view! { <chart::StatsDisplayView payload /> }.into_any(),
+        Payload::StatsDisplay(payload) => view! { <stats::StatsDisplayView payload /> }.into_any(),
         Payload::Image(payload) => view! { <media::ImageView payload /> }.into_any(),
         Payload::ImageGallery(payload) => view! { <media::ImageGalleryView payload /> }.into_any(),
         Payload::Audio(payload) => view! { <media::AudioView payload /> }.into_any(),

@@ -6,33 +6,11 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
+use super::format::grouped;
 use crate::catalog::table::{
     Cell, Column, ColumnAlign, DataTable, Format, FormatKind, Scalar, Sort, SortDirection,
 };
 use crate::components::copy::copy_from_button;
-
-/// `1234567.891` with `decimals` as "1,234,567.89".
-pub fn grouped(value: f64, decimals: usize) -> String {
-    if !value.is_finite() {
-        return value.to_string();
-    }
-    let text = format!("{:.decimals$}", value.abs());
-    let (whole, fraction) = text
-        .split_once('.')
-        .map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
-    let mut out = String::new();
-    for (n, digit) in whole.chars().enumerate() {
-        if n > 0 && (whole.len() - n) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    if let Some(fraction) = fraction {
-        out.push('.');
-        out.push_str(fraction);
-    }
-    if value < 0.0 { format!("-{out}") } else { out }
-}
 
 fn scalar_text(value: &Scalar, format: Option<&Format>) -> String {
     let decimals = |default: usize| {
@@ -261,13 +239,6 @@ pub fn DataTableView(table: DataTable) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_grouped_and_rounded() {
-        assert_eq!(grouped(1234567.891, 2), "1,234,567.89");
-        assert_eq!(grouped(-1000.0, 0), "-1,000");
-        assert_eq!(grouped(12.0, 0), "12");
-    }
 
     #[test]
     fn csv_quotes_what_it_must_and_disarms_formulas() {

@@ -35,11 +35,14 @@ impl AgUiConnector {
         }
     }
 
-    /// The tools configured for the agent, then the console's workspace tools it does not
-    /// already have under those names.
+    /// The tools configured for the agent, then the console's workspace tools and the
+    /// catalog components the operator answers, each unless the agent has one of that name.
     fn offered_tools(&self) -> Vec<Value> {
         let mut tools = self.tools.clone();
-        for tool in definitions() {
+        for tool in definitions()
+            .into_iter()
+            .chain(app::catalog::answer_tool_definitions())
+        {
             let taken = self
                 .tools
                 .iter()

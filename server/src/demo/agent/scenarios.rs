@@ -262,9 +262,12 @@ pub(super) fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Ste
             // A call to a tool the client must run; the run ends waiting for it.
             // `frontend` and `frontend <colour>` call change_background, which the console
             // runs itself; `frontend operator` calls render_a2ui, whose result the operator
-            // gives.
+            // gives; `frontend choose` calls option_list, which the operator answers by
+            // choosing.
             let (tool, arguments) = match second.as_str() {
                 "operator" => ("render_a2ui", json!({"surfaceId": "demo"}).to_string()),
+                "choose" => ("option_list", json!({"id": "option-list-region", "selectionMode": "single",
+                    "options": [{"id": "eu", "label": "Europe (Frankfurt)"}, {"id": "us", "label": "US East"}]}).to_string()),
                 "" => ("change_background", json!({"color": "#0b7285"}).to_string()),
                 colour => ("change_background", json!({"color": colour}).to_string()),
             };
