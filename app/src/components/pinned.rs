@@ -79,6 +79,7 @@ pub fn PinnedNotes(
     // The notes offered for pinning: the latest, or those a search finds.
     let search = RwSignal::new(String::new());
     let notes = Resource::<_, Json>::new_with_options(move || search.get(), notes_to_pin, false);
+    let chosen = RwSignal::new(String::new());
     let may = may_act();
     let set = move |ids: Vec<String>| {
         pin.dispatch(PinNotes {
@@ -137,7 +138,7 @@ pub fn PinnedNotes(
                     })}
                     <Show when=move || may.get() && has_available>
                         <PinPicker field_id="pin-note" label="Note to pin" prompt="Pin a note…"
-                            button_label="Pin the note" options=available.clone() pinned=ids.clone() pin=Callback::new(set) />
+                            button_label="Pin the note" options=available.clone() pinned=ids.clone() pin=Callback::new(set) chosen />
                     </Show>
                 }.into_any()
             })}
@@ -171,15 +172,19 @@ pub(crate) fn PinPicker(
     options: Vec<(String, String)>,
     pinned: Vec<String>,
     pin: Callback<Vec<String>>,
+    /// The choice, kept by the caller outside whatever re-renders this picker (a search
+    /// refreshing the options must not drop what was chosen).
+    chosen: RwSignal<String>,
 ) -> impl IntoView {
-    let chosen = RwSignal::new(String::new());
     view! {
         <div class="pin-form">
             <label class="visually-hidden" for=field_id>{label}</label>
-            <select id=field_id on:change=move |event| chosen.set(event_target_value(&event))>
+            <select id=field_id prop:value=move || chosen.get()
+                on:change=move |event| chosen.set(event_target_value(&event))>
                 <option value="">{prompt}</option>
-                {options.into_iter().map(|(id, shown)| view! {
-                    <option value=id>{shown.chars().take(80).collect::<String>()}</option>
+                {options.into_iter().map(|(id, shown)| {
+                    let selected = chosen.with_untracked(|chosen| *chosen == id);
+                    view! { <option value=id selected=selected>{shown.chars().take(80).collect::<String>()}</option> }
                 }).collect_view()}
             </select>
             <button type="button" class="button small" aria-label=button_label on:click=move |_| {
@@ -187,6 +192,7 @@ pub(crate) fn PinPicker(
                 if !pick.is_empty() {
                     let mut next = pinned.clone();
                     next.push(pick);
+                    chosen.set(String::new());
                     pin.run(next);
                 }
             }>"Pin"</button>

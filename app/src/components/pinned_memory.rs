@@ -49,6 +49,7 @@ pub fn PinnedMemory(
         false,
     );
     let may = may_act();
+    let chosen = RwSignal::new(String::new());
     let set = move |ids: Vec<String>| {
         pin.dispatch(PinMemory {
             thread_id: id.get_value(),
@@ -101,7 +102,7 @@ pub fn PinnedMemory(
                     })}
                     <Show when=move || may.get() && has_available>
                         <PinPicker field_id="pin-memory" label="Memory to pin" prompt="Pin a memory entry…"
-                            button_label="Pin the memory entry" options=available.clone() pinned=ids.clone() pin=Callback::new(set) />
+                            button_label="Pin the memory entry" options=available.clone() pinned=ids.clone() pin=Callback::new(set) chosen />
                     </Show>
                 }.into_any()
             })}
