@@ -75,6 +75,22 @@ fn compare(a: Option<&Cell>, b: Option<&Cell>) -> Ordering {
         .then(a.2.cmp(&b.2))
 }
 
+/// A cell in its column's kind: a web address in a `link` column opens safely (anything
+/// else stays text), a `badge` is a chip.
+fn cell_view(text: String, kind: Option<FormatKind>) -> AnyView {
+    match kind {
+        Some(FormatKind::Link) => match crate::markdown::safe_media_src(&text) {
+            Some(href) => view! {
+                <a href=href rel="noopener noreferrer" target="_blank">{text}<span class="visually-hidden">" (opens in a new tab)"</span></a>
+            }
+            .into_any(),
+            None => text.into_any(),
+        },
+        Some(FormatKind::Badge) if !text.is_empty() => view! { <span class="badge">{text}</span> }.into_any(),
+        _ => text.into_any(),
+    }
+}
+
 /// One CSV field, quoted when it must be; a leading formula character is neutralised so a
 /// spreadsheet never runs an agent's cell.
 fn csv_field(text: &str) -> String {
@@ -205,7 +221,7 @@ pub fn DataTableView(table: DataTable) -> impl IntoView {
                         {columns.iter().enumerate().map(|(n, column)| {
                             let text = cell_text(row.get(&column.key), column.format.as_ref());
                             let class = if numeric[n] || column.align == Some(ColumnAlign::Right) { "num" } else if column.align == Some(ColumnAlign::Center) { "center" } else { "" };
-                            view! { <td class=class>{text}</td> }
+                            view! { <td class=class>{cell_view(text, column.format.as_ref().map(|f| f.kind))}</td> }
                         }).collect_view()}
                     </tr>
                 }
@@ -239,6 +255,20 @@ pub fn DataTableView(table: DataTable) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn a_link_column_links_only_web_addresses() {
+        let html = |text: &str| {
+            Owner::new().with(|| cell_view(text.to_owned(), Some(FormatKind::Link)).to_html())
+        };
+        assert!(
+            html("https://example.org/x")
+                .starts_with("<a href=\"https://example.org/x\" rel=\"noopener noreferrer\"")
+        );
+        assert!(!html("javascript:alert(1)").contains("<a"));
+        assert!(!html("mailto:ops@example.org").contains("<a"));
+    }
 
     #[test]
     fn csv_quotes_what_it_must_and_disarms_formulas() {
