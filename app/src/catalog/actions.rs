@@ -105,14 +105,42 @@ pub(crate) fn read(fields: &Fields<'_>, key: &str) -> Result<Option<ResponseActi
     }))
 }
 
-fn action(fields: &Fields<'_>) -> Result<Action, Invalid> {
-    let id = fields.text("id")?;
-    let quiet = QUIET_IDS.contains(&id.as_str());
-    let fallback = if quiet {
+/// How an action with `id` looks unless the payload says otherwise.
+fn default_variant(id: &str) -> Variant {
+    if QUIET_IDS.contains(&id) {
         Variant::Ghost
     } else {
         Variant::Default
-    };
+    }
+}
+
+impl ResponseActions {
+    /// The actions a component offers when its payload names none: `(id, label)` each,
+    /// drawn as tool-ui draws them.
+    pub fn defaults(items: &[(&str, &str)]) -> ResponseActions {
+        ResponseActions {
+            items: items
+                .iter()
+                .map(|(id, label)| Action {
+                    id: (*id).to_owned(),
+                    label: (*label).to_owned(),
+                    sentence: None,
+                    confirm_label: None,
+                    variant: default_variant(id),
+                    loading: false,
+                    disabled: false,
+                    shortcut: None,
+                })
+                .collect(),
+            align: None,
+            confirm_timeout_ms: CONFIRM_TIMEOUT_MS,
+        }
+    }
+}
+
+fn action(fields: &Fields<'_>) -> Result<Action, Invalid> {
+    let id = fields.text("id")?;
+    let fallback = default_variant(&id);
     Ok(Action {
         label: fields.text("label")?,
         sentence: fields.opt_text("sentence")?,
@@ -128,6 +156,13 @@ fn action(fields: &Fields<'_>) -> Result<Action, Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn defaults_a_component_offers_are_drawn_like_the_payloads() {
+        let defaults = ResponseActions::defaults(&[("cancel", "Cancel"), ("apply", "Apply")]);
+        assert_eq!(defaults.items[0].variant, Variant::Ghost);
+        assert_eq!(defaults.items[1].variant, Variant::Default);
+    }
     use crate::catalog::refusal;
     use serde_json::json;
 

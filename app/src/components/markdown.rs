@@ -6,8 +6,9 @@
 use leptos::prelude::*;
 
 use crate::components::code::Code;
+use crate::components::id_fragment;
 use crate::components::remote_media::RemoteMedia;
-use crate::markdown::{Align, Kind, Node, footnote_slug, parse, parse_block};
+use crate::markdown::{Align, Kind, Node, parse, parse_block};
 
 /// A Markdown document, rendered safely. `scope` keeps its footnote anchors apart from
 /// other documents on the page.
@@ -16,7 +17,7 @@ pub fn Markdown(
     #[prop(into)] text: String,
     #[prop(optional, into)] scope: String,
 ) -> impl IntoView {
-    let scope = footnote_slug(&scope);
+    let scope = id_fragment(&scope);
     view! { <div class="markdown">{render(parse(&text), &scope)}</div> }
 }
 
@@ -68,7 +69,7 @@ fn node_view(node: Node, scope: &str) -> AnyView {
                 .into_any()
         }
         Node::FootnoteRef(label) => {
-            let slug = footnote_slug(&label);
+            let slug = id_fragment(&label);
             view! {
                 <sup class="footnote-ref">
                     <a href=format!("#fn-{scope}-{slug}") id=format!("fnref-{scope}-{slug}")>{label}</a>
@@ -95,7 +96,7 @@ fn node_view(node: Node, scope: &str) -> AnyView {
             .into_any()
         }
         Node::Element(Kind::FootnoteDefinition(label), children) => {
-            let slug = footnote_slug(&label);
+            let slug = id_fragment(&label);
             view! {
                 <div class="footnote" id=format!("fn-{scope}-{slug}")>
                     <a class="footnote-label" href=format!("#fnref-{scope}-{slug}") aria-label=format!("Back to reference {label}")>{label.clone()}</a>
@@ -185,6 +186,7 @@ fn table(children: Vec<Node>, aligns: &[Align], scope: &str) -> AnyView {
 #[cfg(all(test, feature = "ssr"))]
 mod tests {
     use super::*;
+    use crate::components::inert::{assert_inert, attributes, tags};
 
     /// Hostile documents: script and handlers as raw HTML, script URLs in every link
     /// form, SVG and CSS.
@@ -213,17 +215,6 @@ mod tests {
             .replace("<!>", "")
     }
 
-    /// The markup of a page: text escapes every `<`, so each one left opens a real tag.
-    fn tags(html: &str) -> Vec<String> {
-        html.split('<')
-            .skip(1)
-            .filter_map(|rest| {
-                rest.split_once('>')
-                    .map(|(tag, _)| tag.to_ascii_lowercase())
-            })
-            .collect()
-    }
-
     #[test]
     fn hostile_markdown_renders_as_inert_text() {
         let corpus: serde_json::Value =
@@ -241,24 +232,17 @@ mod tests {
             .chain(more.iter().map(String::as_str))
         {
             let html = rendered(document);
+            assert_inert(document, &html);
+            // Markdown draws no image before consent and no style at all.
             for tag in tags(&html) {
-                let name = tag
-                    .trim_start_matches('/')
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned();
                 assert!(
-                    !["script", "svg", "style", "iframe", "img", "object", "embed"]
-                        .contains(&name.as_str()),
-                    "{document:?} made a <{tag}>: {html}"
+                    !tag.starts_with("img") && !tag.starts_with("svg"),
+                    "{document:?} made <{tag}>"
                 );
-                for attribute in [" on", "style=", "javascript:", "data:", "vbscript:"] {
-                    assert!(
-                        !tag.contains(attribute),
-                        "{document:?} made <{tag}>: {html}"
-                    );
-                }
+                assert!(
+                    attributes(&tag).iter().all(|(name, _)| name != "style"),
+                    "{document:?} made <{tag}>"
+                );
             }
         }
     }

@@ -60,7 +60,7 @@ pub fn MessageText(view: RwSignal<RunView>, index: usize, markdown: bool) -> imp
         return plain_text(view, index).into_any();
     }
     let scope = view.with_untracked(|view| match view.items.get(index).map(|item| &item.body) {
-        Some(ItemBody::Message { message_id, .. }) => crate::markdown::footnote_slug(message_id),
+        Some(ItemBody::Message { message_id, .. }) => crate::components::id_fragment(message_id),
         _ => String::new(),
     });
     // While a message streams its text only grows, so the settled blocks carry over;

@@ -10,6 +10,8 @@ pub mod context_pane;
 pub mod copy;
 pub mod focus;
 pub mod identity;
+#[cfg(all(test, feature = "ssr"))]
+pub mod inert;
 pub mod layout;
 pub mod markdown;
 pub mod message;
@@ -24,3 +26,12 @@ pub mod timeline;
 pub mod tool_card;
 pub mod tool_policy;
 pub mod window;
+
+/// `text` as a piece of a DOM id: letters, digits and `-` only, at most 64 characters
+/// (ids from agents may hold any character).
+pub fn id_fragment(text: &str) -> String {
+    text.chars()
+        .take(64)
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}

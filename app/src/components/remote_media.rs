@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::markdown::host_of;
 
 /// Where this browser keeps the hosts the operator always loads media from.
+#[cfg_attr(not(any(feature = "hydrate", feature = "csr")), allow(dead_code))]
 const ALWAYS_KEY: &str = "agent-os.media-hosts";
 
 /// The hosts media may load from: for this page, and always (this browser).
@@ -74,9 +75,6 @@ fn save_hosts(hosts: &[String]) {
         let _ = storage.set_item(ALWAYS_KEY, &hosts.join("\n"));
     }
 }
-
-#[cfg(not(any(feature = "hydrate", feature = "csr")))]
-const _: &str = ALWAYS_KEY;
 
 /// `media` (an image, audio or video at `src`) once its host is allowed; until then a
 /// line naming what it is and where it would load from, with the two ways to allow it.

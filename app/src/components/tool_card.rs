@@ -195,7 +195,7 @@ pub fn ToolCard(
         }
     };
     let brief = argument_brief(&arguments);
-    let scope = crate::markdown::footnote_slug(&tool_call_id);
+    let scope = crate::components::id_fragment(&tool_call_id);
     let open = use_context::<ExpandedRows>().map(|rows| rows.key(&tool_call_id));
     view! {
         <article class="tool-card" data-status=move || label().1 data-tool-call-id=tool_call_id>

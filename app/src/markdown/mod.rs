@@ -242,15 +242,6 @@ pub fn parse_block(text: &str, labels: &[String]) -> Vec<Node> {
         .collect()
 }
 
-/// A footnote label as it may appear in an element id: letters, digits and `-` only.
-pub fn footnote_slug(label: &str) -> String {
-    label
-        .chars()
-        .take(40)
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

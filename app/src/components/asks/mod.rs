@@ -59,11 +59,8 @@ fn now_ms() -> i64 {
 
 /// A DOM id fragment for an ask (its id may hold any character).
 fn dom_id(run_id: &str, ask: &Ask) -> String {
-    let clean: String = format!("{run_id}-{}", ask.id)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    format!("ask-{clean}")
+    use crate::components::id_fragment;
+    format!("ask-{}-{}", id_fragment(run_id), id_fragment(&ask.id))
 }
 
 /// The question an ask answers with free text alone — one question, no choices — so the

@@ -1,6 +1,6 @@
 //! A component's response actions as buttons, with tool-ui's conventions: an action with
 //! a `confirmLabel` arms on the first click and acts on the second (disarmed by Escape or
-//! after its timeout); a shortcut is named in the label; cancel-like ids look quiet.
+//! after its timeout); a shortcut is named in the label.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -8,28 +8,11 @@ use serde_json::Value;
 use super::OnAction;
 use crate::catalog::actions::{Action, Align, ResponseActions, Variant};
 
-/// Ids that read as declining, drawn quietly (tool-ui's `normalizeActionsConfig`).
-const QUIET_IDS: [&str; 12] = [
-    "cancel",
-    "dismiss",
-    "skip",
-    "no",
-    "reset",
-    "close",
-    "decline",
-    "reject",
-    "back",
-    "later",
-    "not-now",
-    "maybe-later",
-];
-
 fn button_class(action: &Action) -> &'static str {
     match action.variant {
         Variant::Destructive => "button danger",
         Variant::Ghost => "button ghost",
         Variant::Secondary | Variant::Outline => "button",
-        Variant::Default if QUIET_IDS.contains(&action.id.as_str()) => "button ghost",
         Variant::Default => "button primary",
     }
 }
@@ -110,26 +93,5 @@ pub fn ActionBar(
                 armed.set(None);
             }
         }>{buttons}</footer>
-    }
-}
-
-/// Actions made here (the defaults a component offers when the payload names none).
-pub fn default_actions(items: &[(&str, &str)]) -> ResponseActions {
-    ResponseActions {
-        items: items
-            .iter()
-            .map(|(id, label)| Action {
-                id: (*id).to_owned(),
-                label: (*label).to_owned(),
-                sentence: None,
-                confirm_label: None,
-                variant: Variant::Default,
-                loading: false,
-                disabled: false,
-                shortcut: None,
-            })
-            .collect(),
-        align: None,
-        confirm_timeout_ms: 3000.0,
     }
 }

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::OnAction;
-use super::listbox::dom_fragment;
 use crate::catalog::preferences::{Control, PreferencesPanel, Saved};
 use crate::catalog::slider::{ParameterSlider, Slider};
+use crate::components::id_fragment;
 
 /// An item's starting value: what was saved, else the payload's default.
 fn initial(control: &Control, saved: Option<&Saved>) -> Value {
@@ -46,7 +46,7 @@ fn initial(control: &Control, saved: Option<&Saved>) -> Value {
 
 #[component]
 pub fn PreferencesPanelView(panel: PreferencesPanel, on_action: OnAction) -> impl IntoView {
-    let base = dom_fragment(&panel.base.id);
+    let base = id_fragment(&panel.base.id);
     let receipt = panel.choice.is_some();
     let values: RwSignal<BTreeMap<String, Value>> = RwSignal::new(
         panel
@@ -73,7 +73,7 @@ pub fn PreferencesPanelView(panel: PreferencesPanel, on_action: OnAction) -> imp
     let sections = panel.sections.into_iter().enumerate().map(|(s, section)| {
         let heading_id = format!("{base}-section-{s}");
         let items = section.items.into_iter().map(|item| {
-            let field_id = format!("{base}-{}", dom_fragment(&item.id));
+            let field_id = format!("{base}-{}", id_fragment(&item.id));
             let error = errors.get(&item.id).cloned();
             let current = {
                 let id = item.id.clone();
@@ -186,12 +186,12 @@ fn shown(slider: &Slider, value: f64) -> String {
 
 #[component]
 pub fn ParameterSliderView(sliders: ParameterSlider, on_action: OnAction) -> impl IntoView {
-    let base = dom_fragment(&sliders.base.id);
+    let base = id_fragment(&sliders.base.id);
     let starting: Vec<f64> = sliders.sliders.iter().map(|s| s.value).collect();
     let values = RwSignal::new(starting.clone());
     let ids: Vec<String> = sliders.sliders.iter().map(|s| s.id.clone()).collect();
     let rows = sliders.sliders.into_iter().enumerate().map(|(n, slider)| {
-        let field_id = format!("{base}-{}", dom_fragment(&slider.id));
+        let field_id = format!("{base}-{}", id_fragment(&slider.id));
         let value = move || values.with(|all| all.get(n).copied().unwrap_or_default());
         let text = { let slider = slider.clone(); move || shown(&slider, value()) };
         let text_aria = text.clone();

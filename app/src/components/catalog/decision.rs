@@ -6,10 +6,11 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::OnAction;
-use super::listbox::{Listbox, dom_fragment};
+use super::listbox::Listbox;
 use crate::catalog::approval::{ApprovalCard, ApprovalVariant, Decision};
 use crate::catalog::options::{OptionList, Selection, SelectionMode};
 use crate::catalog::question_flow::{FlowMode, QuestionFlow};
+use crate::components::id_fragment;
 
 fn selection_ids(selection: Option<&Selection>) -> Vec<String> {
     match selection {
@@ -21,7 +22,7 @@ fn selection_ids(selection: Option<&Selection>) -> Vec<String> {
 
 #[component]
 pub fn ApprovalCardView(card: ApprovalCard, on_action: OnAction) -> impl IntoView {
-    let id = dom_fragment(&card.base.id);
+    let id = id_fragment(&card.base.id);
     let (title_id, description_id) = (format!("{id}-title"), format!("{id}-description"));
     let decided = RwSignal::new(card.choice);
     let decide = move |decision: Decision| {
@@ -204,7 +205,7 @@ pub fn QuestionFlowView(flow: QuestionFlow, on_action: OnAction) -> impl IntoVie
             send.run(("complete".to_owned(), Value::Object(map)));
         }
     };
-    let form_id = dom_fragment(&id);
+    let form_id = id_fragment(&id);
     let title_id = format!("{form_id}-title");
     let current = move || {
         let n = at.get();

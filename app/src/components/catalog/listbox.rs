@@ -5,20 +5,7 @@
 use leptos::prelude::*;
 
 use crate::catalog::options::OptionItem;
-
-/// A DOM id fragment made only of safe characters.
-pub fn dom_fragment(text: &str) -> String {
-    text.chars()
-        .take(64)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
+use crate::components::id_fragment;
 
 fn focus(id: &str) {
     #[cfg(any(feature = "hydrate", feature = "csr"))]
@@ -54,7 +41,7 @@ pub fn Listbox(
     let ids: Vec<String> = options.iter().map(|option| option.id.clone()).collect();
     let dom_ids: Vec<String> = options
         .iter()
-        .map(|option| format!("{}-{}", dom_fragment(&id), dom_fragment(&option.id)))
+        .map(|option| format!("{}-{}", id_fragment(&id), id_fragment(&option.id)))
         .collect();
     let toggle = move |option_id: String| {
         if read_only {

@@ -3,7 +3,8 @@
 use leptos::prelude::*;
 
 use super::OnAction;
-use super::actions::{ActionBar, default_actions};
+use super::actions::ActionBar;
+use crate::catalog::actions::ResponseActions;
 use crate::catalog::plan::{Plan, Todo, TodoStatus};
 use crate::catalog::progress::{ProgressTracker, StepStatus};
 use crate::catalog::receipt::Outcome;
@@ -117,7 +118,7 @@ pub fn ProgressTrackerView(tracker: ProgressTracker, on_action: OnAction) -> imp
             tracker
                 .response_actions
                 .clone()
-                .unwrap_or_else(|| default_actions(&[("cancel", "Cancel")])),
+                .unwrap_or_else(|| ResponseActions::defaults(&[("cancel", "Cancel")])),
         ),
     };
     view! {
