@@ -81,6 +81,13 @@ pub mod service {
             thread_id: &str,
             text: &str,
         ) -> Result<RunSummary, ApiError>;
+        /// An operator's action on an A2UI surface of the thread, as a run of its own.
+        async fn send_surface_action(
+            &self,
+            tenant_id: &str,
+            thread_id: &str,
+            request: &crate::a2ui::action::ActionRequest,
+        ) -> Result<RunSummary, ApiError>;
         /// Sends the thread's last message again in place of its turn (see the runs).
         async fn retry_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError>;
         async fn cancel_run(&self, tenant_id: &str, run_id: &str) -> Result<RunSummary, ApiError>;
@@ -533,6 +540,21 @@ pub async fn send_message(thread_id: String, text: String) -> Result<RunSummary,
     with_status(
         workspace()?
             .send_message(&tenant()?, &thread_id, &text)
+            .await,
+    )
+}
+
+/// Sends an operator's action on one of the agent's A2UI surfaces; the server checks it
+/// against the surface before the agent sees it.
+#[server(prefix = "/fn", endpoint = "send_surface_action")]
+pub async fn send_surface_action(
+    thread_id: String,
+    request: crate::a2ui::action::ActionRequest,
+) -> Result<RunSummary, ApiError> {
+    use service::*;
+    with_status(
+        workspace()?
+            .send_surface_action(&tenant()?, &thread_id, &request)
             .await,
     )
 }

@@ -18,6 +18,7 @@
 //!   the server).
 //! - [`memory`]: memory's operations with Hermes' semantics, planned against a scope.
 //! - [`catalog`]: the tool-ui component payloads, checked against their schemas.
+//! - [`a2ui`]: A2UI surfaces folded from their operations, data binding, actions.
 //!
 //! With the `ui` feature (implied by `ssr`, `hydrate` and `csr`):
 //! - [`api`]: server functions — thin adapters over the [`api::service::WorkspaceService`]
@@ -25,6 +26,7 @@
 //! - [`live`]: the browser's side of a run's live stream.
 //! - [`components`] and [`pages`]: the Leptos UI; [`app`] holds the router and the shell.
 
+pub mod a2ui;
 pub mod ansi;
 #[cfg(feature = "ui")]
 pub mod api;

@@ -6,6 +6,9 @@ import { test, expect, startScenario, timeline } from './helpers';
 // stays responsive; remote media loads only after the operator's click.
 
 test('a hostile agent cannot run script, call out or break the page', async ({ page }) => {
+  // The corpus is heavy on purpose (a 200 KB word, thousands of nested quotes, a 10,001-row
+  // table, a 3,000-item surface): streaming it and loading its page twice takes a while.
+  test.setTimeout(120_000);
   const dialogs: string[] = [];
   const errors: string[] = [];
   const outbound: string[] = [];

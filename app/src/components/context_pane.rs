@@ -6,6 +6,7 @@ use crate::components::pinned::PinnedNotes;
 use crate::components::pinned_memory::PinnedMemory;
 use leptos::prelude::*;
 
+use crate::components::a2ui::{OnSurfaceAction, SurfacePreview};
 use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
 use crate::components::layout::ContextFrame;
 use crate::components::timeline::Selection;
@@ -27,6 +28,8 @@ pub fn ContextPane(
     environments: Vec<AgentEnvironment>,
     selection: RwSignal<Option<Selection>>,
     thread_id: StoredValue<String>,
+    /// Where actions on the agent's A2UI surfaces go (`None`: read-only).
+    on_surface_action: OnSurfaceAction,
 ) -> impl IntoView {
     let environment = move || {
         let chosen = agent.get();
@@ -57,27 +60,54 @@ pub fn ContextPane(
                 .map(|(position, run)| (position, *run, runs.len()))
         })
     };
+    // Only a change to what is shown redraws it (a surface keeps the operator's edits
+    // while other events of its run arrive).
+    let selected_artifact = Memo::new(move |_| match selection.get()? {
+        Selection::Artifact { run, id } => runs.with(|runs| {
+            runs.get(run)
+                .and_then(|r| r.view.with(|v| v.artifact(&id).cloned()))
+        }),
+        Selection::Edit { .. } => None,
+    });
+    let selected_edit = Memo::new(move |_| match selection.get()? {
+        Selection::Edit { run, id } => runs.with(|runs| {
+            runs.get(run)
+                .and_then(|r| r.view.with(|v| v.edit(&id).cloned()))
+        }),
+        Selection::Artifact { .. } => None,
+    });
+    let surfaces = Memo::new(move |_| {
+        runs.with(|runs| {
+            let mut artifacts = Vec::new();
+            for run in runs {
+                run.view.with(|view| {
+                    artifacts.extend(
+                        view.artifacts
+                            .iter()
+                            .filter(|a| a.kind == crate::a2ui::ARTIFACT_KIND)
+                            .cloned(),
+                    )
+                });
+            }
+            crate::a2ui::of_artifacts(&artifacts)
+        })
+    });
     let preview = move || {
-        let selected = selection.get()?;
-        let (run, found) = match &selected {
-            Selection::Artifact { run, id } => (
-                *run,
-                runs.with(|runs| {
-                    runs.get(*run)
-                        .and_then(|r| r.view.with(|v| v.artifact(id).cloned()))
-                })
-                .map(|artifact| view! { <ArtifactPreview artifact /> }.into_any()),
+        selection.get()?;
+        let found = match (selected_artifact.get(), selected_edit.get()) {
+            (Some(artifact), _) if artifact.kind == crate::a2ui::ARTIFACT_KIND => Some(
+                view! {
+                    <section class="preview" aria-label="Artifact: A2UI surface">
+                        <h3>"Surface"</h3>
+                        <SurfacePreview data=artifact.data surfaces on_action=on_surface_action />
+                    </section>
+                }
+                .into_any(),
             ),
-            Selection::Edit { run, id } => (
-                *run,
-                runs.with(|runs| {
-                    runs.get(*run)
-                        .and_then(|r| r.view.with(|v| v.edit(id).cloned()))
-                })
-                .map(|edit| view! { <EditPreview edit /> }.into_any()),
-            ),
+            (Some(artifact), _) => Some(view! { <ArtifactPreview artifact /> }.into_any()),
+            (None, Some(edit)) => Some(view! { <EditPreview edit /> }.into_any()),
+            (None, None) => None,
         };
-        let _ = run;
         Some(view! {
             <section class="pane-section" aria-labelledby="ctx-preview">
                 <div class="section-head">

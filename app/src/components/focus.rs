@@ -2,6 +2,19 @@
 //! is typing), back to the composer on Esc, and after an answer to the next waiting ask
 //! or the composer — never to the page body.
 
+/// Opens `dialog` as a modal: the browser traps focus in it and closes it on Escape. The
+/// server never opens one, so both render it closed.
+pub fn show_modal(dialog: leptos::prelude::NodeRef<leptos::html::Dialog>) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    if let Some(dialog) =
+        leptos::prelude::GetUntracked::get_untracked(&dialog).filter(|d| !d.open())
+    {
+        let _ = dialog.show_modal();
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = dialog;
+}
+
 /// The composer's message box.
 pub const COMPOSER_ID: &str = "composer-message";
 

@@ -1,5 +1,6 @@
 //! UI building blocks; each renders the data it is given and reports user intent upward.
 
+pub mod a2ui;
 pub mod artifacts;
 pub mod asks;
 pub mod catalog;

@@ -421,6 +421,21 @@ fn ItemView(
             };
             view! { <p class=class><span class="label">{label}": "</span>{text}</p> }.into_any()
         }
+        ItemBody::SurfaceAction { action } => {
+            let context = (!action.context.is_empty())
+                .then(|| serde_json::Value::Object(action.context.clone()));
+            view! {
+                <div class="surface-action">
+                    <p><span class="label">"You: "</span>
+                        {format!("sent \u{201c}{}\u{201d} from surface {} ({})", action.name, action.surface_id, action.source_component_id)}
+                    </p>
+                    {context.map(|value| view! {
+                        <details class="json-item"><summary>"What it carried"</summary><JsonBlock value /></details>
+                    })}
+                </div>
+            }
+            .into_any()
+        }
         ItemBody::Json { label, json } => view! {
             <details class="json-item">
                 <summary>{label}</summary>

@@ -7,8 +7,10 @@ use leptos_meta::Title;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::a2ui::action::ActionRequest;
 use crate::codec::Json;
-use crate::components::catalog::CatalogView;
+use crate::components::a2ui::{OnSurfaceAction, SurfacePreview};
+use crate::components::catalog::{CatalogView, OnAction};
 use crate::components::layout::ContextFrame;
 use crate::error::ApiError;
 
@@ -42,12 +44,30 @@ pub async fn gallery_payloads() -> Result<Vec<GalleryEntry>, ApiError> {
         .collect())
 }
 
+/// One example: an A2UI surface drawn from its operations, or a catalog component.
+fn example(
+    component: &str,
+    data: Value,
+    on_action: OnAction,
+    on_surface_action: OnSurfaceAction,
+) -> AnyView {
+    if component == crate::a2ui::ARTIFACT_KIND {
+        let surfaces = Signal::stored(crate::a2ui::Surfaces::fold(crate::a2ui::operations(&data)));
+        return view! { <SurfacePreview data surfaces on_action=on_surface_action /> }.into_any();
+    }
+    view! { <CatalogView component=component.to_owned() data on_action /> }.into_any()
+}
+
 #[component]
 pub fn GalleryPage() -> impl IntoView {
     let entries = Resource::<_, Json>::new_with_options(|| (), |_| gallery_payloads(), false);
     let log = RwSignal::new(Vec::<String>::new());
     let on_action = Callback::new(move |(action, data): (String, Value)| {
         log.update(|lines| lines.push(format!("{action}: {data}")));
+    });
+    let on_surface_action = Callback::new(move |request: ActionRequest| {
+        let context = Value::Object(request.context);
+        log.update(|lines| lines.push(format!("{}: {context}", request.name)));
     });
     view! {
         <Title text="Component gallery" />
@@ -66,12 +86,10 @@ pub fn GalleryPage() -> impl IntoView {
                                     data-component=entry.component.clone()>
                                     <h2 id=heading_id>{name}</h2>
                                     <div class="gallery-valid" data-example="valid">
-                                        {entry.valid.into_iter().map(|data| view! {
-                                            <CatalogView component=entry.component.clone() data on_action=Some(on_action) />
-                                        }).collect_view()}
+                                        {entry.valid.into_iter().map(|data| example(&entry.component, data, Some(on_action), Some(on_surface_action))).collect_view()}
                                     </div>
                                     <div class="gallery-invalid" data-example="invalid">
-                                        <CatalogView component=entry.component.clone() data=entry.invalid />
+                                        {example(&entry.component, entry.invalid, None, None)}
                                     </div>
                                 </section>
                             }

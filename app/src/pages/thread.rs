@@ -11,6 +11,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::api::{
     answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread, retry_run, send_message,
+    send_surface_action,
 };
 use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
@@ -243,6 +244,22 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             busy.try_set(false);
         });
     };
+
+    // An action on one of the agent's surfaces: a run of its own, followed like a message's.
+    let act = Callback::new(move |request: crate::a2ui::action::ActionRequest| {
+        port.jump_to_latest();
+        busy.set(true);
+        problem.set(None);
+        spawn_local(async move {
+            match send_surface_action(thread_id.get_value(), request).await {
+                Ok(summary) => add_run(summary),
+                Err(error) => {
+                    problem.try_set(Some(error.to_string()));
+                }
+            }
+            busy.try_set(false);
+        });
+    });
 
     let running = Signal::derive(move || {
         runs.with(|list| {
@@ -489,7 +506,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned
                 pending=first_pending on_reply=reply />
         </main>
-        <ContextPane runs agent environments selection thread_id />
+        <ContextPane runs agent environments selection thread_id on_surface_action=Some(act) />
     }
 }
 

@@ -85,6 +85,27 @@ pub fn messages_from_views<'a>(
                     };
                     messages.push(json!({ "id": message_id, "role": role, "content": text }));
                 }
+                // As AG-UI's A2UI middleware records one: a call of `log_a2ui_event`.
+                ItemBody::SurfaceAction { action } => {
+                    let call_id = format!("a2ui-action-{}-{}", action.surface_id, action.timestamp);
+                    let arguments = json!({ "userAction": action }).to_string();
+                    messages.push(json!({
+                        "id": format!("call-message-{call_id}"),
+                        "role": "assistant",
+                        "content": "",
+                        "toolCalls": [{
+                            "id": call_id,
+                            "type": "function",
+                            "function": { "name": "log_a2ui_event", "arguments": arguments },
+                        }],
+                    }));
+                    messages.push(json!({
+                        "id": format!("result-{call_id}"),
+                        "role": "tool",
+                        "toolCallId": call_id,
+                        "content": "the operator's action was sent to the agent",
+                    }));
+                }
                 ItemBody::ToolCall {
                     tool_call_id,
                     name,

@@ -137,6 +137,10 @@ pub enum ItemBody {
         text: String,
         source: String,
     },
+    /// The operator's action on an A2UI surface, as sent to the agent.
+    SurfaceAction {
+        action: crate::a2ui::action::UserAction,
+    },
     /// Anything no component matches, shown as readable JSON: RAW, CUSTOM, unknown
     /// event types, messages snapshots.
     Json {
@@ -291,6 +295,13 @@ impl Item {
             ItemBody::Reasoning { text, .. } => {
                 format!("[{channel}] reasoning: {}", clip(text, 400))
             }
+            ItemBody::SurfaceAction { action } => format!(
+                "[{channel}] action {:?} on surface {} from {} {}",
+                action.name,
+                action.surface_id,
+                action.source_component_id,
+                serde_json::Value::Object(action.context.clone())
+            ),
             ItemBody::EncryptedReasoning { entity_id, subtype } => {
                 format!("[{channel}] encrypted reasoning for {subtype} {entity_id}")
             }

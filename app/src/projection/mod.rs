@@ -423,6 +423,12 @@ impl RunView {
                 self.given.clone_from(items);
                 None
             }
+            EventBody::SurfaceAction { action } => Some(self.push_item(
+                event,
+                ItemBody::SurfaceAction {
+                    action: action.clone(),
+                },
+            )),
         }
     }
 

@@ -10,6 +10,7 @@ mod reach;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
+use app::a2ui::action::UserAction;
 use app::error::ApiError;
 use app::model::AgentEnvironment;
 use app::projection::{RunView, ViewPolicy};
@@ -272,6 +273,19 @@ pub trait Connector: Send + Sync + 'static {
             "agent {:?} does not resume runs (run {:?})",
             self.name(),
             paused.run.id
+        )))
+    }
+    /// The request that carries an operator's action on one of the agent's A2UI surfaces
+    /// (already checked against the surface) as turn `turn`, whose text is empty.
+    async fn prepare_surface_action(
+        &self,
+        _host: &Arc<Host>,
+        _turn: &Turn,
+        _action: &UserAction,
+    ) -> Result<Prepared, ApiError> {
+        Err(ApiError::Conflict(format!(
+            "agent {:?} does not take actions on A2UI surfaces",
+            self.name()
         )))
     }
     /// Sends a run the store has created; the agent's events reach the store through

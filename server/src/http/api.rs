@@ -34,6 +34,10 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/threads", get(list_threads).post(create_thread))
         .route("/api/v1/threads/{thread_id}", get(get_thread))
         .route("/api/v1/threads/{thread_id}/messages", post(send_message))
+        .route(
+            "/api/v1/threads/{thread_id}/surface-actions",
+            post(send_surface_action),
+        )
         .route("/api/v1/runs/{run_id}", get(get_run))
         .route("/api/v1/runs/{run_id}/events", get(run_events))
         .route("/api/v1/runs/{run_id}/cancel", post(cancel_run))
@@ -208,6 +212,24 @@ async fn send_message(
                 skip_verification: message.skip_verification,
             },
         )
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        axum::Json(json!({ "run": run_json(&run) })),
+    )
+        .into_response())
+}
+
+/// An operator's action on an A2UI surface: `{surfaceId, sourceComponentId, name, context}`.
+async fn send_surface_action(
+    State(runs): State<Arc<Runs>>,
+    Context(context): Context,
+    UrlPath(thread_id): UrlPath<String>,
+    body: Bytes,
+) -> ApiResult {
+    let request: app::a2ui::action::ActionRequest = parse_body(&body)?;
+    let run = runs
+        .send_surface_action(&context.tenant, &thread_id, &request)
         .await?;
     Ok((
         StatusCode::ACCEPTED,

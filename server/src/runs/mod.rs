@@ -9,6 +9,7 @@ mod receipts;
 mod recovery;
 mod resume;
 mod start;
+mod surface;
 pub mod tools;
 
 use std::collections::HashMap;

@@ -115,7 +115,11 @@ impl Runs {
         self.start_turn(turn, options).await
     }
 
-    async fn refuse_while_running(&self, tenant_id: &str, thread_id: &str) -> Result<(), ApiError> {
+    pub(super) async fn refuse_while_running(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<(), ApiError> {
         let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
         if runs.iter().any(|run| run.status == RunStatus::Running) {
             return Err(ApiError::Conflict(format!(

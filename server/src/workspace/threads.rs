@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use app::a2ui::action::ActionRequest;
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
 use app::model::{AnswerOutcome, AuditEntry, RunPage, RunSummary, ThreadPage, ThreadSummary};
@@ -187,6 +188,19 @@ impl WorkspaceService for WorkspaceServiceImpl {
         let run = self
             .runs
             .send_message(tenant_id, thread_id, text, RunOptions::default())
+            .await?;
+        Ok(run_summary(&run))
+    }
+
+    async fn send_surface_action(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        request: &ActionRequest,
+    ) -> Result<RunSummary, ApiError> {
+        let run = self
+            .runs
+            .send_surface_action(tenant_id, thread_id, request)
             .await?;
         Ok(run_summary(&run))
     }

@@ -12,6 +12,11 @@ pub enum Body {
     Form(&'static str),
 }
 
+/// An action on the demo's board surface (which declares none: refused as a bad request
+/// to those allowed to try).
+const SURFACE_ACTION: &str =
+    r#"{"surfaceId":"board-watch","sourceComponentId":"root","name":"probe"}"#;
+
 /// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{J}` a
 /// project, `{M}` a memory entry, `{V}` a passvault entry; `{D}` and `{E}` notes, `{Q}`
 /// and `{W}` projects, `{Y}` and `{Z}` passvault entries of the persona's own to delete),
@@ -66,6 +71,13 @@ pub fn probes() -> Vec<Probe> {
             Method::POST,
             "/api/v1/threads/{T}/messages",
             Json(r#"{"text":"probe"}"#),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/api/v1/threads/{T}/surface-actions",
+            Json(SURFACE_ACTION),
             Operator,
             true,
         ),
@@ -394,6 +406,15 @@ pub fn probes() -> Vec<Probe> {
             Method::POST,
             "/fn/send_message",
             Form("thread_id={T}&text=probe"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/send_surface_action",
+            Form(
+                "thread_id={T}&request[surfaceId]=board-watch&request[sourceComponentId]=root&request[name]=probe",
+            ),
             Operator,
             true,
         ),

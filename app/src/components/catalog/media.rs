@@ -136,17 +136,6 @@ pub fn ImageView(payload: Image) -> impl IntoView {
     }
 }
 
-/// Opens the lightbox as a modal dialog: the browser traps focus in it and closes it on
-/// Escape. The server never opens it, so both render it closed.
-fn show_modal(dialog: NodeRef<html::Dialog>) {
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    if let Some(dialog) = dialog.get_untracked().filter(|d| !d.open()) {
-        let _ = dialog.show_modal();
-    }
-    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-    let _ = dialog;
-}
-
 /// The gallery's images grouped by host, in order of first appearance: one consent
 /// covers a host's images, however they interleave with others.
 fn by_host(images: &[GalleryImage]) -> Vec<Vec<usize>> {
@@ -191,7 +180,7 @@ pub fn ImageGalleryView(payload: ImageGallery) -> impl IntoView {
         let open_here = move |_| {
             opener.set(n);
             open.set(Some(n));
-            show_modal(dialog);
+            crate::components::focus::show_modal(dialog);
         };
         Some(view! {
             <li class="gallery-item">

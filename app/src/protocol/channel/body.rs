@@ -194,6 +194,11 @@ pub enum EventBody {
     ContextGiven {
         items: Vec<GivenItem>,
     },
+    /// The operator acted on one of the agent's A2UI surfaces (checked against it); the
+    /// run carries the action to the agent.
+    SurfaceAction {
+        action: crate::a2ui::action::UserAction,
+    },
 }
 
 adjacently_tagged!(EventBody, "kind", "payload");
@@ -264,6 +269,7 @@ event_kinds! {
     ProtocolViolation => "protocol_violation",
     Malformed => "malformed",
     ContextGiven => "context_given",
+    SurfaceAction => "surface_action",
 }
 
 /// The kind a number stands for ([`EventBody::kind_number`]); `unknown` if none.
@@ -291,7 +297,7 @@ impl EventBody {
         match self {
             RunStarted { .. } | RunFinished { .. } => Channel::System,
             RunFailed { .. } | ProtocolViolation { .. } | Malformed { .. } => Channel::Error,
-            UserMessage { .. } => Channel::User,
+            UserMessage { .. } | SurfaceAction { .. } => Channel::User,
             MessageStarted { role, .. } => match role {
                 Role::User => Channel::User,
                 Role::Assistant | Role::Tool => Channel::Commentary,

@@ -6,9 +6,11 @@ mod stream;
 
 use std::sync::Arc;
 
+use app::a2ui::action::UserAction;
 use app::error::ApiError;
 use app::model::AgentEnvironment;
 use app::projection::history::{latest_state, messages_from_views};
+use app::protocol::channel::{EventBody, EventDraft};
 use app::workspace_tools::definitions;
 use serde_json::{Value, json};
 
@@ -125,6 +127,36 @@ impl Connector for AgUiConnector {
             recorded: input.clone(),
             input,
             first: vec![turn.user_message()],
+        })
+    }
+
+    async fn prepare_surface_action(
+        &self,
+        host: &Arc<Host>,
+        turn: &Turn,
+        action: &UserAction,
+    ) -> Result<Prepared, ApiError> {
+        let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
+        let mut input = self.run_input(
+            &turn.thread_id,
+            &turn.run_id,
+            None,
+            messages_from_views(&views, None),
+            latest_state(&views),
+            &turn.context,
+        );
+        input["forwardedProps"] = action.forwarded_props();
+        let first = EventDraft::new(
+            EventBody::SurfaceAction {
+                action: action.clone(),
+            },
+            Some(crate::clock::now_ms()),
+            None,
+        );
+        Ok(Prepared {
+            recorded: input.clone(),
+            input,
+            first: vec![first],
         })
     }
 

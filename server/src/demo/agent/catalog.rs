@@ -91,5 +91,15 @@ pub(super) fn hostile(steps: &mut Vec<Step>, run: &Run<'_>) {
             }
         }
     }
+    if let Some(operations) = corpus.get("a2ui_operations")
+        && let Step::Event(event) = surface(
+            run,
+            0,
+            "a2ui-surface",
+            json!({ "a2ui_operations": operations }),
+        )
+    {
+        steps.push(Step::Unpaced(event));
+    }
     steps.push(run.finished());
 }

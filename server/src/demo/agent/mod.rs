@@ -12,6 +12,7 @@ mod catalog;
 mod http;
 mod resume;
 mod scenarios;
+mod surface;
 
 pub use self::http::{cancellations, raw, resumes, run, tools};
 

@@ -252,6 +252,7 @@ pub(super) fn script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> Vec<Ste
         "markdown" => super::catalog::markdown(&mut steps, run),
         "catalog" => super::catalog::catalog(&mut steps, run),
         "hostile" => super::catalog::hostile(&mut steps, run),
+        "surface" => super::surface::booking(&mut steps, run),
         "long" => {
             let items = second.parse().unwrap_or(1_000).min(LONG_MAX_ITEMS);
             let seconds = third.parse().unwrap_or(0).min(LONG_MAX_SECONDS);

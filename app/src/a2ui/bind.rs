@@ -1,0 +1,307 @@
+//! Data binding: a component's property is a literal, `{"path": …}` into the surface's
+//! data model (absolute, or relative to the template item it is drawn for), or a call of
+//! one of the basic catalog's functions. Resolution never fails: what cannot be resolved
+//! is null, and null shows as "".
+
+use serde_json::{Map, Value};
+
+use super::pointer;
+
+/// Where relative paths are resolved: the template item a component is drawn for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Scope {
+    /// The item's pointer (`/tasks/0`), or `""` outside any template.
+    pub base: String,
+    /// The item's position in its list (`@index`).
+    pub index: Option<usize>,
+}
+
+impl Scope {
+    /// Item `index` of the list at absolute pointer `list`.
+    pub fn item(list: &str, index: usize) -> Self {
+        Self {
+            base: pointer::join(list, &index.to_string()),
+            index: Some(index),
+        }
+    }
+
+    /// The absolute pointer `path` names from here.
+    pub fn absolute(&self, path: &str) -> String {
+        if path.starts_with('/') {
+            return path.to_owned();
+        }
+        let relative = path.trim_start_matches("./");
+        if relative.is_empty() || relative == "." {
+            return if self.base.is_empty() {
+                "/".into()
+            } else {
+                self.base.clone()
+            };
+        }
+        format!("{}/{relative}", self.base)
+    }
+
+    /// The value `path` names from here (`@index` is the item's position).
+    pub fn lookup(&self, data: &Value, path: &str) -> Value {
+        if path == "@index" {
+            return self.index.map_or(Value::Null, Value::from);
+        }
+        pointer::get(data, &self.absolute(path))
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// The bound path of a property written by an input (`{"path": …}`), made absolute.
+pub fn bound_path(value: &Value, scope: &Scope) -> Option<String> {
+    let path = value.get("path")?.as_str()?;
+    (path != "@index").then(|| scope.absolute(path))
+}
+
+/// The value a property stands for.
+pub fn resolve(value: &Value, data: &Value, scope: &Scope) -> Value {
+    let Value::Object(fields) = value else {
+        return value.clone();
+    };
+    if let Some(Value::String(path)) = fields.get("path") {
+        return scope.lookup(data, path);
+    }
+    if let Some(Value::String(name)) = fields.get("call") {
+        let args = fields.get("args").cloned().unwrap_or(Value::Null);
+        return call(name, &args, data, scope);
+    }
+    value.clone()
+}
+
+/// A resolved value as text: null is "", a string itself, anything else compact JSON.
+pub fn text(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(text) => text.clone(),
+        Value::Bool(flag) => flag.to_string(),
+        Value::Number(number) => number.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A property as text.
+pub fn text_of(value: Option<&Value>, data: &Value, scope: &Scope) -> String {
+    value.map_or_else(String::new, |value| text(&resolve(value, data, scope)))
+}
+
+/// Whether a resolved value counts as true (A2UI's DynamicBoolean).
+pub fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Bool(flag) => *flag,
+        Value::Null => false,
+        Value::Number(number) => number.as_f64().is_some_and(|n| n != 0.0),
+        Value::String(text) => !text.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(_) => true,
+    }
+}
+
+/// The argument `name` of a call, resolved.
+fn arg(args: &Value, name: &str, data: &Value, scope: &Scope) -> Value {
+    args.get(name)
+        .map_or(Value::Null, |value| resolve(value, data, scope))
+}
+
+/// The basic catalog's functions that compute a value; anything else is null.
+fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
+    match name {
+        "formatString" => match arg(args, "value", data, scope) {
+            Value::String(template) => Value::String(format_string(&template, data, scope)),
+            other => Value::String(text(&other)),
+        },
+        "not" => Value::Bool(!truthy(&arg(args, "value", data, scope))),
+        "and" | "or" => {
+            let values = match args.get("values") {
+                Some(Value::Array(values)) => values
+                    .iter()
+                    .map(|value| truthy(&resolve(value, data, scope)))
+                    .collect::<Vec<_>>(),
+                _ => Vec::new(),
+            };
+            Value::Bool(if name == "and" {
+                values.iter().all(|v| *v)
+            } else {
+                values.iter().any(|v| *v)
+            })
+        }
+        "required" => Value::Bool(truthy(&arg(args, "value", data, scope))),
+        "length" => {
+            let count = match arg(args, "value", data, scope) {
+                Value::String(text) => text.chars().count(),
+                Value::Array(items) => items.len(),
+                _ => 0,
+            };
+            let min = args.get("min").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let max = args
+                .get("max")
+                .and_then(Value::as_u64)
+                .map_or(usize::MAX, |m| m as usize);
+            Value::Bool(count >= min && count <= max)
+        }
+        "numeric" => {
+            let number = match arg(args, "value", data, scope) {
+                Value::Number(n) => n.as_f64(),
+                Value::String(text) => text.trim().parse::<f64>().ok(),
+                _ => None,
+            };
+            let within = |bound: &str, ok: fn(f64, f64) -> bool| {
+                args.get(bound)
+                    .and_then(Value::as_f64)
+                    .is_none_or(|limit| number.is_some_and(|n| ok(n, limit)))
+            };
+            Value::Bool(
+                number.is_some_and(f64::is_finite)
+                    && within("min", |n, l| n >= l)
+                    && within("max", |n, l| n <= l),
+            )
+        }
+        "email" => {
+            let value = text(&arg(args, "value", data, scope));
+            let valid = value.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty()
+                    && domain.contains('.')
+                    && !domain.starts_with('.')
+                    && !domain.ends_with('.')
+                    && !value.contains(char::is_whitespace)
+            });
+            Value::Bool(valid)
+        }
+        _ => Value::Null,
+    }
+}
+
+/// `template` with each `${path}` (absolute, relative or `@index`) replaced by its value's
+/// text; `\${` stays literal.
+pub fn format_string(template: &str, data: &Value, scope: &Scope) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(start) = rest.find("${") {
+        if rest[..start].ends_with('\\') {
+            out.push_str(&rest[..start - 1]);
+            out.push_str("${");
+            rest = &rest[start + 2..];
+            continue;
+        }
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find('}') {
+            Some(end) => {
+                out.push_str(&text(&scope.lookup(data, after[..end].trim())));
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// An action's `context`, each value resolved (an object of name → value).
+pub fn resolve_context(context: Option<&Value>, data: &Value, scope: &Scope) -> Map<String, Value> {
+    match context {
+        Some(Value::Object(fields)) => fields
+            .iter()
+            .map(|(name, value)| (name.clone(), resolve(value, data, scope)))
+            .collect(),
+        _ => Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn data() -> Value {
+        json!({"title": "Board", "tasks": [{"line": "one"}, {"line": "two"}], "n": 3})
+    }
+
+    #[test]
+    fn a_path_is_absolute_or_relative_to_its_template_item() {
+        let data = data();
+        assert_eq!(
+            resolve(&json!({"path": "/title"}), &data, &Scope::default()),
+            json!("Board")
+        );
+        let item = Scope::item("/tasks", 1);
+        assert_eq!(
+            resolve(&json!({"path": "line"}), &data, &item),
+            json!("two")
+        );
+        assert_eq!(resolve(&json!({"path": "@index"}), &data, &item), json!(1));
+        assert_eq!(item.absolute("line"), "/tasks/1/line");
+    }
+
+    #[test]
+    fn missing_values_show_as_empty_and_objects_as_compact_json() {
+        let data = data();
+        assert_eq!(
+            text_of(Some(&json!({"path": "/nope"})), &data, &Scope::default()),
+            ""
+        );
+        assert_eq!(
+            text_of(Some(&json!({"path": "/tasks/0"})), &data, &Scope::default()),
+            "{\"line\":\"one\"}"
+        );
+        assert_eq!(text_of(Some(&json!(3.5)), &data, &Scope::default()), "3.5");
+    }
+
+    #[test]
+    fn format_string_interpolates_absolute_relative_and_index() {
+        let data = data();
+        let value = json!({"call": "formatString", "args": {"value": "${@index}: ${line} on ${/title} \\${x} ${/missing}"}});
+        assert_eq!(
+            resolve(&value, &data, &Scope::item("/tasks", 0)),
+            json!("0: one on Board ${x} ")
+        );
+        assert_eq!(
+            format_string("open ${", &data, &Scope::default()),
+            "open ${"
+        );
+    }
+
+    #[test]
+    fn logic_and_check_functions() {
+        let data = json!({"email": "ada@example.org", "name": "", "age": "41"});
+        let scope = Scope::default();
+        let call =
+            |name: &str, args: Value| resolve(&json!({"call": name, "args": args}), &data, &scope);
+        assert_eq!(
+            call("email", json!({"value": {"path": "/email"}})),
+            json!(true)
+        );
+        assert_eq!(
+            call("required", json!({"value": {"path": "/name"}})),
+            json!(false)
+        );
+        assert_eq!(
+            call("numeric", json!({"value": {"path": "/age"}, "min": 18})),
+            json!(true)
+        );
+        assert_eq!(
+            call("length", json!({"value": {"path": "/email"}, "max": 5})),
+            json!(false)
+        );
+        assert_eq!(call("not", json!({"value": false})), json!(true));
+        assert_eq!(
+            call("and", json!({"values": [true, {"path": "/email"}]})),
+            json!(true)
+        );
+        assert_eq!(call("unheard_of", json!({})), Value::Null);
+    }
+
+    #[test]
+    fn an_action_context_is_resolved_value_by_value() {
+        let context = json!({"task": {"path": "line"}, "fixed": 1});
+        let resolved = resolve_context(Some(&context), &data(), &Scope::item("/tasks", 0));
+        assert_eq!(Value::Object(resolved), json!({"task": "one", "fixed": 1}));
+    }
+}

@@ -1,0 +1,73 @@
+import { test, expect, startScenario, timeline } from './helpers';
+
+// A2UI surfaces through the demo AG-UI agent over a real socket: drawn from their
+// operations, filled in from the keyboard (inputs write the surface's data locally), an
+// action sent back once and checked by the server, the agent's update landing on the
+// surface without losing the operator's edits, and all of it after a reload.
+
+test('an A2UI form is filled from the keyboard, its action reaches the agent once and the update lands', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  const actions: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/fn/send_surface_action')) actions.push(request.postData() ?? '');
+  });
+  await startScenario(page, 'surface');
+  const log = timeline(page);
+  await expect(log.getByText('Here is the booking form.')).toBeVisible();
+  await log.getByRole('button', { name: /^Open a2ui_surface/ }).click();
+  const surface = page.getByRole('region', { name: 'Surface booking' });
+  await expect(surface.getByRole('heading', { name: 'Book a room for Ada' })).toBeVisible();
+
+  // Tabs: the arrow keys move between them and show their panels.
+  const details = surface.getByRole('tab', { name: 'Details' });
+  await details.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(surface.getByRole('tab', { name: 'Rooms' })).toBeFocused();
+  await expect(surface.getByText('Green room: 12 seats')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(details).toHaveAttribute('aria-selected', 'true');
+
+  // Inputs write the surface's data locally: the heading follows the name as it is typed,
+  // and the button's check holds it back while the name is empty.
+  const name = surface.getByRole('textbox', { name: 'Booked by' });
+  const book = surface.getByRole('button', { name: 'Book' });
+  await name.fill('');
+  await expect(book).toBeDisabled();
+  await name.pressSequentially('Grace');
+  await expect(surface.getByRole('heading', { name: 'Book a room for Grace' })).toBeVisible();
+  await expect(book).toBeEnabled();
+  await surface.getByRole('radio', { name: 'Green room' }).focus();
+  await page.keyboard.press('Space');
+  await expect(surface.getByRole('radio', { name: 'Green room' })).toBeChecked();
+  await expect(surface.getByRole('radio', { name: 'Blue room' })).not.toBeChecked();
+  await surface.getByRole('slider', { name: 'People' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(surface.getByRole('slider', { name: 'People' })).toHaveValue('6');
+  await surface.getByRole('checkbox', { name: 'Projector' }).focus();
+  await page.keyboard.press('Space');
+  await expect(surface.getByRole('checkbox', { name: 'Projector' })).toBeChecked();
+  expect(actions).toHaveLength(0);
+
+  // The action goes back once; the agent answers and updates the surface's status.
+  await book.focus();
+  await page.keyboard.press('Enter');
+  await expect(log.getByText('Action "book" from book: Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
+  await expect(log.getByText(/sent “book” from surface booking/)).toBeVisible();
+  await expect(surface.getByText('Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
+  // The operator's edits the agent did not change are still there.
+  await expect(surface.getByRole('heading', { name: 'Book a room for Grace' })).toBeVisible();
+  expect(actions).toHaveLength(1);
+
+  // After a reload the surface is rebuilt from the stored events: the agent's update is
+  // on it, and nothing is sent again.
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await log.getByRole('button', { name: /^Open a2ui_surface/ }).first().click();
+  const again = page.getByRole('region', { name: 'Surface booking' });
+  await expect(again.getByText('Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
+  await page.waitForTimeout(300);
+  expect(actions).toHaveLength(1);
+  expect(errors).toEqual([]);
+});
