@@ -50,7 +50,7 @@ fn every_fixture_projects_to_its_expected_view() {
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     let mut failures = Vec::new();
     let mut count = 0;
-    for dir in ["agui", "hermes"] {
+    for dir in ["agui", "hermes", "openai"] {
         for stream in streams_in(&fixtures_dir().join(dir)) {
             count += 1;
             let actual = digest(&project_file(&stream));

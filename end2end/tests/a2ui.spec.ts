@@ -1,4 +1,4 @@
-import { test, expect, startScenario, timeline } from './helpers';
+import { test, expect, openHydrated, startScenario, timeline } from './helpers';
 
 // A2UI surfaces through the demo AG-UI agent over a real socket: drawn from their
 // operations, filled in from the keyboard (inputs write the surface's data locally), an
@@ -69,5 +69,38 @@ test('an A2UI form is filled from the keyboard, its action reaches the agent onc
   await expect(again.getByText('Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
   await page.waitForTimeout(300);
   expect(actions).toHaveLength(1);
+  expect(errors).toEqual([]);
+});
+
+test('the gallery draws a surface of every basic component and names what a broken one did wrong', async ({ page }, testInfo) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openHydrated(page, '/gallery');
+    const entry = page.locator('section.gallery-entry[data-component="a2ui_surface"]');
+    const valid = entry.locator('[data-example="valid"]').getByRole('region', { name: 'Surface gallery' });
+    await expect(valid.getByRole('heading', { name: 'Weekly report' })).toBeVisible();
+    await expect(valid.getByText('Prepared for Ada')).toBeVisible();
+    await expect(valid.getByRole('listitem')).toHaveCount(3);
+    await expect(valid.getByRole('img', { name: 'A small square' })).toBeVisible();
+    await expect(valid.getByRole('button', { name: 'Load videos from example.org' })).toBeVisible();
+    const broken = entry.locator('[data-example="invalid"]');
+    await expect(broken.getByText('Waiting for the agent to send this surface\'s root component…')).toBeVisible();
+    await broken.getByText('2 of the agent\'s operations could not be applied').click();
+    await expect(broken.getByText(/createSurface must come first/)).toBeVisible();
+    await expect(broken.getByText(/components\[0\]\.id/)).toBeVisible();
+    await testInfo.attach(`a2ui_surface-${scheme}.png`, { body: await entry.screenshot(), contentType: 'image/png' });
+  }
+  // The modal opens from its trigger and closes with Escape; an action lands in the log.
+  const valid = page.locator('section.gallery-entry[data-component="a2ui_surface"] [data-example="valid"]');
+  await valid.getByRole('button', { name: 'More' }).click();
+  await expect(page.getByRole('dialog', { name: 'Surface dialog' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Surface dialog' })).toHaveCount(0);
+  await valid.getByRole('textbox', { name: 'Your name' }).fill('Lin');
+  await valid.getByRole('checkbox', { name: 'Incidents' }).check();
+  await valid.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('list', { name: 'Actions' })).toContainText('send_report: {"to":"Lin","topics":["releases","incidents"]}');
   expect(errors).toEqual([]);
 });

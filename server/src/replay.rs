@@ -124,14 +124,16 @@ fn replay_file(
 fn raw_events(bytes: &[u8]) -> Vec<UpstreamEvent> {
     let text = String::from_utf8_lossy(bytes);
     let bodies: Vec<String> = match detect_format(bytes) {
-        RecordedFormat::AgUiSse => app::protocol::sse::decode_all(bytes)
-            .iter()
-            .map(|frame| {
-                frame
-                    .map(|frame| frame.data.to_owned())
-                    .unwrap_or_else(|error| error.to_string())
-            })
-            .collect(),
+        RecordedFormat::AgUiSse | RecordedFormat::OpenAiChat | RecordedFormat::OpenAiResponses => {
+            app::protocol::sse::decode_all(bytes)
+                .iter()
+                .map(|frame| {
+                    frame
+                        .map(|frame| frame.data.to_owned())
+                        .unwrap_or_else(|error| error.to_string())
+                })
+                .collect()
+        }
         RecordedFormat::AgUiJsonl => text
             .lines()
             .filter(|l| !l.trim().is_empty())

@@ -80,6 +80,28 @@ fn a_hermes_transcript_replays_with_its_answers() {
 }
 
 #[test]
+fn openai_bodies_replay_with_their_calls_and_approval_asks() {
+    let (ok, text, _) = replay(&[
+        "--file",
+        &fixture("fixtures/openai/responses_mcp_approval.sse"),
+    ]);
+    assert!(ok);
+    assert!(
+        text.contains("Allow ask_question on deepwiki? [once|deny]"),
+        "{text}"
+    );
+    let (ok, text, _) = replay(&[
+        "--file",
+        &fixture("fixtures/openai/chat_reasoning_parallel_tools.sse"),
+        "--format",
+        "json",
+    ]);
+    assert!(ok);
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["runs"][0]["view"]["status"], "succeeded");
+}
+
+#[test]
 fn unknown_targets_and_missing_files_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");

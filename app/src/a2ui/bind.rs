@@ -70,7 +70,81 @@ pub fn resolve(value: &Value, data: &Value, scope: &Scope) -> Value {
         let args = fields.get("args").cloned().unwrap_or(Value::Null);
         return call(name, &args, data, scope);
     }
+    if let Some(truth) = logic(fields, data, scope) {
+        return Value::Bool(truth);
+    }
     value.clone()
+}
+
+/// A LogicExpression's `and`, `or`, `not`, `true` or `false` form, if `fields` is one.
+fn logic(fields: &Map<String, Value>, data: &Value, scope: &Scope) -> Option<bool> {
+    let all = |key: &str| {
+        fields.get(key).and_then(Value::as_array).map(|items| {
+            items
+                .iter()
+                .map(|item| truthy(&resolve(item, data, scope)))
+                .collect::<Vec<_>>()
+        })
+    };
+    if let Some(values) = all("and") {
+        return Some(values.iter().all(|v| *v));
+    }
+    if let Some(values) = all("or") {
+        return Some(values.iter().any(|v| *v));
+    }
+    if let Some(inner) = fields.get("not") {
+        return Some(!truthy(&resolve(inner, data, scope)));
+    }
+    if fields.get("true") == Some(&Value::Bool(true)) {
+        return Some(true);
+    }
+    if fields.get("false") == Some(&Value::Bool(false)) {
+        return Some(false);
+    }
+    None
+}
+
+/// Whether this console evaluates the basic catalog's function `name` (a check calling
+/// one it does not, `regex` say, is not held against the operator).
+pub fn known_function(name: &str) -> bool {
+    FUNCTIONS.contains(&name)
+}
+
+const FUNCTIONS: &[&str] = &[
+    "formatString",
+    "formatNumber",
+    "formatCurrency",
+    "pluralize",
+    "not",
+    "and",
+    "or",
+    "required",
+    "length",
+    "numeric",
+    "email",
+];
+
+/// `number` with `decimals` places, grouped by thousands when `grouping`.
+fn format_number(number: f64, decimals: usize, grouping: bool) -> String {
+    let fixed = format!("{:.*}", decimals.min(10), number.abs());
+    let (whole, fraction) = fixed
+        .split_once('.')
+        .map_or((fixed.as_str(), None), |(w, f)| (w, Some(f)));
+    let mut out = String::new();
+    for (n, digit) in whole.chars().enumerate() {
+        if grouping && n > 0 && (whole.len() - n) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    if let Some(fraction) = fraction {
+        out.push('.');
+        out.push_str(fraction);
+    }
+    if number < 0.0 && number.abs() >= 0.5 * 10f64.powi(-(decimals.min(10) as i32)) {
+        out.insert(0, '-');
+    }
+    out
 }
 
 /// A resolved value as text: null is "", a string itself, anything else compact JSON.
@@ -107,13 +181,51 @@ fn arg(args: &Value, name: &str, data: &Value, scope: &Scope) -> Value {
         .map_or(Value::Null, |value| resolve(value, data, scope))
 }
 
-/// The basic catalog's functions that compute a value; anything else is null.
+/// The basic catalog's functions that compute a value; anything else (`formatDate`,
+/// `regex`, `openUrl`) is null.
 fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
     match name {
         "formatString" => match arg(args, "value", data, scope) {
             Value::String(template) => Value::String(format_string(&template, data, scope)),
             other => Value::String(text(&other)),
         },
+        "formatNumber" | "formatCurrency" => {
+            let Some(number) = arg(args, "value", data, scope)
+                .as_f64()
+                .filter(|n| n.is_finite())
+            else {
+                return Value::String(String::new());
+            };
+            let default_places = if name == "formatCurrency" { 2 } else { 0 };
+            let decimals = arg(args, "decimals", data, scope)
+                .as_u64()
+                .map_or(default_places, |d| d as usize);
+            let grouping = match arg(args, "grouping", data, scope) {
+                Value::Null => true,
+                other => truthy(&other),
+            };
+            let digits = format_number(number, decimals, grouping);
+            Value::String(if name == "formatCurrency" {
+                format!("{} {digits}", text(&arg(args, "currency", data, scope)))
+            } else {
+                digits
+            })
+        }
+        "pluralize" => {
+            let count = arg(args, "value", data, scope).as_f64().unwrap_or(f64::NAN);
+            let category = match count {
+                0.0 if args.get("zero").is_some() => "zero",
+                1.0 => "one",
+                2.0 if args.get("two").is_some() => "two",
+                _ => "other",
+            };
+            let chosen = arg(args, category, data, scope);
+            Value::String(text(if chosen.is_null() {
+                &Value::Null
+            } else {
+                &chosen
+            }))
+        }
         "not" => Value::Bool(!truthy(&arg(args, "value", data, scope))),
         "and" | "or" => {
             let values = match args.get("values") {
@@ -296,6 +408,44 @@ mod tests {
             json!(true)
         );
         assert_eq!(call("unheard_of", json!({})), Value::Null);
+        let logic = |expression: Value| resolve(&expression, &data, &scope);
+        assert_eq!(
+            logic(json!({"and": [{"true": true}, {"not": {"true": true}}]})),
+            json!(false)
+        );
+        assert_eq!(
+            logic(
+                json!({"or": [{"call": "required", "args": {"value": {"path": "/email"}}}, {"false": false}]})
+            ),
+            json!(true)
+        );
+        assert_eq!(
+            call("formatNumber", json!({"value": 1234567.891, "decimals": 2})),
+            json!("1,234,567.89")
+        );
+        assert_eq!(
+            call("formatNumber", json!({"value": -1234, "grouping": false})),
+            json!("-1234")
+        );
+        assert_eq!(
+            call("formatCurrency", json!({"value": 12.5, "currency": "EUR"})),
+            json!("EUR 12.50")
+        );
+        assert_eq!(
+            call(
+                "pluralize",
+                json!({"value": 1, "one": "1 task", "other": "many tasks"})
+            ),
+            json!("1 task")
+        );
+        assert_eq!(
+            call(
+                "pluralize",
+                json!({"value": 3, "one": "1 task", "other": "many tasks"})
+            ),
+            json!("many tasks")
+        );
+        assert!(known_function("email") && !known_function("regex"));
     }
 
     #[test]

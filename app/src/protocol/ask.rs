@@ -135,6 +135,9 @@ pub enum AskOrigin {
         #[serde(default)]
         arguments: String,
     },
+    /// A Responses `mcp_approval_request`; answered by an `mcp_approval_response` input
+    /// item in the request that continues the response.
+    OpenAiApproval { approval_request_id: String },
     /// A Hermes `*.request` event, answered by calling `method` (older form).
     HermesEvent {
         method: String,

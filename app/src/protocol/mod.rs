@@ -9,6 +9,7 @@ pub mod diff;
 pub mod hermes;
 pub mod idmap;
 pub mod limits;
+pub mod openai;
 pub mod receipts;
 pub mod recorded;
 pub mod sse;

@@ -1,9 +1,11 @@
-//! Recorded upstream streams (AG-UI SSE or JSONL, Hermes transcripts) read whole: the
+//! Recorded upstream streams (AG-UI SSE or JSONL, Hermes transcripts, OpenAI Responses
+//! and Chat Completions bodies) read whole: the
 //! offline path shared by the replay tool, the fixture tests and the benchmark.
 
 use super::agui::{AgUiConfig, AgUiNormalizer};
 use super::channel::{EventDraft, RunEvent, RunRef, Sequencer};
 use super::hermes::{HermesNormalizer, parse_transcript_line};
+use super::openai::{OpenAiApi, OpenAiNormalizer};
 use super::sse::{SseDecoder, SseFrames};
 
 /// What a recorded file holds.
@@ -15,6 +17,10 @@ pub enum RecordedFormat {
     AgUiJsonl,
     /// Hermes JSON-RPC frames or transcript records, one a line.
     Hermes,
+    /// A streamed OpenAI Chat Completions body (`chat.completion.chunk` frames).
+    OpenAiChat,
+    /// A streamed OpenAI Responses body (`response.*` events).
+    OpenAiResponses,
 }
 
 /// Guesses the format from the first meaningful line.
@@ -26,6 +32,18 @@ pub fn detect_format(bytes: &[u8]) -> RecordedFormat {
         .find(|line| !line.is_empty() && !line.starts_with(':'))
         .unwrap_or_default();
     let first = first.trim_start_matches('\u{feff}');
+    if first.starts_with("event: response.") || first.starts_with("event:response.") {
+        return RecordedFormat::OpenAiResponses;
+    }
+    if first.starts_with("data:") {
+        let data = first.trim_start_matches("data:").trim_start();
+        if data.contains("\"chat.completion.chunk\"") {
+            return RecordedFormat::OpenAiChat;
+        }
+        if data.starts_with("{\"type\":\"response.") || data.starts_with("{\"type\": \"response.") {
+            return RecordedFormat::OpenAiResponses;
+        }
+    }
     if first.starts_with("data:") || first.starts_with("event:") || first.starts_with("id:") {
         RecordedFormat::AgUiSse
     } else if first.contains("\"jsonrpc\"") || first.contains("\"dir\"") {
@@ -56,6 +74,22 @@ pub fn normalize_recorded(bytes: &[u8], config: AgUiConfig) -> Vec<EventDraft> {
                 if !line.trim().is_empty() {
                     normalizer.push_json(line, &mut out);
                 }
+            }
+            normalizer.finish(&mut out);
+        }
+        RecordedFormat::OpenAiChat | RecordedFormat::OpenAiResponses => {
+            let api = if detect_format(bytes) == RecordedFormat::OpenAiChat {
+                OpenAiApi::Chat
+            } else {
+                OpenAiApi::Responses
+            };
+            let mut normalizer = OpenAiNormalizer::new(api);
+            let mut decoder = SseDecoder::new();
+            let mut frames = SseFrames::new();
+            decoder.feed(bytes, &mut frames);
+            decoder.finish(&mut frames);
+            for frame in frames.iter() {
+                normalizer.push_frame(frame, &mut out);
             }
             normalizer.finish(&mut out);
         }

@@ -104,50 +104,88 @@ pub(super) fn image(ctx: Ctx, props: Value, at: At) -> AnyView {
     .into_any()
 }
 
-/// Material icon names drawn as symbols; any other name is spoken and shown as a dot.
+/// The basic catalog's icon names drawn as symbols; any other is spoken and shown as a dot.
 const ICONS: &[(&str, &str)] = &[
-    ("check", "✓"),
-    ("check_circle", "✓"),
-    ("close", "✕"),
+    ("accountCircle", "👤"),
     ("add", "+"),
-    ("remove", "−"),
+    ("arrowBack", "←"),
+    ("arrowForward", "→"),
+    ("attachFile", "📎"),
+    ("calendarToday", "📅"),
+    ("call", "☎"),
+    ("camera", "📷"),
+    ("check", "✓"),
+    ("close", "✕"),
     ("delete", "🗑"),
-    ("edit", "✎"),
-    ("search", "🔍"),
-    ("settings", "⚙"),
-    ("home", "⌂"),
-    ("person", "👤"),
-    ("mail", "✉"),
-    ("email", "✉"),
-    ("phone", "☎"),
-    ("calendar_today", "📅"),
-    ("event", "📅"),
-    ("schedule", "🕒"),
-    ("star", "★"),
-    ("favorite", "♥"),
-    ("info", "ℹ"),
-    ("warning", "⚠"),
-    ("error", "⚠"),
-    ("help", "?"),
-    ("arrow_back", "←"),
-    ("arrow_forward", "→"),
-    ("arrow_upward", "↑"),
-    ("arrow_downward", "↓"),
-    ("send", "➤"),
-    ("share", "⇪"),
-    ("lock", "🔒"),
-    ("location_on", "📍"),
-    ("attach_file", "📎"),
     ("download", "⬇"),
-    ("upload", "⬆"),
-    ("refresh", "↻"),
-    ("play_arrow", "▶"),
-    ("pause", "⏸"),
+    ("edit", "✎"),
+    ("event", "📅"),
+    ("error", "⚠"),
+    ("fastForward", "⏩"),
+    ("favorite", "♥"),
+    ("favoriteOff", "♡"),
+    ("folder", "📁"),
+    ("help", "?"),
+    ("home", "⌂"),
+    ("info", "ℹ"),
+    ("locationOn", "📍"),
+    ("lock", "🔒"),
+    ("lockOpen", "🔓"),
+    ("mail", "✉"),
     ("menu", "☰"),
-    ("more_vert", "⋮"),
+    ("moreVert", "⋮"),
+    ("moreHoriz", "⋯"),
+    ("notificationsOff", "🔕"),
+    ("notifications", "🔔"),
+    ("pause", "⏸"),
+    ("payment", "💳"),
+    ("person", "👤"),
+    ("phone", "☎"),
+    ("photo", "🖼"),
+    ("play", "▶"),
+    ("print", "🖨"),
+    ("refresh", "↻"),
+    ("rewind", "⏪"),
+    ("search", "🔍"),
+    ("send", "➤"),
+    ("settings", "⚙"),
+    ("share", "⇪"),
+    ("shoppingCart", "🛒"),
+    ("skipNext", "⏭"),
+    ("skipPrevious", "⏮"),
+    ("star", "★"),
+    ("starHalf", "⯪"),
+    ("starOff", "☆"),
+    ("stop", "⏹"),
+    ("upload", "⬆"),
+    ("visibility", "👁"),
+    ("visibilityOff", "🙈"),
+    ("volumeDown", "🔉"),
+    ("volumeMute", "🔈"),
+    ("volumeOff", "🔇"),
+    ("volumeUp", "🔊"),
+    ("warning", "⚠"),
 ];
 
+/// Longest `svgPath` drawn; path data is geometry only (it cannot run or load anything).
+const MOST_SVG_PATH: usize = 4_096;
+
 pub(super) fn icon(ctx: Ctx, props: Value, at: At) -> AnyView {
+    let label = accessible_label(ctx, &props, &at.scope);
+    if let Some(path) = props
+        .get("name")
+        .and_then(|name| name.get("svgPath"))
+        .and_then(Value::as_str)
+        .filter(|path| path.len() <= MOST_SVG_PATH)
+    {
+        let label = label.unwrap_or_else(|| "icon".into());
+        return view! {
+            <svg class="a2ui-icon" viewBox="0 0 24 24" width="18" height="18" role="img" aria-label=label>
+                <path d=path.to_owned() fill="currentColor"></path>
+            </svg>
+        }
+        .into_any();
+    }
     let scope = at.scope;
     let name = move || ctx.shown(&props, "name", &scope);
     let symbol = {
@@ -160,8 +198,9 @@ pub(super) fn icon(ctx: Ctx, props: Value, at: At) -> AnyView {
                 .map_or("•", |(_, symbol)| *symbol)
         }
     };
+    let spoken = move || label.clone().unwrap_or_else(&name);
     view! {
-        <span class="a2ui-icon" role="img" aria-label=move || name().replace('_', " ")>{symbol}</span>
+        <span class="a2ui-icon" role="img" aria-label=spoken>{symbol}</span>
     }
     .into_any()
 }

@@ -23,7 +23,8 @@ fn control_id(ctx: Ctx, at: &At) -> String {
     ))
 }
 
-/// The failing `checks` of a component (`[{condition, message}]`), as their messages.
+/// The failing `checks` of a component (each a logic expression with a `message`), as
+/// their messages. A check calling a function this console does not evaluate is skipped.
 fn failing_checks(ctx: Ctx, props: &Value, at: &At) -> Vec<String> {
     let Some(Value::Array(checks)) = props.get("checks") else {
         return Vec::new();
@@ -31,19 +32,28 @@ fn failing_checks(ctx: Ctx, props: &Value, at: &At) -> Vec<String> {
     checks
         .iter()
         .filter(|check| {
-            let condition = check.get("condition").cloned().unwrap_or(Value::Bool(true));
-            !ctx.data
-                .with(|data| bind::truthy(&bind::resolve(&condition, data, &at.scope)))
+            let unknown = check
+                .get("call")
+                .and_then(Value::as_str)
+                .is_some_and(|name| !bind::known_function(name));
+            let mut rule = (*check).clone();
+            if let Some(fields) = rule.as_object_mut() {
+                fields.remove("message");
+            }
+            !unknown
+                && !ctx
+                    .data
+                    .with(|data| bind::truthy(&bind::resolve(&rule, data, &at.scope)))
         })
         .map(|check| {
-            let message = check.get("message").cloned().unwrap_or(Value::Null);
-            let text = ctx
-                .data
-                .with(|data| bind::text(&bind::resolve(&message, data, &at.scope)));
+            let text = check
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             if text.is_empty() {
                 "This value is not accepted.".into()
             } else {
-                text
+                text.to_owned()
             }
         })
         .collect()
@@ -106,9 +116,11 @@ pub(super) fn button(ctx: Ctx, props: Value, at: At) -> AnyView {
             }
         }
     };
+    // A button without an event is not disabled: inside a modal's trigger its click opens
+    // the modal.
     let disabled = {
         let why_not = why_not.clone();
-        move || why_not().is_some()
+        move || event_action && why_not().is_some()
     };
     view! {
         <button type="button" class=class aria-label=label data-action=event_action.then_some("event")
@@ -349,7 +361,7 @@ pub(super) fn slider(ctx: Ctx, props: Value, at: At) -> AnyView {
 pub(super) fn date_time(ctx: Ctx, props: Value, at: At) -> AnyView {
     let flag =
         |key: &str, fallback: bool| props.get(key).and_then(Value::as_bool).unwrap_or(fallback);
-    let (date, time) = (flag("enableDate", true), flag("enableTime", false));
+    let (date, time) = (flag("enableDate", false), flag("enableTime", false));
     let kind = match (date, time) {
         (true, true) => "datetime-local",
         (false, true) => "time",
@@ -362,10 +374,12 @@ pub(super) fn date_time(ctx: Ctx, props: Value, at: At) -> AnyView {
         let (props, scope) = (props.clone(), at.scope.clone());
         move || ctx.text(&props, "value", &scope)
     };
+    let bound = |key: &str| Some(ctx.text(&props, key, &at.scope)).filter(|v| !v.is_empty());
+    let (min, max) = (bound("min"), bound("max"));
     view! {
         <div class="a2ui-field">
             <label for=id.clone()>{label}</label>
-            <input id=id type=kind prop:value=current disabled=target.is_none()
+            <input id=id type=kind prop:value=current disabled=target.is_none() min=min max=max
                 on:input=move |ev| if let Some(target) = &target {
                     ctx.write(target, Value::String(event_target_value(&ev)));
                 } />

@@ -159,6 +159,8 @@ pub fn hermes_answer(ask: &Ask, answer: &ValidatedAnswer) -> Option<GatewayAnswe
                 error,
             })
         }
-        AskOrigin::AgUiInterrupt { .. } | AskOrigin::AgUiCustomInterrupt => None,
+        AskOrigin::AgUiInterrupt { .. }
+        | AskOrigin::AgUiCustomInterrupt
+        | AskOrigin::OpenAiApproval { .. } => None,
     }
 }

@@ -1,0 +1,509 @@
+//! OpenAI-compatible adapter: a streamed `POST /v1/responses` or `/v1/chat/completions`
+//! body (SSE) → channel events. Text, reasoning (summaries), tool calls (parallel, their
+//! arguments streamed), refusals, usage and errors map onto the contract like the other
+//! adapters; a Responses `mcp_approval_request` becomes an approval ask and pauses the
+//! run. A stream that stops before its end fails the run and keeps what arrived.
+
+mod chat;
+mod responses;
+
+use serde_json::{Value, json};
+
+use crate::protocol::ask::{Ask, AskKind, AskOrigin, AskState, Component, ToolPreview};
+use crate::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
+use crate::protocol::limits::excerpt;
+use crate::protocol::sse::{SseError, SseFrame};
+
+/// Which of the two APIs a stream speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenAiApi {
+    Responses,
+    Chat,
+}
+
+/// One call the model is making, keyed by where the stream names it.
+#[derive(Debug)]
+struct Call {
+    /// Chat: the `index`; Responses: the output item's id.
+    key: String,
+    tool_call_id: String,
+    ended: bool,
+}
+
+/// Normalizes one streamed response.
+pub struct OpenAiNormalizer {
+    api: OpenAiApi,
+    next_upstream: u64,
+    started: bool,
+    ended: bool,
+    /// The open assistant message and reasoning, by id.
+    message: Option<String>,
+    reasoning: Option<String>,
+    /// The last message that carried text: the run's answer unless calls follow it.
+    last_message: Option<String>,
+    calls: Vec<Call>,
+    refused: bool,
+    /// Approval requests of this response, opened as asks; the run pauses on them.
+    approvals: Vec<String>,
+    /// The Chat stream's `finish_reason`, once given.
+    finish_reason: Option<String>,
+    /// A fallback id for messages of a stream that names none.
+    response_id: String,
+    /// Chat's usage, which arrives before `[DONE]`.
+    usage: Option<Value>,
+    /// The model called functions the console is to run.
+    function_calls: bool,
+}
+
+impl OpenAiNormalizer {
+    pub fn new(api: OpenAiApi) -> Self {
+        Self {
+            api,
+            next_upstream: 0,
+            started: false,
+            ended: false,
+            message: None,
+            reasoning: None,
+            last_message: None,
+            calls: Vec::new(),
+            refused: false,
+            approvals: Vec::new(),
+            finish_reason: None,
+            response_id: "response".into(),
+            usage: None,
+            function_calls: false,
+        }
+    }
+
+    /// How many upstream events have been read.
+    pub fn upstream_count(&self) -> u64 {
+        self.next_upstream
+    }
+
+    /// One decoded SSE frame (or the decoder's error for it).
+    pub fn push_frame(&mut self, frame: Result<SseFrame<'_>, SseError>, out: &mut Vec<EventDraft>) {
+        match frame {
+            Ok(frame) => self.push_json(frame.data, out),
+            Err(error) => {
+                let index = self.take_index();
+                out.push(EventDraft::new(
+                    EventBody::Malformed {
+                        message: error.to_string(),
+                        excerpt: String::new(),
+                    },
+                    None,
+                    Some(index),
+                ));
+            }
+        }
+    }
+
+    /// One upstream event as JSON text (Chat's `[DONE]` included).
+    pub fn push_json(&mut self, text: &str, out: &mut Vec<EventDraft>) {
+        let index = self.take_index();
+        if self.ended {
+            return;
+        }
+        if text.trim() == "[DONE]" {
+            self.chat_done(index, out);
+            return;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) if value.is_object() => {
+                self.ensure_started(index, out);
+                match self.api {
+                    OpenAiApi::Chat => self.chat_chunk(&value, index, out),
+                    OpenAiApi::Responses => self.responses_event(&value, index, out),
+                }
+            }
+            Ok(_) => out.push(malformed("an event must be a JSON object", text, index)),
+            Err(error) => out.push(malformed(&error.to_string(), text, index)),
+        }
+    }
+
+    /// End of the stream: one that stopped before its end fails the run, keeping what
+    /// arrived (open text, reasoning and calls are closed).
+    pub fn finish(&mut self, out: &mut Vec<EventDraft>) {
+        if self.ended {
+            return;
+        }
+        // Some servers end a complete Chat stream without `[DONE]`.
+        if self.api == OpenAiApi::Chat && self.finish_reason.is_some() {
+            let (usage, index) = (self.usage.take(), self.next_upstream);
+            self.end_run(usage.as_ref(), index, out);
+            return;
+        }
+        self.ended = true;
+        self.close_all(None, out);
+        let message = if self.started {
+            "the stream stopped before the response was complete".to_owned()
+        } else {
+            "the endpoint sent no events".to_owned()
+        };
+        out.push(EventDraft::new(
+            EventBody::RunFailed {
+                message,
+                code: Some("truncated".into()),
+            },
+            None,
+            None,
+        ));
+    }
+
+    fn take_index(&mut self) -> u64 {
+        let index = self.next_upstream;
+        self.next_upstream += 1;
+        index
+    }
+
+    fn ensure_started(&mut self, index: u64, out: &mut Vec<EventDraft>) {
+        if !self.started {
+            self.started = true;
+            out.push(draft(
+                EventBody::RunStarted {
+                    protocol_version: None,
+                },
+                index,
+            ));
+        }
+    }
+
+    fn text(&mut self, message_id: &str, delta: &str, index: u64, out: &mut Vec<EventDraft>) {
+        if delta.is_empty() {
+            return;
+        }
+        self.end_reasoning(index, out);
+        if self.message.as_deref() != Some(message_id) {
+            self.end_message(index, out);
+            self.message = Some(message_id.to_owned());
+            out.push(draft(
+                EventBody::MessageStarted {
+                    message_id: message_id.to_owned(),
+                    role: Default::default(),
+                    name: None,
+                },
+                index,
+            ));
+        }
+        self.last_message = Some(message_id.to_owned());
+        out.push(draft(
+            EventBody::TextDelta {
+                message_id: message_id.to_owned(),
+                delta: delta.to_owned(),
+            },
+            index,
+        ));
+    }
+
+    fn reason(&mut self, reasoning_id: &str, delta: &str, index: u64, out: &mut Vec<EventDraft>) {
+        if delta.is_empty() {
+            return;
+        }
+        if self.reasoning.as_deref() != Some(reasoning_id) {
+            self.end_reasoning(index, out);
+            self.reasoning = Some(reasoning_id.to_owned());
+            out.push(draft(
+                EventBody::ReasoningStarted {
+                    message_id: reasoning_id.to_owned(),
+                },
+                index,
+            ));
+        }
+        out.push(draft(
+            EventBody::ReasoningDelta {
+                message_id: reasoning_id.to_owned(),
+                delta: delta.to_owned(),
+            },
+            index,
+        ));
+    }
+
+    fn end_message(&mut self, index: u64, out: &mut Vec<EventDraft>) {
+        if let Some(message_id) = self.message.take() {
+            out.push(draft(EventBody::MessageEnded { message_id }, index));
+        }
+    }
+
+    fn end_reasoning(&mut self, index: u64, out: &mut Vec<EventDraft>) {
+        if let Some(message_id) = self.reasoning.take() {
+            out.push(draft(EventBody::ReasoningEnded { message_id }, index));
+        }
+    }
+
+    fn start_call(
+        &mut self,
+        key: &str,
+        tool_call_id: &str,
+        name: &str,
+        index: u64,
+        out: &mut Vec<EventDraft>,
+    ) {
+        if self.calls.iter().any(|call| call.key == key) {
+            return;
+        }
+        self.calls.push(Call {
+            key: key.to_owned(),
+            tool_call_id: tool_call_id.to_owned(),
+            ended: false,
+        });
+        out.push(draft(
+            EventBody::ToolCallStarted {
+                tool_call_id: tool_call_id.to_owned(),
+                name: name.to_owned(),
+                parent_message_id: self.message.clone(),
+                summary: None,
+            },
+            index,
+        ));
+    }
+
+    fn call_args(&mut self, key: &str, delta: &str, index: u64, out: &mut Vec<EventDraft>) {
+        let Some(call) = self
+            .calls
+            .iter()
+            .find(|call| call.key == key && !call.ended)
+        else {
+            out.push(draft(
+                EventBody::ProtocolViolation {
+                    message: format!(
+                        "arguments for call {key:?}, which was never started: {}",
+                        excerpt(delta, 120)
+                    ),
+                    applied: false,
+                },
+                index,
+            ));
+            return;
+        };
+        if !delta.is_empty() {
+            out.push(draft(
+                EventBody::ToolCallArgs {
+                    tool_call_id: call.tool_call_id.clone(),
+                    delta: delta.to_owned(),
+                },
+                index,
+            ));
+        }
+    }
+
+    fn end_call(&mut self, key: &str, index: u64, out: &mut Vec<EventDraft>) {
+        if let Some(call) = self
+            .calls
+            .iter_mut()
+            .find(|call| call.key == key && !call.ended)
+        {
+            call.ended = true;
+            out.push(draft(
+                EventBody::ToolCallEnded {
+                    tool_call_id: call.tool_call_id.clone(),
+                },
+                index,
+            ));
+        }
+    }
+
+    /// Closes what is open; `index` is the upstream event that closed it, if one did.
+    fn close_all(&mut self, index: Option<u64>, out: &mut Vec<EventDraft>) {
+        let at = |body| EventDraft::new(body, None, index);
+        if let Some(message_id) = self.reasoning.take() {
+            out.push(at(EventBody::ReasoningEnded { message_id }));
+        }
+        if let Some(message_id) = self.message.take() {
+            out.push(at(EventBody::MessageEnded { message_id }));
+        }
+        for call in self.calls.iter_mut().filter(|call| !call.ended) {
+            call.ended = true;
+            out.push(at(EventBody::ToolCallEnded {
+                tool_call_id: call.tool_call_id.clone(),
+            }));
+        }
+    }
+
+    /// The run's end: the answer pinned (when the model ended on text), refusals and
+    /// usage said, and the outcome — paused when approvals wait.
+    fn end_run(&mut self, usage: Option<&Value>, index: u64, out: &mut Vec<EventDraft>) {
+        self.close_all(Some(index), out);
+        self.ended = true;
+        if self.refused {
+            out.push(notice(
+                Level::Warning,
+                "The model refused this request.",
+                "openai.refusal",
+                index,
+            ));
+        }
+        if let Some(line) = usage.and_then(usage_line) {
+            out.push(notice(Level::Info, &line, "openai.usage", index));
+        }
+        // A model that called functions waits for their results: no answer yet.
+        if !self.function_calls
+            && self.approvals.is_empty()
+            && let Some(message_id) = self.last_message.clone()
+        {
+            out.push(draft(
+                EventBody::FinalAnswer {
+                    message_id: Some(message_id),
+                    text: None,
+                },
+                index,
+            ));
+        }
+        let outcome = if self.approvals.is_empty() {
+            RunOutcome::Success
+        } else {
+            RunOutcome::Interrupted {
+                ask_ids: self.approvals.clone(),
+            }
+        };
+        out.push(draft(EventBody::RunFinished { outcome }, index));
+    }
+
+    fn fail(
+        &mut self,
+        message: String,
+        code: Option<String>,
+        index: u64,
+        out: &mut Vec<EventDraft>,
+    ) {
+        self.close_all(Some(index), out);
+        self.ended = true;
+        out.push(draft(EventBody::RunFailed { message, code }, index));
+    }
+
+    /// An MCP tool call the runtime will not make until the operator approves it.
+    fn approval(&mut self, item: &Value, index: u64, out: &mut Vec<EventDraft>) {
+        let Some(id) = item.get("id").and_then(Value::as_str) else {
+            out.push(draft(
+                EventBody::ProtocolViolation {
+                    message: format!(
+                        "an mcp_approval_request without an id: {}",
+                        excerpt(&item.to_string(), 120)
+                    ),
+                    applied: false,
+                },
+                index,
+            ));
+            return;
+        };
+        if self.approvals.iter().any(|known| known == id) {
+            return;
+        }
+        let name = item.get("name").and_then(Value::as_str).unwrap_or("a tool");
+        let server = item.get("server_label").and_then(Value::as_str);
+        let arguments = item
+            .get("arguments")
+            .and_then(Value::as_str)
+            .unwrap_or("{}");
+        self.approvals.push(id.to_owned());
+        let ask = mcp_approval_ask(id, name, server, arguments);
+        out.push(draft(EventBody::AskOpened { ask: Box::new(ask) }, index));
+    }
+}
+
+/// The approval ask for a Responses `mcp_approval_request`.
+pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &str) -> Ask {
+    let title = match server {
+        Some(server) => format!("Allow {name} on {server}?"),
+        None => format!("Allow {name}?"),
+    };
+    let mut metadata = vec![("tool".into(), name.to_owned())];
+    if let Some(server) = server {
+        metadata.push(("server".into(), server.to_owned()));
+    }
+    Ask {
+        id: id.to_owned(),
+        kind: AskKind::Approval,
+        component: Component::ApprovalCard,
+        tool_call_id: None,
+        title,
+        command: None,
+        tool: Some(ToolPreview {
+            name: name.to_owned(),
+            arguments: serde_json::from_str(arguments)
+                .unwrap_or_else(|_| Value::String(arguments.to_owned())),
+        }),
+        description: None,
+        questions: Vec::new(),
+        env_var: None,
+        metadata,
+        diff: None,
+        pattern_keys: Vec::new(),
+        dangerous: false,
+        actions: vec!["once".into(), "deny".into()],
+        response_schema: None,
+        expires_at_ms: None,
+        origin: AskOrigin::OpenAiApproval {
+            approval_request_id: id.to_owned(),
+        },
+        state: AskState::Pending,
+    }
+}
+
+/// "Tokens: 120 in (100 cached), 48 out (30 reasoning)".
+fn usage_line(usage: &Value) -> Option<String> {
+    let number = |keys: &[&str]| keys.iter().find_map(|key| usage.pointer(key)?.as_u64());
+    let input = number(&["/input_tokens", "/prompt_tokens"])?;
+    let output = number(&["/output_tokens", "/completion_tokens"]).unwrap_or(0);
+    let cached = number(&[
+        "/input_tokens_details/cached_tokens",
+        "/prompt_tokens_details/cached_tokens",
+    ])
+    .filter(|n| *n > 0)
+    .map(|n| format!(" ({n} cached)"))
+    .unwrap_or_default();
+    let reasoning = number(&[
+        "/output_tokens_details/reasoning_tokens",
+        "/completion_tokens_details/reasoning_tokens",
+    ])
+    .filter(|n| *n > 0)
+    .map(|n| format!(" ({n} reasoning)"))
+    .unwrap_or_default();
+    Some(format!(
+        "Tokens: {input} in{cached}, {output} out{reasoning}"
+    ))
+}
+
+fn draft(body: EventBody, index: u64) -> EventDraft {
+    EventDraft::new(body, None, Some(index))
+}
+
+fn notice(level: Level, text: &str, source: &str, index: u64) -> EventDraft {
+    draft(
+        EventBody::Notice {
+            level,
+            text: text.to_owned(),
+            source: source.to_owned(),
+        },
+        index,
+    )
+}
+
+fn malformed(message: &str, text: &str, index: u64) -> EventDraft {
+    draft(
+        EventBody::Malformed {
+            message: message.to_owned(),
+            excerpt: excerpt(text, 240),
+        },
+        index,
+    )
+}
+
+/// The error an event carries (`{"error": {"message", "code"}}`), worded for the operator.
+fn error_of(value: &Value) -> Option<(String, Option<String>)> {
+    let error = value.get("error").filter(|e| !e.is_null()).unwrap_or(value);
+    let message = error.get("message").and_then(Value::as_str)?;
+    let code = error
+        .get("code")
+        .or_else(|| error.get("type"))
+        .and_then(|code| match code {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+    Some((format!("the endpoint reported an error: {message}"), code))
+}
+
+/// The JSON an approval answer goes back as (Responses `mcp_approval_response` input item).
+pub fn mcp_approval_response(approval_request_id: &str, approve: bool) -> Value {
+    json!({"type": "mcp_approval_response", "approval_request_id": approval_request_id, "approve": approve})
+}

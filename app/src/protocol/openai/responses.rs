@@ -1,0 +1,149 @@
+//! Responses API events: output items (messages, reasoning, function calls, MCP calls
+//! and approval requests) open and close, their text and arguments stream as deltas,
+//! and `response.completed`, `.incomplete` or `.failed` (or `error`) end the run.
+
+use serde_json::Value;
+
+use super::{OpenAiNormalizer, error_of, notice};
+use crate::protocol::channel::{EventDraft, Level};
+
+/// Output item types that are calls the runtime itself makes (shown as tool calls).
+const HOSTED_CALLS: &[&str] = &[
+    "mcp_call",
+    "web_search_call",
+    "file_search_call",
+    "code_interpreter_call",
+    "image_generation_call",
+    "computer_call",
+    "local_shell_call",
+];
+
+impl OpenAiNormalizer {
+    pub(super) fn responses_event(&mut self, event: &Value, index: u64, out: &mut Vec<EventDraft>) {
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let item_id = event
+            .get("item_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let delta = event
+            .get("delta")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        match kind {
+            "response.created" => {
+                if let Some(id) = event.pointer("/response/id").and_then(Value::as_str) {
+                    self.response_id = id.to_owned();
+                }
+            }
+            "response.output_item.added" => self.item_added(event.get("item"), index, out),
+            "response.output_item.done" => self.item_done(event.get("item"), index, out),
+            "response.output_text.delta" => self.text(item_id, delta, index, out),
+            "response.refusal.delta" => {
+                self.refused = true;
+                self.text(item_id, delta, index, out);
+            }
+            "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
+                self.reason(item_id, delta, index, out)
+            }
+            "response.function_call_arguments.delta" | "response.mcp_call_arguments.delta" => {
+                self.call_args(item_id, delta, index, out)
+            }
+            "response.completed" => {
+                let usage = event.pointer("/response/usage").cloned();
+                self.end_run(usage.as_ref(), index, out);
+            }
+            "response.incomplete" => {
+                let reason = event
+                    .pointer("/response/incomplete_details/reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown");
+                if self.approvals.is_empty() {
+                    out.push(notice(
+                        Level::Warning,
+                        &format!("The response is incomplete ({}).", reason.replace('_', " ")),
+                        "openai.incomplete",
+                        index,
+                    ));
+                }
+                let usage = event.pointer("/response/usage").cloned();
+                self.end_run(usage.as_ref(), index, out);
+            }
+            "response.failed" => {
+                let (message, code) = event
+                    .pointer("/response/error")
+                    .and_then(error_of)
+                    .unwrap_or_else(|| ("the response failed".into(), None));
+                self.fail(message, code, index, out);
+            }
+            "error" => {
+                let (message, code) = error_of(event)
+                    .unwrap_or_else(|| ("the endpoint reported an error".into(), None));
+                self.fail(message, code, index, out);
+            }
+            // Progress markers and whole-text repeats of what the deltas already carried.
+            _ => {}
+        }
+    }
+
+    fn item_added(&mut self, item: Option<&Value>, index: u64, out: &mut Vec<EventDraft>) {
+        let Some(item) = item else { return };
+        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+        match item.get("type").and_then(Value::as_str).unwrap_or_default() {
+            "function_call" => {
+                let call_id = item.get("call_id").and_then(Value::as_str).unwrap_or(id);
+                let name = item
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unnamed");
+                self.start_call(id, call_id, name, index, out);
+                self.function_calls = true;
+            }
+            kind if HOSTED_CALLS.contains(&kind) => {
+                let name = item
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| kind.trim_end_matches("_call").to_owned(), str::to_owned);
+                self.start_call(id, id, &name, index, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn item_done(&mut self, item: Option<&Value>, index: u64, out: &mut Vec<EventDraft>) {
+        let Some(item) = item else { return };
+        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+        match item.get("type").and_then(Value::as_str).unwrap_or_default() {
+            "message" if self.message.as_deref() == Some(id) => self.end_message(index, out),
+            "reasoning" if self.reasoning.as_deref() == Some(id) => self.end_reasoning(index, out),
+            "mcp_approval_request" => self.approval(item, index, out),
+            "function_call" => self.end_call(id, index, out),
+            kind if HOSTED_CALLS.contains(&kind) => {
+                self.end_call(id, index, out);
+                if let Some(output) = item.get("output").filter(|o| !o.is_null()) {
+                    out.push(super::draft(
+                        crate::protocol::channel::EventBody::ToolResult {
+                            tool_call_id: id.to_owned(),
+                            tool_name: None,
+                            content: output.clone(),
+                            is_error: item.get("error").is_some_and(|e| !e.is_null()),
+                            duration_ms: None,
+                        },
+                        index,
+                    ));
+                }
+                if let Some(error) = item.get("error").and_then(Value::as_str) {
+                    out.push(notice(
+                        Level::Warning,
+                        &format!("{} failed: {error}", kind.replace('_', " ")),
+                        "openai.hosted_call",
+                        index,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! OpenAI-compatible streams (Responses and Chat Completions) onto the channel contract:
+//! text, reasoning, parallel calls with streamed arguments, refusals, usage, approval
+//! requests, errors mid-stream and streams that stop.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use app::projection::{ItemBody, RunStatus};
+use app::protocol::ask::{AskKind, AskOrigin};
+use app::protocol::openai::{OpenAiApi, OpenAiNormalizer, mcp_approval_response};
+use app::protocol::recorded::{RecordedFormat, detect_format};
+use common::*;
+
+fn fixture(name: &str) -> app::projection::RunView {
+    project_file(&repo_path(&format!("fixtures/openai/{name}")))
+}
+
+fn notices(view: &app::projection::RunView) -> Vec<String> {
+    view.items
+        .iter()
+        .filter_map(|item| match &item.body {
+            ItemBody::Notice { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn calls(view: &app::projection::RunView) -> Vec<(String, String, String)> {
+    view.items
+        .iter()
+        .filter_map(|item| match &item.body {
+            ItemBody::ToolCall {
+                tool_call_id,
+                name,
+                arguments,
+                ..
+            } => Some((tool_call_id.clone(), name.clone(), arguments.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_bodies_are_recognised_by_api() {
+    let read = |name: &str| std::fs::read(repo_path(&format!("fixtures/openai/{name}"))).unwrap();
+    assert_eq!(
+        detect_format(&read("chat_text.sse")),
+        RecordedFormat::OpenAiChat
+    );
+    assert_eq!(
+        detect_format(&read("responses_text_reasoning.sse")),
+        RecordedFormat::OpenAiResponses
+    );
+    assert_eq!(
+        detect_format(&std::fs::read(repo_path("fixtures/agui/a2ui_surface.sse")).unwrap()),
+        RecordedFormat::AgUiSse
+    );
+}
+
+#[test]
+fn chat_text_streams_into_one_answer_with_its_usage() {
+    let view = fixture("chat_text.sse");
+    assert_eq!(view.status, RunStatus::Succeeded);
+    assert_eq!(
+        message_texts(&view),
+        ["The board has two tasks: **draft** and **book**."]
+    );
+    assert_eq!(
+        view.final_answer.as_ref().unwrap().text,
+        "The board has two tasks: **draft** and **book**."
+    );
+    assert_eq!(notices(&view), ["Tokens: 120 in (64 cached), 14 out"]);
+}
+
+#[test]
+fn chat_parallel_calls_keep_their_streamed_arguments_apart() {
+    let view = fixture("chat_reasoning_parallel_tools.sse");
+    assert_eq!(view.status, RunStatus::Succeeded);
+    assert_eq!(
+        calls(&view),
+        [
+            (
+                "call_a".into(),
+                "get_weather".into(),
+                "{\"city\":\"Lima\"}".into()
+            ),
+            (
+                "call_b".into(),
+                "get_weather".into(),
+                "{\"city\":\"Oslo\"}".into()
+            ),
+        ]
+    );
+    let reasoning: Vec<_> = view
+        .items
+        .iter()
+        .filter_map(|item| match &item.body {
+            ItemBody::Reasoning { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasoning, ["Two lookups, one per city."]);
+    // The model stopped to have its tools run: no answer is pinned yet.
+    assert!(view.final_answer.is_none());
+}
+
+#[test]
+fn an_error_mid_stream_fails_the_run_and_keeps_the_text() {
+    let view = fixture("chat_error_mid_stream.sse");
+    assert_eq!(view.status, RunStatus::Failed);
+    assert_eq!(message_texts(&view), ["Starting the summary"]);
+    assert!(
+        error_lines(&view)
+            .join(" ")
+            .contains("The server had an error while processing your request.")
+    );
+}
+
+#[test]
+fn a_stream_that_stops_fails_as_truncated_and_keeps_the_partial_text() {
+    for name in ["chat_truncated.sse", "responses_truncated.sse"] {
+        let view = fixture(name);
+        assert_eq!(view.status, RunStatus::Failed, "{name}");
+        assert_eq!(message_texts(&view), ["Half a sen"], "{name}");
+        assert!(
+            error_lines(&view)
+                .join(" ")
+                .contains("the stream stopped before the response was complete"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_refusal_and_a_token_limit_are_said_as_such() {
+    let view = fixture("chat_refusal_length.sse");
+    assert_eq!(message_texts(&view), ["I can't help with that."]);
+    assert_eq!(
+        notices(&view),
+        [
+            "The reply was cut at the model's token limit.",
+            "The model refused this request."
+        ]
+    );
+}
+
+#[test]
+fn responses_reasoning_summary_and_text_arrive_as_their_own_items() {
+    let view = fixture("responses_text_reasoning.sse");
+    assert_eq!(view.status, RunStatus::Succeeded);
+    assert_eq!(message_texts(&view), ["Two tasks are open. 👩\u{200d}💻"]);
+    assert_eq!(notices(&view), ["Tokens: 80 in, 40 out (24 reasoning)"]);
+    assert!(view.items.iter().any(
+        |item| matches!(&item.body, ItemBody::Reasoning { text, .. } if text == "Counting the open tasks.")
+    ));
+}
+
+#[test]
+fn responses_parallel_function_calls_are_named_by_their_call_ids() {
+    let view = fixture("responses_parallel_calls.sse");
+    assert_eq!(
+        calls(&view),
+        [
+            (
+                "call_lima".into(),
+                "get_weather".into(),
+                "{\"city\":\"Lima\"}".into()
+            ),
+            (
+                "call_oslo".into(),
+                "get_weather".into(),
+                "{\"city\":\"Oslo\"}".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn an_mcp_approval_request_pauses_the_run_on_an_approval_ask() {
+    let view = fixture("responses_mcp_approval.sse");
+    assert_eq!(view.status, RunStatus::Interrupted);
+    let ask = view.pending_asks().next().unwrap();
+    assert_eq!(ask.id, "mcpr_1");
+    assert_eq!(ask.kind, AskKind::Approval);
+    assert_eq!(ask.title, "Allow ask_question on deepwiki?");
+    assert_eq!(
+        ask.tool.as_ref().unwrap().arguments["repoName"],
+        "openai/codex"
+    );
+    assert_eq!(ask.actions, ["once", "deny"]);
+    assert_eq!(
+        ask.origin,
+        AskOrigin::OpenAiApproval {
+            approval_request_id: "mcpr_1".into()
+        }
+    );
+    assert_eq!(
+        mcp_approval_response("mcpr_1", true),
+        serde_json::json!({"type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": true})
+    );
+}
+
+#[test]
+fn a_failed_response_says_why() {
+    let view = fixture("responses_failed.sse");
+    assert_eq!(view.status, RunStatus::Failed);
+    assert_eq!(message_texts(&view), ["Looking it up"]);
+    assert!(
+        error_lines(&view)
+            .join(" ")
+            .contains("The model failed to generate a response.")
+    );
+}
+
+#[test]
+fn malformed_events_are_reported_and_the_stream_goes_on() {
+    let mut out = Vec::new();
+    let mut normalizer = OpenAiNormalizer::new(OpenAiApi::Responses);
+    normalizer.push_json("{not json", &mut out);
+    normalizer.push_json("[1,2]", &mut out);
+    normalizer.push_json(
+        r#"{"type":"response.function_call_arguments.delta","item_id":"ghost","delta":"{}"}"#,
+        &mut out,
+    );
+    normalizer.push_json(r#"{"type":"response.completed","response":{}}"#, &mut out);
+    normalizer.finish(&mut out);
+    let kinds: Vec<_> = out.iter().map(|draft| draft.body.kind()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "malformed",
+            "malformed",
+            "run_started",
+            "protocol_violation",
+            "run_finished"
+        ]
+    );
+}
