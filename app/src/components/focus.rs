@@ -15,6 +15,19 @@ pub fn show_modal(dialog: leptos::prelude::NodeRef<leptos::html::Dialog>) {
     let _ = dialog;
 }
 
+/// Moves keyboard focus to the element with DOM id `id`, if there is one.
+pub fn focus_by_id(id: &str) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    if let Some(element) = leptos::prelude::document().get_element_by_id(id) {
+        use wasm_bindgen::JsCast;
+        if let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() {
+            let _ = element.focus();
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = id;
+}
+
 /// The composer's message box.
 pub const COMPOSER_ID: &str = "composer-message";
 

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::content::choice;
 use super::node::{At, Ctx, children, single};
+use crate::components::focus::focus_by_id;
 use crate::components::id_fragment;
 
 const JUSTIFY: &[&str] = &[
@@ -138,18 +139,6 @@ pub(super) fn tabs(ctx: Ctx, props: Value, at: At) -> AnyView {
         </div>
     }
     .into_any()
-}
-
-fn focus_by_id(id: &str) {
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    if let Some(element) = document().get_element_by_id(id) {
-        use wasm_bindgen::JsCast;
-        if let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() {
-            let _ = element.focus();
-        }
-    }
-    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-    let _ = id;
 }
 
 /// Modal: its `trigger` drawn in place opens its `content` in a native dialog (focus is

@@ -5,19 +5,8 @@
 use leptos::prelude::*;
 
 use crate::catalog::options::OptionItem;
+use crate::components::focus::focus_by_id as focus;
 use crate::components::id_fragment;
-
-fn focus(id: &str) {
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    if let Some(element) = document().get_element_by_id(id) {
-        use wasm_bindgen::JsCast;
-        if let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() {
-            let _ = element.focus();
-        }
-    }
-    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-    let _ = id;
-}
 
 /// The options of `options`, choosing into `selected`. `read_only` shows only the
 /// choice, as a receipt does.
