@@ -66,6 +66,19 @@ pub fn background_set_in(view: &RunView) -> Option<String> {
         .next()
 }
 
+/// The console's own tools as an agent is offered them.
+pub fn definitions() -> Vec<Value> {
+    vec![json!({
+        "name": "change_background",
+        "description": "Change the console's background colour; the console runs this tool itself.",
+        "parameters": {
+            "type": "object",
+            "properties": { "color": { "type": "string", "description": "A CSS colour." } },
+            "required": ["color"]
+        }
+    })]
+}
+
 /// The result reported when a call could not run.
 pub fn failure(problem: &str) -> Value {
     json!({ "error": problem })

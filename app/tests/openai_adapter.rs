@@ -76,7 +76,19 @@ fn chat_text_streams_into_one_answer_with_its_usage() {
 #[test]
 fn chat_parallel_calls_keep_their_streamed_arguments_apart() {
     let view = fixture("chat_reasoning_parallel_tools.sse");
-    assert_eq!(view.status, RunStatus::Succeeded);
+    // The model stopped to have its functions run: the run waits on one ask per call.
+    assert_eq!(view.status, RunStatus::Interrupted);
+    let asks: Vec<(&str, AskKind)> = view
+        .pending_asks()
+        .map(|ask| (ask.id.as_str(), ask.kind))
+        .collect();
+    assert_eq!(
+        asks,
+        [
+            ("call_a", AskKind::FrontendTool),
+            ("call_b", AskKind::FrontendTool)
+        ]
+    );
     assert_eq!(
         calls(&view),
         [
@@ -159,6 +171,15 @@ fn responses_reasoning_summary_and_text_arrive_as_their_own_items() {
 #[test]
 fn responses_parallel_function_calls_are_named_by_their_call_ids() {
     let view = fixture("responses_parallel_calls.sse");
+    assert_eq!(view.status, RunStatus::Interrupted);
+    let ask = view.pending_asks().next().unwrap();
+    assert_eq!(
+        ask.origin,
+        AskOrigin::AgUiFrontendTool {
+            tool_name: "get_weather".into(),
+            arguments: "{\"city\":\"Lima\"}".into()
+        }
+    );
     assert_eq!(
         calls(&view),
         [
@@ -236,4 +257,152 @@ fn malformed_events_are_reported_and_the_stream_goes_on() {
             "run_finished"
         ]
     );
+}
+
+mod requests {
+    use app::protocol::openai::request::{
+        ApprovalAnswer, Conversation, NOT_RUN, chat_body, responses_body,
+    };
+    use serde_json::{Value, json};
+
+    fn call(id: &str, name: &str, arguments: &str) -> Value {
+        json!({"id": format!("m-{id}"), "role": "assistant", "content": "",
+               "toolCalls": [{"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}]})
+    }
+
+    fn result(id: &str, content: &str) -> Value {
+        json!({"id": format!("r-{id}"), "role": "tool", "toolCallId": id, "content": content})
+    }
+
+    /// Two parallel calls with their results after both (as the console's history has
+    /// them), a second round of calls, one call never answered, and a stray result.
+    fn conversation() -> Conversation {
+        Conversation {
+            messages: vec![
+                json!({"id": "u1", "role": "user", "content": "weather?"}),
+                json!({"id": "a1", "role": "assistant", "content": "Looking."}),
+                call("c1", "get_weather", "{\"city\":\"Lima\"}"),
+                call("c2", "get_weather", ""),
+                result("c2", "rain"),
+                result("c1", "sun"),
+                call("c3", "notes_search", "{}"),
+                result("nobody", "stray"),
+                json!({"id": "u2", "role": "user", "content": "and now?"}),
+            ],
+            instructions: Some("Pinned: be brief.".into()),
+            tools: vec![
+                json!({"name": "get_weather", "description": "Weather.", "parameters": {"type": "object"}}),
+                json!({"type": "mcp", "server_label": "wiki", "server_url": "https://wiki.example/mcp"}),
+            ],
+            approvals: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn chat_messages_pair_every_call_with_its_result_in_order() {
+        let body = chat_body("m", &conversation());
+        let messages = body["messages"].as_array().unwrap();
+        let roles: Vec<&str> = messages
+            .iter()
+            .map(|m| m["role"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            roles,
+            [
+                "system",
+                "user",
+                "assistant",
+                "tool",
+                "tool",
+                "assistant",
+                "tool",
+                "user"
+            ]
+        );
+        assert_eq!(messages[2]["content"], "Looking.");
+        let ids: Vec<&str> = messages[2]["tool_calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["c1", "c2"]);
+        assert_eq!(messages[2]["tool_calls"][1]["function"]["arguments"], "{}");
+        assert_eq!(
+            (
+                messages[3]["tool_call_id"].as_str(),
+                messages[3]["content"].as_str()
+            ),
+            (Some("c1"), Some("sun"))
+        );
+        assert_eq!(
+            (
+                messages[4]["tool_call_id"].as_str(),
+                messages[4]["content"].as_str()
+            ),
+            (Some("c2"), Some("rain"))
+        );
+        assert_eq!(messages[5]["content"], Value::Null);
+        assert_eq!(messages[6]["content"], NOT_RUN);
+        assert!(!body.to_string().contains("stray"));
+        // Chat has only function tools.
+        assert_eq!(body["tools"].as_array().unwrap().len(), 1);
+        assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
+        assert_eq!(body["stream"], true);
+    }
+
+    #[test]
+    fn responses_input_carries_calls_outputs_and_approval_answers() {
+        let mut conversation = conversation();
+        conversation.approvals.push(ApprovalAnswer {
+            request_id: "mcpr_1".into(),
+            server_label: Some("wiki".into()),
+            name: "read".into(),
+            arguments: "{}".into(),
+            approve: false,
+        });
+        let body = responses_body("m", &conversation);
+        assert_eq!(body["instructions"], "Pinned: be brief.");
+        let kinds: Vec<String> = body["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| {
+                item["type"]
+                    .as_str()
+                    .map_or_else(|| item["role"].as_str().unwrap().to_owned(), str::to_owned)
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "user",
+                "assistant",
+                "function_call",
+                "function_call_output",
+                "function_call",
+                "function_call_output",
+                "function_call",
+                "function_call_output",
+                "user",
+                "mcp_approval_request",
+                "mcp_approval_response",
+            ]
+        );
+        assert_eq!(body["input"][10]["approve"], false);
+        assert_eq!(body["input"][9]["server_label"], "wiki");
+        let tools = body["tools"].as_array().unwrap();
+        assert_eq!(tools[0]["name"], "get_weather");
+        assert_eq!(tools[1]["type"], "mcp");
+    }
+
+    #[test]
+    fn the_recorded_conversation_reads_back_as_it_was() {
+        let conversation = conversation();
+        let recorded = serde_json::to_value(&conversation).unwrap();
+        let back: Conversation = serde_json::from_value(recorded).unwrap();
+        assert_eq!(back.messages, conversation.messages);
+        let empty: Conversation = serde_json::from_value(json!({"messages": []})).unwrap();
+        assert!(empty.tools.is_empty() && empty.approvals.is_empty());
+    }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::connectors::agui::AgUiConnector;
 use crate::connectors::hermes::HermesConnector;
+use crate::connectors::openai::{ApiChoice, OpenAiConnector, OpenAiSpec};
 use crate::connectors::{AgentTimeouts, Connector, Connectors, parse_tools, read_tools};
 
 #[derive(Debug, Parser)]
@@ -108,7 +109,8 @@ pub struct DemoAgentArgs {
 pub struct ServeArgs {
     /// A TOML file with any of these settings (flags and environment win over it):
     /// addr, data_dir, db, site_root, demo, default_agent, [[agent]] {name, url, tools},
-    /// [[hermes]] {name, command | url}.
+    /// [[hermes]] {name, command | url}, [[openai]] {name, url, model, api, api_key_env,
+    /// tools}.
     #[arg(long, env = "AGENT_OS_CONFIG")]
     pub config: Option<PathBuf>,
     /// Address to listen on [default: 127.0.0.1:3000].
@@ -137,6 +139,11 @@ pub struct ServeArgs {
     /// NAME=ws://HOST:PORT/PATH (repeatable).
     #[arg(long = "hermes", value_name = "NAME=COMMAND")]
     pub hermes: Vec<String>,
+    /// An OpenAI-compatible endpoint: NAME=URL[,model=M][,api=responses|chat|auto]
+    /// [,api_key_env=VAR] (repeatable). URL is the API's base (…/v1); the key is read from
+    /// the variable VAR; without api= the console tries Responses, then Chat Completions.
+    #[arg(long = "openai", value_name = "NAME=URL")]
+    pub openai: Vec<String>,
     /// An environment variable a spawned Hermes gateway may see, besides PATH, HOME,
     /// the locale and TMPDIR (repeatable); it sees no other variable of the server's.
     #[arg(long = "hermes-env", value_name = "VAR")]
@@ -180,6 +187,8 @@ struct ConfigFile {
     #[serde(default)]
     hermes: Vec<HermesEntry>,
     #[serde(default)]
+    openai: Vec<OpenAiEntry>,
+    #[serde(default)]
     hermes_env: Vec<String>,
     #[serde(default)]
     allow_hosts: Vec<String>,
@@ -199,6 +208,17 @@ struct HermesEntry {
     name: String,
     command: Option<String>,
     url: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenAiEntry {
+    name: String,
+    url: String,
+    model: Option<String>,
+    api: Option<String>,
+    api_key_env: Option<String>,
+    tools: Option<PathBuf>,
 }
 
 impl ConfigFile {
@@ -225,6 +245,8 @@ pub struct ServeConfig {
     pub agents: Vec<String>,
     pub tools: Vec<String>,
     pub hermes: Vec<String>,
+    /// `--openai` values (the config file's `[[openai]]` tables first).
+    pub openai: Vec<String>,
     /// Variables a spawned gateway may see besides the few every program needs.
     pub hermes_env: Vec<String>,
     /// Host names the server answers to besides its address and the loopback names.
@@ -267,11 +289,7 @@ impl ServeConfig {
             list.push(Arc::new(AgUiConnector::new(name, url, tools, Vec::new())));
         }
         if self.demo {
-            let host = if addr.ip().is_unspecified() {
-                std::net::SocketAddr::from(([127, 0, 0, 1], addr.port()))
-            } else {
-                addr
-            };
+            let host = loopback(addr);
             let tools = match tools_of.remove("demo") {
                 Some(tools) => tools,
                 None => parse_tools(crate::demo::agent::TOOLS)?,
@@ -282,6 +300,12 @@ impl ServeConfig {
                 tools,
                 words(&crate::demo::agent::SCENARIOS),
             )));
+        }
+        for entry in &self.openai {
+            let spec = OpenAiSpec::parse(entry)?;
+            let key = spec.key()?;
+            let tools = tools_of.remove(&spec.name).unwrap_or_default();
+            list.push(Arc::new(OpenAiConnector::new(spec, key, tools)));
         }
         for entry in &self.hermes {
             let (name, command) = entry
@@ -297,6 +321,17 @@ impl ServeConfig {
             ));
         }
         if self.demo {
+            let spec = OpenAiSpec {
+                name: "demo-openai".into(),
+                url: format!("http://{}/demo/openai/v1", loopback(addr)),
+                model: None,
+                api: ApiChoice::Negotiate,
+                api_key_env: None,
+            };
+            list.push(Arc::new(
+                OpenAiConnector::new(spec, Some(crate::demo::openai::KEY.into()), Vec::new())
+                    .with_suggestions(words(&crate::demo::openai::SCENARIOS)),
+            ));
             let exe = std::env::current_exe().map_err(|error| {
                 format!("cannot find this program to run its demo gateway: {error}")
             })?;
@@ -327,6 +362,15 @@ impl ServeConfig {
             list.insert(0, chosen);
         }
         Ok(Connectors::new(list))
+    }
+}
+
+/// The address the server reaches itself at: loopback when it listens everywhere.
+fn loopback(addr: SocketAddr) -> SocketAddr {
+    if addr.ip().is_unspecified() {
+        SocketAddr::from(([127, 0, 0, 1], addr.port()))
+    } else {
+        addr
     }
 }
 
@@ -371,6 +415,24 @@ impl ServeArgs {
             }
         }
         hermes.extend(self.hermes);
+        let mut openai = Vec::new();
+        for table in &file.openai {
+            let spec = OpenAiSpec {
+                name: table.name.clone(),
+                url: table.url.trim_end_matches('/').to_owned(),
+                model: table.model.clone(),
+                api: ApiChoice::parse(table.api.as_deref().unwrap_or("auto"))
+                    .map_err(|error| format!("config: [[openai]] {:?}: {error}", table.name))?,
+                api_key_env: table.api_key_env.clone(),
+            };
+            spec.check()
+                .map_err(|error| format!("config: [[openai]]: {error}"))?;
+            openai.push(spec.to_flag());
+            if let Some(file) = &table.tools {
+                tools.push(format!("{}={}", table.name, file.display()));
+            }
+        }
+        openai.extend(self.openai);
         let defaults = AgentTimeouts::default();
         let seconds =
             |flag: Option<f64>, file: Option<f64>, name: &str, default| match flag.or(file) {
@@ -420,6 +482,7 @@ impl ServeArgs {
             agents,
             tools,
             hermes,
+            openai,
             hermes_env: file.hermes_env.into_iter().chain(self.hermes_env).collect(),
             allow_hosts: file
                 .allow_hosts

@@ -98,7 +98,9 @@ fn openai_bodies_replay_with_their_calls_and_approval_asks() {
     ]);
     assert!(ok);
     let json: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(json["runs"][0]["view"]["status"], "succeeded");
+    // The model stopped for its two calls to be run: the replay shows them waiting.
+    assert_eq!(json["runs"][0]["view"]["status"], "interrupted");
+    assert_eq!(json["runs"][0]["view"]["asks"][1]["id"], "call_b");
 }
 
 #[test]

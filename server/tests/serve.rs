@@ -240,7 +240,7 @@ async fn a_config_file_supplies_settings_and_agents() {
     std::fs::write(
         &config,
         format!(
-            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\ndefault_agent = \"demo\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n",
+            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\ndefault_agent = \"demo\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n\n[[openai]]\nname = \"local\"\nurl = \"http://127.0.0.1:{port}/demo/openai-chat/v1/\"\nmodel = \"demo-model\"\napi = \"chat\"\n",
             dir.path().join("data").display()
         ),
     )
@@ -277,8 +277,23 @@ async fn a_config_file_supplies_settings_and_agents() {
     let _ = child.wait();
     assert_eq!(
         agents["agents"],
-        serde_json::json!(["demo", "raw", "gw", "demo-hermes"]),
+        serde_json::json!(["demo", "raw", "local", "gw", "demo-openai", "demo-hermes"]),
         "the default agent comes first, the rest keep their order"
+    );
+    let local = &agents["environments"][2];
+    assert_eq!(
+        local["protocol"],
+        "OpenAI Chat Completions (model demo-model)"
+    );
+    assert_eq!(
+        local["chosen_because"],
+        "set by api=chat in the configuration"
+    );
+    assert!(
+        local["endpoint"]
+            .as_str()
+            .unwrap()
+            .ends_with("/demo/openai-chat/v1")
     );
     assert!(dir.path().join("data/agent-os.sqlite3").is_file());
 }
@@ -316,7 +331,7 @@ fn an_unknown_default_agent_is_a_one_line_error_listing_the_configured_ones() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.contains(
-            "--default-agent nobody: no agent of that name; configured: demo, demo-hermes"
+            "--default-agent nobody: no agent of that name; configured: demo, demo-openai, demo-hermes"
         ),
         "{stderr}"
     );

@@ -197,6 +197,7 @@ pub fn ContextPane(
                             <dl class="metadata">
                                 <dt>"Protocol"</dt><dd>{environment.protocol}</dd>
                                 <dt>"Transport"</dt><dd>{environment.transport}</dd>
+                                {environment.chosen_because.map(|why| view! { <dt>"Chosen because"</dt><dd class="chosen-because">{why}</dd> })}
                                 <dt>"Endpoint"</dt><dd><code>{environment.endpoint}</code></dd>
                                 <dt>"Console tools"</dt><dd>{tools}</dd>
                                 {version.map(|version| view! { <dt>"Protocol version"</dt><dd>{version}</dd> })}

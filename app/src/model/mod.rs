@@ -210,6 +210,9 @@ pub struct AgentEnvironment {
     pub endpoint: String,
     /// Names of the tools the console offers the agent to call back.
     pub tools: Vec<String>,
+    /// Why this protocol and transport, when the console chose between several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_because: Option<String>,
 }
 
 /// Everything the thread page shows, loaded in one request.

@@ -14,3 +14,4 @@ pub mod projects;
 pub mod section;
 pub mod sign_in;
 pub mod thread;
+mod thread_runs;

@@ -9,6 +9,7 @@ use leptos::task::spawn_local;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use super::thread_runs::{RunStarter, signals};
 use crate::api::{
     answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread, retry_run, send_message,
     send_surface_action,
@@ -22,8 +23,8 @@ use crate::components::timeline::{RepeatedMessages, RetryableRun, Selection};
 use crate::components::tool_card::{ContinuedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
-use crate::model::{AnswerOutcome, RunSummary, ThreadPage as ThreadData};
-use crate::projection::{ItemBody, RunView, ViewPolicy};
+use crate::model::{AnswerOutcome, ThreadPage as ThreadData};
+use crate::projection::{ItemBody, RunView};
 use crate::protocol::ask::Ask;
 use crate::protocol::status::RunStatus;
 
@@ -93,13 +94,6 @@ fn sentence(text: &str) -> String {
     out
 }
 
-fn signals(summary: RunSummary, view: RunView) -> RunSignals {
-    RunSignals {
-        summary: RwSignal::new(summary),
-        view: RwSignal::new(view),
-    }
-}
-
 #[component]
 fn ThreadView(data: ThreadData) -> impl IntoView {
     let thread_id = StoredValue::new(data.thread.id.clone());
@@ -164,50 +158,14 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         }
     });
 
-    // Runs the server started on its own (a resume after the last answer) join the page.
-    let discover = move || {
-        spawn_local(async move {
-            let Ok(page) = load_thread_page(thread_id.get_value()).await else {
-                return;
-            };
-            // The page may have been left meanwhile: nothing below may panic on that.
-            if agent.try_set(page.agent.clone()).is_some() {
-                return;
-            }
-            for run in page.runs {
-                let Some(known) = runs.try_with_untracked(|list| {
-                    list.iter()
-                        .find(|r| r.summary.with_untracked(|s| s.id == run.run.id))
-                        .copied()
-                }) else {
-                    return;
-                };
-                match known {
-                    Some(existing) => {
-                        existing.summary.try_set(run.run);
-                    }
-                    None => {
-                        let open = is_open(&run.view);
-                        let id = run.run.id.clone();
-                        let added = signals(run.run, run.view);
-                        runs.try_update(|list| list.push(added));
-                        if open {
-                            follow(&id, added.view, connection);
-                        }
-                    }
-                }
-            }
-        });
+    let starter = RunStarter {
+        runs,
+        connection,
+        port,
+        busy,
+        problem,
     };
-
-    // A run the server started for this page: shown, and followed live.
-    let add_run = move |summary: RunSummary| {
-        let id = summary.id.clone();
-        let added = signals(summary, RunView::new(ViewPolicy::default()));
-        if runs.try_update(|list| list.push(added)).is_some() {
-            follow(&id, added.view, connection);
-        }
-    };
+    let discover = move || starter.discover(thread_id.get_value(), agent);
     let send = move |text: String| {
         // Whoever sends wants to see what comes back.
         port.jump_to_latest();
@@ -231,7 +189,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             }
             match send_message(thread_id.get_value(), text.clone()).await {
                 Ok(summary) => {
-                    add_run(summary);
+                    starter.add(summary);
                     if agent.try_get_untracked().flatten().is_none() {
                         discover();
                     }
@@ -247,18 +205,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
 
     // An action on one of the agent's surfaces: a run of its own, followed like a message's.
     let act = Callback::new(move |request: crate::a2ui::action::ActionRequest| {
-        port.jump_to_latest();
-        busy.set(true);
-        problem.set(None);
-        spawn_local(async move {
-            match send_surface_action(thread_id.get_value(), request).await {
-                Ok(summary) => add_run(summary),
-                Err(error) => {
-                    problem.try_set(Some(error.to_string()));
-                }
-            }
-            busy.try_set(false);
-        });
+        starter.start(send_surface_action(thread_id.get_value(), request));
     });
 
     let running = Signal::derive(move || {
@@ -285,18 +232,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             return;
         };
         let id = last.summary.with_untracked(|summary| summary.id.clone());
-        port.jump_to_latest();
-        busy.set(true);
-        problem.set(None);
-        spawn_local(async move {
-            match retry_run(id).await {
-                Ok(summary) => add_run(summary),
-                Err(error) => {
-                    problem.try_set(Some(error.to_string()));
-                }
-            }
-            busy.try_set(false);
-        });
+        starter.start(retry_run(id));
     };
     // The thread's last run, once over (and not waiting): what Retry redoes.
     let retryable = Memo::new(move |_| {

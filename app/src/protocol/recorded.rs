@@ -6,7 +6,7 @@ use super::agui::{AgUiConfig, AgUiNormalizer};
 use super::channel::{EventDraft, RunEvent, RunRef, Sequencer};
 use super::hermes::{HermesNormalizer, parse_transcript_line};
 use super::openai::{OpenAiApi, OpenAiNormalizer};
-use super::sse::{SseDecoder, SseFrames};
+use super::sse::normalize_body;
 
 /// What a recorded file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,15 +58,7 @@ pub fn normalize_recorded(bytes: &[u8], config: AgUiConfig) -> Vec<EventDraft> {
     let mut out = Vec::new();
     match detect_format(bytes) {
         RecordedFormat::AgUiSse => {
-            let mut normalizer = AgUiNormalizer::new(config);
-            let mut decoder = SseDecoder::new();
-            let mut frames = SseFrames::new();
-            decoder.feed(bytes, &mut frames);
-            decoder.finish(&mut frames);
-            for frame in frames.iter() {
-                normalizer.push_frame(frame, &mut out);
-            }
-            normalizer.finish(&mut out);
+            normalize_body(&mut AgUiNormalizer::new(config), bytes, &mut out)
         }
         RecordedFormat::AgUiJsonl => {
             let mut normalizer = AgUiNormalizer::new(config);
@@ -83,15 +75,7 @@ pub fn normalize_recorded(bytes: &[u8], config: AgUiConfig) -> Vec<EventDraft> {
             } else {
                 OpenAiApi::Responses
             };
-            let mut normalizer = OpenAiNormalizer::new(api);
-            let mut decoder = SseDecoder::new();
-            let mut frames = SseFrames::new();
-            decoder.feed(bytes, &mut frames);
-            decoder.finish(&mut frames);
-            for frame in frames.iter() {
-                normalizer.push_frame(frame, &mut out);
-            }
-            normalizer.finish(&mut out);
+            normalize_body(&mut OpenAiNormalizer::new(api), bytes, &mut out);
         }
         RecordedFormat::Hermes => {
             let mut normalizer = HermesNormalizer::new();

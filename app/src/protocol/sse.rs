@@ -283,6 +283,33 @@ pub fn decode_all(body: &[u8]) -> SseFrames {
     out
 }
 
+/// What turns one agent's SSE frames into channel events: the AG-UI and OpenAI adapters
+/// both are one, so the live stream and a recorded body are read by the same code.
+pub trait FrameNormalizer {
+    /// How many upstream events have been read.
+    fn upstream_count(&self) -> u64;
+    /// One decoded frame (or the decoder's error for it).
+    fn push_frame(
+        &mut self,
+        frame: Result<SseFrame<'_>, SseError>,
+        out: &mut Vec<crate::protocol::channel::EventDraft>,
+    );
+    /// The end of the stream, however it ended.
+    fn finish(&mut self, out: &mut Vec<crate::protocol::channel::EventDraft>);
+}
+
+/// A whole recorded SSE body through `normalizer`, ended as a live stream ends.
+pub fn normalize_body(
+    normalizer: &mut dyn FrameNormalizer,
+    body: &[u8],
+    out: &mut Vec<crate::protocol::channel::EventDraft>,
+) {
+    for frame in decode_all(body).iter() {
+        normalizer.push_frame(frame, out);
+    }
+    normalizer.finish(out);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,9 @@
 
 pub mod agui;
 pub mod hermes;
+pub mod openai;
 mod reach;
+pub mod sse_stream;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -167,6 +169,23 @@ pub struct GivenContext {
 }
 
 impl GivenContext {
+    /// Each entry as a `## description` section, its value passed through `value`; `None`
+    /// when nothing is given.
+    pub fn sections(&self, value: impl Fn(&str) -> String) -> Option<String> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let mut text = String::new();
+        for entry in &self.entries {
+            text.push_str(&format!(
+                "\n## {}\n{}\n",
+                entry.description,
+                value(&entry.value)
+            ));
+        }
+        Some(text)
+    }
+
     /// AG-UI `RunAgentInput.context`.
     pub fn agui(&self) -> Value {
         Value::Array(
@@ -352,6 +371,25 @@ impl Connectors {
     }
 }
 
+/// An agent's own tools, then each of the console's that the agent has none of the name of.
+pub fn with_console_tools(own: &[Value], console: impl IntoIterator<Item = Value>) -> Vec<Value> {
+    let mut tools = own.to_vec();
+    for tool in console {
+        if !own.iter().any(|mine| mine.get("name") == tool.get("name")) {
+            tools.push(tool);
+        }
+    }
+    tools
+}
+
+/// The names of `tools`, in order.
+pub fn tool_names(tools: &[Value]) -> Vec<String> {
+    tools
+        .iter()
+        .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
+        .collect()
+}
+
 /// Reads a tools file: a JSON array of `{name, description, parameters}`.
 pub fn read_tools(path: &std::path::Path) -> Result<Vec<Value>, String> {
     let text = std::fs::read_to_string(path)
@@ -363,7 +401,12 @@ pub fn parse_tools(text: &str) -> Result<Vec<Value>, String> {
     let tools: Vec<Value> = serde_json::from_str(text)
         .map_err(|error| format!("not a JSON array of tools: {error}"))?;
     for (position, tool) in tools.iter().enumerate() {
-        if tool.get("name").and_then(Value::as_str).is_none() {
+        // A tool of another type (a Responses `mcp` server, say) is named its own way.
+        let function = tool
+            .get("type")
+            .and_then(Value::as_str)
+            .is_none_or(|kind| kind == "function");
+        if function && tool.get("name").and_then(Value::as_str).is_none() {
             return Err(format!("tool {position} has no `name`"));
         }
     }

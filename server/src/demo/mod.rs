@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod gateway;
+pub mod openai;
 
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use axum::routing::{any, get, post};
 pub use agent::DemoAgent;
 
 /// The demo agent's routes: `POST /agent`, `/raw/{scenario}`, `/cancellations`,
-/// `/resumes`, `/tools`.
+/// `/resumes`, `/tools`; and the demo model's under `/openai/v1` and `/openai-chat/v1`.
 /// `agent-os serve` mounts them under `/demo`; `agent-os demo-agent` serves them at the root.
 pub fn router(agent: DemoAgent) -> Router {
     Router::new()
@@ -23,6 +24,7 @@ pub fn router(agent: DemoAgent) -> Router {
         .route("/tools", get(agent::tools))
         .route("/health", get(|| async { "ok" }))
         .with_state(agent)
+        .merge(openai::router())
 }
 
 /// The pause between demo events: long enough to watch text stream in a browser.

@@ -86,7 +86,13 @@ fn ask_json(record: &AskRecord) -> Value {
 }
 
 async fn list_agents(State(runs): State<Arc<Runs>>) -> Response {
-    axum::Json(json!({ "agents": runs.agents().names() })).into_response()
+    let environments: Vec<_> = runs
+        .agents()
+        .iter()
+        .map(|agent| agent.environment())
+        .collect();
+    axum::Json(json!({ "agents": runs.agents().names(), "environments": environments }))
+        .into_response()
 }
 
 async fn list_threads(

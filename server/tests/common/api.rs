@@ -25,6 +25,15 @@ impl Api {
         }
     }
 
+    /// The API of a server already started, whose data lives in `dir`.
+    pub fn over(server: TestServer, dir: tempfile::TempDir) -> Api {
+        Api {
+            client: server.client(),
+            server,
+            _dir: Some(dir),
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         self.server.url(path)
     }

@@ -32,14 +32,22 @@ fn failing_checks(ctx: Ctx, props: &Value, at: &At) -> Vec<String> {
     checks
         .iter()
         .filter(|check| {
-            let unknown = check
+            // The catalog's form is `{condition, message}`; an older one put the logic
+            // expression itself beside `message`.
+            let rule = match check.get("condition") {
+                Some(condition) => condition.clone(),
+                None => {
+                    let mut rule = (*check).clone();
+                    if let Some(fields) = rule.as_object_mut() {
+                        fields.remove("message");
+                    }
+                    rule
+                }
+            };
+            let unknown = rule
                 .get("call")
                 .and_then(Value::as_str)
                 .is_some_and(|name| !bind::known_function(name));
-            let mut rule = (*check).clone();
-            if let Some(fields) = rule.as_object_mut() {
-                fields.remove("message");
-            }
             !unknown
                 && !ctx
                     .data

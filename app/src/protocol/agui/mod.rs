@@ -342,3 +342,21 @@ fn violation(message: String, index: u64) -> EventDraft {
         Some(index),
     )
 }
+
+impl crate::protocol::sse::FrameNormalizer for AgUiNormalizer {
+    fn upstream_count(&self) -> u64 {
+        AgUiNormalizer::upstream_count(self)
+    }
+
+    fn push_frame(
+        &mut self,
+        frame: Result<crate::protocol::sse::SseFrame<'_>, crate::protocol::sse::SseError>,
+        out: &mut Vec<EventDraft>,
+    ) {
+        AgUiNormalizer::push_frame(self, frame, out)
+    }
+
+    fn finish(&mut self, out: &mut Vec<EventDraft>) {
+        AgUiNormalizer::finish(self, out)
+    }
+}

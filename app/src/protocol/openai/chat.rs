@@ -53,8 +53,7 @@ impl OpenAiNormalizer {
                         .pointer("/function/name")
                         .and_then(Value::as_str)
                         .unwrap_or("unnamed");
-                    self.start_call(&key, id, name, index, out);
-                    self.function_calls = true;
+                    self.start_call(&key, id, name, true, index, out);
                 }
                 if let Some(arguments) = call.pointer("/function/arguments").and_then(Value::as_str)
                 {

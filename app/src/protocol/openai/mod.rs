@@ -5,10 +5,12 @@
 //! run. A stream that stops before its end fails the run and keeps what arrived.
 
 mod chat;
+pub mod request;
 mod responses;
 
 use serde_json::{Value, json};
 
+use crate::protocol::agui::asks::ask_for_frontend_tool;
 use crate::protocol::ask::{Ask, AskKind, AskOrigin, AskState, Component, ToolPreview};
 use crate::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
 use crate::protocol::limits::excerpt;
@@ -27,6 +29,11 @@ struct Call {
     /// Chat: the `index`; Responses: the output item's id.
     key: String,
     tool_call_id: String,
+    name: String,
+    /// The arguments as streamed (JSON text).
+    arguments: String,
+    /// A function the console runs (not a call the runtime makes itself).
+    function: bool,
     ended: bool,
 }
 
@@ -51,8 +58,6 @@ pub struct OpenAiNormalizer {
     response_id: String,
     /// Chat's usage, which arrives before `[DONE]`.
     usage: Option<Value>,
-    /// The model called functions the console is to run.
-    function_calls: bool,
 }
 
 impl OpenAiNormalizer {
@@ -71,7 +76,6 @@ impl OpenAiNormalizer {
             finish_reason: None,
             response_id: "response".into(),
             usage: None,
-            function_calls: false,
         }
     }
 
@@ -230,11 +234,13 @@ impl OpenAiNormalizer {
         }
     }
 
+    /// Opens a call; `function` when the console is to run it.
     fn start_call(
         &mut self,
         key: &str,
         tool_call_id: &str,
         name: &str,
+        function: bool,
         index: u64,
         out: &mut Vec<EventDraft>,
     ) {
@@ -244,6 +250,9 @@ impl OpenAiNormalizer {
         self.calls.push(Call {
             key: key.to_owned(),
             tool_call_id: tool_call_id.to_owned(),
+            name: name.to_owned(),
+            arguments: String::new(),
+            function,
             ended: false,
         });
         out.push(draft(
@@ -260,7 +269,7 @@ impl OpenAiNormalizer {
     fn call_args(&mut self, key: &str, delta: &str, index: u64, out: &mut Vec<EventDraft>) {
         let Some(call) = self
             .calls
-            .iter()
+            .iter_mut()
             .find(|call| call.key == key && !call.ended)
         else {
             out.push(draft(
@@ -276,6 +285,7 @@ impl OpenAiNormalizer {
             return;
         };
         if !delta.is_empty() {
+            call.arguments.push_str(delta);
             out.push(draft(
                 EventBody::ToolCallArgs {
                     tool_call_id: call.tool_call_id.clone(),
@@ -320,7 +330,8 @@ impl OpenAiNormalizer {
     }
 
     /// The run's end: the answer pinned (when the model ended on text), refusals and
-    /// usage said, and the outcome — paused when approvals wait.
+    /// usage said, and the outcome — paused when approvals wait or the model called
+    /// functions, each of which becomes an ask the console runs or the operator answers.
     fn end_run(&mut self, usage: Option<&Value>, index: u64, out: &mut Vec<EventDraft>) {
         self.close_all(Some(index), out);
         self.ended = true;
@@ -335,9 +346,15 @@ impl OpenAiNormalizer {
         if let Some(line) = usage.and_then(usage_line) {
             out.push(notice(Level::Info, &line, "openai.usage", index));
         }
+        let functions: Vec<&Call> = self.calls.iter().filter(|call| call.function).collect();
+        let mut waiting = self.approvals.clone();
+        for call in &functions {
+            waiting.push(call.tool_call_id.clone());
+            let ask = ask_for_frontend_tool(&call.tool_call_id, &call.name, &call.arguments);
+            out.push(draft(EventBody::AskOpened { ask: Box::new(ask) }, index));
+        }
         // A model that called functions waits for their results: no answer yet.
-        if !self.function_calls
-            && self.approvals.is_empty()
+        if waiting.is_empty()
             && let Some(message_id) = self.last_message.clone()
         {
             out.push(draft(
@@ -348,12 +365,10 @@ impl OpenAiNormalizer {
                 index,
             ));
         }
-        let outcome = if self.approvals.is_empty() {
+        let outcome = if waiting.is_empty() {
             RunOutcome::Success
         } else {
-            RunOutcome::Interrupted {
-                ask_ids: self.approvals.clone(),
-            }
+            RunOutcome::Interrupted { ask_ids: waiting }
         };
         out.push(draft(EventBody::RunFinished { outcome }, index));
     }
@@ -506,4 +521,22 @@ fn error_of(value: &Value) -> Option<(String, Option<String>)> {
 /// The JSON an approval answer goes back as (Responses `mcp_approval_response` input item).
 pub fn mcp_approval_response(approval_request_id: &str, approve: bool) -> Value {
     json!({"type": "mcp_approval_response", "approval_request_id": approval_request_id, "approve": approve})
+}
+
+impl crate::protocol::sse::FrameNormalizer for OpenAiNormalizer {
+    fn upstream_count(&self) -> u64 {
+        OpenAiNormalizer::upstream_count(self)
+    }
+
+    fn push_frame(
+        &mut self,
+        frame: Result<crate::protocol::sse::SseFrame<'_>, crate::protocol::sse::SseError>,
+        out: &mut Vec<EventDraft>,
+    ) {
+        OpenAiNormalizer::push_frame(self, frame, out)
+    }
+
+    fn finish(&mut self, out: &mut Vec<EventDraft>) {
+        OpenAiNormalizer::finish(self, out)
+    }
 }

@@ -98,15 +98,14 @@ impl OpenAiNormalizer {
                     .get("name")
                     .and_then(Value::as_str)
                     .unwrap_or("unnamed");
-                self.start_call(id, call_id, name, index, out);
-                self.function_calls = true;
+                self.start_call(id, call_id, name, true, index, out);
             }
             kind if HOSTED_CALLS.contains(&kind) => {
                 let name = item
                     .get("name")
                     .and_then(Value::as_str)
                     .map_or_else(|| kind.trim_end_matches("_call").to_owned(), str::to_owned);
-                self.start_call(id, id, &name, index, out);
+                self.start_call(id, id, &name, false, index, out);
             }
             _ => {}
         }
@@ -119,7 +118,19 @@ impl OpenAiNormalizer {
             "message" if self.message.as_deref() == Some(id) => self.end_message(index, out),
             "reasoning" if self.reasoning.as_deref() == Some(id) => self.end_reasoning(index, out),
             "mcp_approval_request" => self.approval(item, index, out),
-            "function_call" => self.end_call(id, index, out),
+            "function_call" => {
+                // Arguments may come whole with the item, without deltas before it.
+                let streamed = self
+                    .calls
+                    .iter()
+                    .any(|c| c.key == id && !c.arguments.is_empty());
+                if let Some(arguments) = item.get("arguments").and_then(Value::as_str)
+                    && !streamed
+                {
+                    self.call_args(id, arguments, index, out);
+                }
+                self.end_call(id, index, out)
+            }
             kind if HOSTED_CALLS.contains(&kind) => {
                 self.end_call(id, index, out);
                 if let Some(output) = item.get("output").filter(|o| !o.is_null()) {

@@ -15,8 +15,8 @@ use app::workspace_tools::definitions;
 use serde_json::{Value, json};
 
 use super::{
-    AnswerRoute, Connector, GivenContext, Host, Launch, Paused, Prepared, Turn,
-    url_without_credentials,
+    AnswerRoute, Connector, GivenContext, Host, Launch, Paused, Prepared, Turn, tool_names,
+    url_without_credentials, with_console_tools,
 };
 
 pub struct AgUiConnector {
@@ -38,22 +38,14 @@ impl AgUiConnector {
     }
 
     /// The tools configured for the agent, then the console's workspace tools and the
-    /// catalog components the operator answers, each unless the agent has one of that name.
+    /// catalog components the operator answers.
     fn offered_tools(&self) -> Vec<Value> {
-        let mut tools = self.tools.clone();
-        for tool in definitions()
-            .into_iter()
-            .chain(app::catalog::answer_tool_definitions())
-        {
-            let taken = self
-                .tools
-                .iter()
-                .any(|own| own.get("name") == tool.get("name"));
-            if !taken {
-                tools.push(tool);
-            }
-        }
-        tools
+        with_console_tools(
+            &self.tools,
+            definitions()
+                .into_iter()
+                .chain(app::catalog::answer_tool_definitions()),
+        )
     }
 
     /// The RunAgentInput of run `run_id`, carrying the conversation and state so far.
@@ -95,11 +87,8 @@ impl Connector for AgUiConnector {
             protocol: "AG-UI".into(),
             transport: "HTTP + SSE".into(),
             endpoint: url_without_credentials(&self.url),
-            tools: self
-                .offered_tools()
-                .iter()
-                .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
-                .collect(),
+            tools: tool_names(&self.offered_tools()),
+            chosen_because: None,
         }
     }
 

@@ -87,6 +87,7 @@ impl Connector for HermesConnector {
             transport: transport.into(),
             endpoint,
             tools: Vec::new(),
+            chosen_because: None,
         }
     }
 
@@ -146,17 +147,11 @@ impl Connector for HermesConnector {
 /// message, marked as context. Hermes reads `@name` in a prompt as a reference to load,
 /// so an `@` inside a note is followed by a word joiner and stays text.
 fn prompt_with_context(text: &str, context: &super::GivenContext) -> String {
-    if context.entries.is_empty() {
+    let Some(sections) = context.sections(|value| value.replace('@', "@\u{2060}")) else {
         return text.to_owned();
-    }
+    };
     let mut prompt = String::from("[Context from the operator's workspace, for reference]\n");
-    for entry in &context.entries {
-        prompt.push_str(&format!(
-            "\n## {}\n{}\n",
-            entry.description,
-            entry.value.replace('@', "@\u{2060}")
-        ));
-    }
+    prompt.push_str(&sections);
     prompt.push_str("[End of context]\n\n");
     prompt.push_str(text);
     prompt

@@ -52,7 +52,7 @@ pub(super) fn booking(steps: &mut Vec<Step>, run: &Run<'_>) {
          "text": {"call": "formatString", "args": {"value": "${name}: ${seats} seats"}}},
         {"id": "status", "component": "Text", "variant": "caption", "text": {"path": "/status"}},
         {"id": "book", "component": "Button", "variant": "primary", "child": "book-label",
-         "checks": [{"call": "required", "args": {"value": {"path": "/name"}},
+         "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}},
                      "message": "Say who the booking is for."}],
          "action": {"event": {"name": "book", "context": {
             "name": {"path": "/name"}, "room": {"path": "/room"}, "size": {"path": "/size"},

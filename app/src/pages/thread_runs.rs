@@ -1,0 +1,99 @@
+//! Starting runs from the thread page — a message, a retry, an action on a surface — and
+//! joining the ones the server starts on its own: each shown at once and followed live.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::api::load_thread_page;
+use crate::components::context_pane::RunSignals;
+use crate::components::scroll_port::ScrollPort;
+use crate::error::ApiError;
+use crate::live::{Connection, follow, is_open};
+use crate::model::RunSummary;
+use crate::projection::{RunView, ViewPolicy};
+
+pub(super) fn signals(summary: RunSummary, view: RunView) -> RunSignals {
+    RunSignals {
+        summary: RwSignal::new(summary),
+        view: RwSignal::new(view),
+    }
+}
+
+/// What the page keeps of its runs, and how it says a run is being started or could not be.
+#[derive(Clone, Copy)]
+pub(super) struct RunStarter {
+    pub runs: RwSignal<Vec<RunSignals>>,
+    pub connection: RwSignal<Connection>,
+    pub port: ScrollPort,
+    pub busy: RwSignal<bool>,
+    pub problem: RwSignal<Option<String>>,
+}
+
+impl RunStarter {
+    /// A run the server started for this page: shown, and followed live.
+    pub fn add(self, summary: RunSummary) {
+        let id = summary.id.clone();
+        let added = signals(summary, RunView::new(ViewPolicy::default()));
+        if self.runs.try_update(|list| list.push(added)).is_some() {
+            follow(&id, added.view, self.connection);
+        }
+    }
+
+    /// Whoever starts a run wants to see what comes back: the page goes to its end and
+    /// waits for the server; the new run joins, or the problem is said.
+    pub fn start(
+        self,
+        started: impl std::future::Future<Output = Result<RunSummary, ApiError>> + 'static,
+    ) {
+        self.port.jump_to_latest();
+        self.busy.set(true);
+        self.problem.set(None);
+        spawn_local(async move {
+            match started.await {
+                Ok(summary) => self.add(summary),
+                Err(error) => {
+                    self.problem.try_set(Some(error.to_string()));
+                }
+            }
+            self.busy.try_set(false);
+        });
+    }
+
+    /// Runs the server started on its own (a resume after the last answer) join the page;
+    /// `agent` learns the thread's agent.
+    pub fn discover(self, thread_id: String, agent: RwSignal<Option<String>>) {
+        let (runs, connection) = (self.runs, self.connection);
+        spawn_local(async move {
+            let Ok(page) = load_thread_page(thread_id).await else {
+                return;
+            };
+            // The page may have been left meanwhile: nothing below may panic on that.
+            if agent.try_set(page.agent.clone()).is_some() {
+                return;
+            }
+            for run in page.runs {
+                let Some(known) = runs.try_with_untracked(|list| {
+                    list.iter()
+                        .find(|r| r.summary.with_untracked(|s| s.id == run.run.id))
+                        .copied()
+                }) else {
+                    return;
+                };
+                match known {
+                    Some(existing) => {
+                        existing.summary.try_set(run.run);
+                    }
+                    None => {
+                        let open = is_open(&run.view);
+                        let id = run.run.id.clone();
+                        let added = signals(run.run, run.view);
+                        runs.try_update(|list| list.push(added));
+                        if open {
+                            follow(&id, added.view, connection);
+                        }
+                    }
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,309 @@
+//! The OpenAI-compatible connector: a run is one streamed `POST /responses` or
+//! `/chat/completions` carrying the thread's conversation. The model's function calls
+//! become asks (the console runs its own tools, the operator answers the rest) and their
+//! results go back in a follow-up run, until the model stops calling; a Responses MCP
+//! approval request is answered the same way.
+
+mod negotiate;
+mod spec;
+
+use std::sync::Arc;
+
+use app::error::ApiError;
+use app::model::AgentEnvironment;
+use app::projection::history::messages_from_views;
+use app::protocol::ask::AskOrigin;
+use app::protocol::channel::{EventBody, EventDraft, Level};
+use app::protocol::openai::request::{ApprovalAnswer, Conversation, chat_body, responses_body};
+use app::protocol::openai::{OpenAiApi, OpenAiNormalizer};
+use app::workspace_tools::definitions;
+use serde_json::{Value, json};
+
+pub use negotiate::Negotiation;
+pub use spec::{ApiChoice, OpenAiSpec};
+
+use super::sse_stream::{self, SendError, StreamRequest};
+use super::{
+    AnswerRoute, Connector, GivenContext, Host, Launch, Paused, Prepared, Turn, tool_names,
+    url_without_credentials, with_console_tools,
+};
+use crate::clock::now_ms;
+
+/// How often a busy endpoint (429, 5xx) is tried again before a run gives up.
+const RETRIES: u32 = 3;
+
+pub struct OpenAiConnector {
+    inner: Arc<Inner>,
+    suggestions: Vec<String>,
+}
+
+struct Inner {
+    spec: OpenAiSpec,
+    /// Sent as a bearer token; never in an event, a log line or a response.
+    key: Option<String>,
+    /// What the model is offered: the configured tools, the console's own, the workspace
+    /// tools and the catalog components the operator answers.
+    tools: Vec<Value>,
+    negotiation: Negotiation,
+}
+
+impl OpenAiConnector {
+    /// An agent from its spec; `key` is the API key already read (from the environment).
+    pub fn new(spec: OpenAiSpec, key: Option<String>, tools: Vec<Value>) -> Self {
+        let tools = with_console_tools(
+            &tools,
+            app::console_tools::definitions()
+                .into_iter()
+                .chain(definitions())
+                .chain(app::catalog::answer_tool_definitions()),
+        );
+        let negotiation = Negotiation::new(spec.api, spec.model.clone());
+        Self {
+            inner: Arc::new(Inner {
+                spec,
+                key,
+                tools,
+                negotiation,
+            }),
+            suggestions: Vec::new(),
+        }
+    }
+
+    pub fn with_suggestions(mut self, suggestions: Vec<String>) -> Self {
+        self.suggestions = suggestions;
+        self
+    }
+}
+
+/// The system text carrying what the run is given besides the conversation.
+fn instructions(context: &GivenContext) -> Option<String> {
+    context.sections(str::to_owned).map(|sections| {
+        format!("Context from the operator's workspace, for reference:\n{sections}")
+    })
+}
+
+fn prepared(conversation: &Conversation, first: Vec<EventDraft>) -> Prepared {
+    let input = serde_json::to_value(conversation).unwrap_or(Value::Null);
+    Prepared {
+        recorded: input.clone(),
+        input,
+        first,
+    }
+}
+
+/// The operator's answers to the paused run's MCP approval requests.
+fn approval_answers(paused: &Paused) -> Vec<ApprovalAnswer> {
+    paused
+        .asks
+        .iter()
+        .filter_map(|record| {
+            let AskOrigin::OpenAiApproval {
+                approval_request_id,
+            } = &record.ask.origin
+            else {
+                return None;
+            };
+            let answer = paused.answers.get(&record.ask.id)?;
+            let tool = record.ask.tool.as_ref();
+            Some(ApprovalAnswer {
+                request_id: approval_request_id.clone(),
+                server_label: record
+                    .ask
+                    .metadata
+                    .iter()
+                    .find(|(key, _)| key == "server")
+                    .map(|(_, value)| value.clone()),
+                name: tool.map_or_else(|| "tool".to_owned(), |tool| tool.name.clone()),
+                arguments: tool.map_or_else(
+                    || "{}".to_owned(),
+                    |tool| match &tool.arguments {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    },
+                ),
+                approve: matches!(
+                    answer.action.as_str(),
+                    "once" | "session" | "always" | "approve" | "allow"
+                ),
+            })
+        })
+        .collect()
+}
+
+#[async_trait::async_trait]
+impl Connector for OpenAiConnector {
+    fn name(&self) -> &str {
+        &self.inner.spec.name
+    }
+
+    fn environment(&self) -> AgentEnvironment {
+        let (protocol, because) = self.inner.negotiation.shown();
+        AgentEnvironment {
+            agent: self.inner.spec.name.clone(),
+            protocol,
+            transport: "HTTP + SSE".into(),
+            endpoint: url_without_credentials(&self.inner.spec.url),
+            tools: tool_names(&self.inner.tools),
+            chosen_because: Some(because),
+        }
+    }
+
+    fn suggestions(&self) -> Vec<String> {
+        self.suggestions.clone()
+    }
+
+    fn answer_route(&self) -> AnswerRoute {
+        AnswerRoute::OneResumeRun
+    }
+
+    async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
+        let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
+        let mut messages = messages_from_views(&views, Some(&turn.message_id));
+        messages.push(json!({ "id": turn.message_id, "role": "user", "content": turn.text }));
+        let conversation = Conversation {
+            messages,
+            instructions: instructions(&turn.context),
+            ..Conversation::default()
+        };
+        Ok(prepared(&conversation, vec![turn.user_message()]))
+    }
+
+    async fn prepare_resume(
+        &self,
+        host: &Arc<Host>,
+        paused: &Paused,
+    ) -> Result<Prepared, ApiError> {
+        let views = host
+            .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
+            .await?;
+        let approvals = approval_answers(paused);
+        if !approvals.is_empty() && self.inner.negotiation.api() == Some(OpenAiApi::Chat) {
+            return Err(ApiError::Conflict(format!(
+                "agent {:?} speaks Chat Completions, which has no MCP approvals to answer",
+                self.inner.spec.name
+            )));
+        }
+        let conversation = Conversation {
+            messages: messages_from_views(&views, None),
+            instructions: instructions(&paused.context),
+            approvals,
+            ..Conversation::default()
+        };
+        let note = EventDraft::new(
+            EventBody::Notice {
+                level: Level::Info,
+                text: "Continuing with the results and answers given".into(),
+                source: "console".into(),
+            },
+            Some(now_ms()),
+            None,
+        );
+        Ok(prepared(&conversation, vec![note]))
+    }
+
+    async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {
+        let mut conversation: Conversation = serde_json::from_value(launch.input)
+            .map_err(|error| format!("the run's input is not a conversation: {error}"))?;
+        conversation.tools = self.inner.tools.clone();
+        let (inner, streaming) = (Arc::clone(&self.inner), Arc::clone(host));
+        let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
+        host.stream(&launch.tenant_id, &launch.run_id, async move {
+            if let Err(message) = inner
+                .run(&streaming, &tenant_id, &run_id, &conversation)
+                .await
+            {
+                sse_stream::fail(
+                    &streaming,
+                    &tenant_id,
+                    &run_id,
+                    message,
+                    "agent_unreachable",
+                )
+                .await;
+            }
+        });
+        Ok(())
+    }
+}
+
+impl Inner {
+    fn request<'a>(&'a self, url: &'a str, body: &'a Value) -> StreamRequest<'a> {
+        StreamRequest {
+            url,
+            body,
+            bearer: self.key.as_deref(),
+            retries: RETRIES,
+        }
+    }
+
+    /// Sends the conversation in the API the endpoint speaks (finding out which on the
+    /// first run) and reads the answer into the store.
+    async fn run(
+        &self,
+        host: &Host,
+        tenant_id: &str,
+        run_id: &str,
+        conversation: &Conversation,
+    ) -> Result<(), String> {
+        let model = self
+            .negotiation
+            .model(host, &self.spec, self.key.as_deref())
+            .await?;
+        let base = &self.spec.url;
+        let mut api = self.negotiation.api().unwrap_or(OpenAiApi::Responses);
+        let mut body = responses_or_chat(api, &model, conversation);
+        let mut url = endpoint(base, api);
+        let mut sent = sse_stream::send(host, &self.request(&url, &body)).await;
+        if self.negotiation.api().is_none() {
+            match &sent {
+                Err(SendError::Status { status, .. }) if matches!(status, 404 | 405 | 501) => {
+                    self.negotiation.settle(
+                        OpenAiApi::Chat,
+                        format!("the endpoint has no Responses API (POST /responses answered {status}); it is asked with Chat Completions"),
+                    );
+                    api = OpenAiApi::Chat;
+                    body = responses_or_chat(api, &model, conversation);
+                    url = endpoint(base, api);
+                    sent = sse_stream::send(host, &self.request(&url, &body)).await;
+                }
+                Ok(_) => self.negotiation.settle(
+                    OpenAiApi::Responses,
+                    "the endpoint answers the Responses API, which the console prefers".into(),
+                ),
+                Err(_) => {}
+            }
+            if sent.is_ok() {
+                let (protocol, because) = self.negotiation.shown();
+                let note = EventDraft::new(
+                    EventBody::Notice {
+                        level: Level::Info,
+                        text: format!("Speaking {protocol}: {because}"),
+                        source: "console".into(),
+                    },
+                    Some(now_ms()),
+                    None,
+                );
+                host.record(tenant_id, run_id, &[], vec![note])
+                    .await
+                    .map_err(|error| format!("the run could not be stored: {error}"))?;
+            }
+        }
+        let response = sent.map_err(|error| negotiate::worded(error, api, self.key.is_some()))?;
+        let mut normalizer = OpenAiNormalizer::new(api);
+        sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
+    }
+}
+
+fn endpoint(base: &str, api: OpenAiApi) -> String {
+    match api {
+        OpenAiApi::Responses => format!("{base}/responses"),
+        OpenAiApi::Chat => format!("{base}/chat/completions"),
+    }
+}
+
+fn responses_or_chat(api: OpenAiApi, model: &str, conversation: &Conversation) -> Value {
+    match api {
+        OpenAiApi::Responses => responses_body(model, conversation),
+        OpenAiApi::Chat => chat_body(model, conversation),
+    }
+}

@@ -1,0 +1,254 @@
+//! The demo OpenAI-compatible endpoint: a scripted model behind `/openai/v1` (Responses
+//! and Chat Completions) and `/openai-chat/v1` (Chat Completions only, so negotiation has
+//! something to fall back from). It wants the bearer key [`KEY`], streams like the hosted
+//! APIs do, and keeps the requests it was sent for tests to read.
+//!
+//! What it does follows the last user message: `note` calls the workspace tool
+//! `notes_search`, `colour` the console's `change_background`, `parallel` both at once,
+//! `approve` asks for an MCP approval (Responses), `busy` answers 429 once, `cut` stops
+//! mid-stream, `fail` reports an error mid-stream, `refuse` refuses, `slow` never ends;
+//! anything else is echoed with a reasoning summary. A request ending in tool results or
+//! an approval answer is answered by saying what came back.
+
+mod wire;
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+use wire::{Api, Step};
+
+/// The key the demo endpoint accepts (it guards nothing: the demo has no secrets).
+pub const KEY: &str = "demo-key";
+
+/// Words the demo model understands, offered on an empty thread.
+pub const SCENARIOS: [&str; 8] = [
+    "note", "colour", "parallel", "approve", "busy", "cut", "fail", "refuse",
+];
+
+/// The most requests kept for `/requests`.
+const KEPT: usize = 200;
+
+#[derive(Clone, Default)]
+pub struct DemoModel {
+    inner: Arc<Mutex<Seen>>,
+}
+
+#[derive(Default)]
+struct Seen {
+    requests: Vec<Value>,
+    /// Messages already answered with 429 once.
+    busy: HashSet<String>,
+}
+
+/// The routes, to be mounted under `/demo`.
+pub fn router() -> Router {
+    let model = DemoModel::default();
+    Router::new()
+        .route("/openai/v1/models", get(models))
+        .route("/openai/v1/responses", post(responses))
+        .route("/openai/v1/chat/completions", post(chat))
+        .route("/openai/v1/requests", get(requests))
+        .route("/openai-chat/v1/models", get(models))
+        .route("/openai-chat/v1/chat/completions", post(chat))
+        // What a server without the Responses API answers (the console's own fallback
+        // would answer for an unknown route otherwise).
+        .route("/openai-chat/v1/responses", post(no_responses))
+        .with_state(model)
+}
+
+fn error(status: StatusCode, message: &str, code: &str) -> Response {
+    let body =
+        json!({"error": {"message": message, "type": "invalid_request_error", "code": code}});
+    (status, Json(body)).into_response()
+}
+
+fn authorized(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        == Some(KEY)
+}
+
+fn refused_key() -> Response {
+    error(
+        StatusCode::UNAUTHORIZED,
+        "Incorrect API key provided.",
+        "invalid_api_key",
+    )
+}
+
+async fn models(headers: HeaderMap) -> Response {
+    if !authorized(&headers) {
+        return refused_key();
+    }
+    Json(json!({"object": "list", "data": [{"id": "demo-model", "object": "model", "owned_by": "agent-os"}]}))
+        .into_response()
+}
+
+async fn no_responses() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "Unknown route POST /v1/responses",
+        "not_found",
+    )
+}
+
+async fn requests(State(model): State<DemoModel>) -> Response {
+    let seen = model
+        .inner
+        .lock()
+        .map(|seen| seen.requests.clone())
+        .unwrap_or_default();
+    Json(Value::Array(seen)).into_response()
+}
+
+async fn responses(State(model): State<DemoModel>, headers: HeaderMap, body: Bytes) -> Response {
+    answer(model, headers, body, Api::Responses).await
+}
+
+async fn chat(State(model): State<DemoModel>, headers: HeaderMap, body: Bytes) -> Response {
+    answer(model, headers, body, Api::Chat).await
+}
+
+async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> Response {
+    if !authorized(&headers) {
+        return refused_key();
+    }
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(Value::Object(request)) => Value::Object(request),
+        _ => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "the body must be a JSON object",
+                "invalid_body",
+            );
+        }
+    };
+    if request.get("stream") != Some(&json!(true)) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "the demo model only streams: set stream to true",
+            "stream_required",
+        );
+    }
+    let last = wire::last_entry(api, &request);
+    let busy_first =
+        matches!(&last, wire::Last::User(text) if text.to_lowercase().contains("busy"));
+    if let Ok(mut seen) = model.inner.lock() {
+        if seen.requests.len() >= KEPT {
+            seen.requests.remove(0);
+        }
+        seen.requests
+            .push(json!({"api": api.name(), "body": request}));
+        if busy_first
+            && let wire::Last::User(text) = &last
+            && seen.busy.insert(text.clone())
+        {
+            let mut response = error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Rate limit reached; try again shortly.",
+                "rate_limit_exceeded",
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("0"));
+            return response;
+        }
+    }
+    wire::stream(api, script(&last))
+}
+
+/// What the model does for the conversation's last entry.
+fn script(last: &wire::Last) -> Vec<Step> {
+    match last {
+        wire::Last::ToolResults(results) => {
+            let said: Vec<String> = results
+                .iter()
+                .map(|(name, output)| format!("{name} gave {}", wire::short(output)))
+                .collect();
+            vec![Step::Text(format!("The tools answered: {}.", said.join("; ")))]
+        }
+        wire::Last::Approval { approve: true, .. } => vec![
+            Step::Hosted {
+                name: "read_wiki".into(),
+                server: "wiki".into(),
+                arguments: r#"{"page":"Release checklist"}"#.into(),
+                output: "1. Tag the release. 2. Publish the notes.".into(),
+            },
+            Step::Text("Approved, so I read the release checklist: tag the release, then publish the notes.".into()),
+        ],
+        wire::Last::Approval { approve: false, .. } => vec![Step::Text(
+            "Understood: the wiki was not read, as you declined.".into(),
+        )],
+        wire::Last::User(text) => {
+            let lower = text.to_lowercase();
+            let has = |word: &str| lower.contains(word);
+            if has("parallel") {
+                vec![
+                    Step::Text("Looking in two places at once.".into()),
+                    notes_search("release"),
+                    Step::Call {
+                        name: "change_background".into(),
+                        arguments: r##"{"color": "#e6f4f1"}"##.into(),
+                    },
+                ]
+            } else if has("note") {
+                vec![
+                    Step::Reasoning("The operator wants notes; search them.".into()),
+                    notes_search("release"),
+                ]
+            } else if has("colour") || has("color") {
+                vec![Step::Call {
+                    name: "change_background".into(),
+                    arguments: r##"{"color": "#e6f4f1"}"##.into(),
+                }]
+            } else if has("approve") {
+                vec![
+                    Step::Text("I need to read the team wiki for that.".into()),
+                    Step::Approval {
+                        name: "read_wiki".into(),
+                        server: "wiki".into(),
+                        arguments: r#"{"page":"Release checklist"}"#.into(),
+                    },
+                ]
+            } else if has("cut") {
+                vec![
+                    Step::Text("This answer will stop half".into()),
+                    Step::Cut,
+                ]
+            } else if has("fail") {
+                vec![
+                    Step::Text("Starting, then".into()),
+                    Step::Fail("The model crashed while answering.".into()),
+                ]
+            } else if has("refuse") {
+                vec![Step::Refusal("I can't help with that.".into())]
+            } else if has("slow") {
+                vec![Step::Text("Thinking for a long time".into()), Step::Hang]
+            } else {
+                vec![
+                    Step::Reasoning("A plain message: answer it.".into()),
+                    Step::Text(format!("You said: **{}**", text.trim())),
+                ]
+            }
+        }
+        wire::Last::Nothing => vec![Step::Text("There is no message to answer.".into())],
+    }
+}
+
+fn notes_search(query: &str) -> Step {
+    Step::Call {
+        name: "notes_search".into(),
+        arguments: json!({ "query": query }).to_string(),
+    }
+}

@@ -1,0 +1,340 @@
+//! OpenAI-compatible agents over real HTTP to the demo model on loopback: both APIs and
+//! the negotiation between them, the tool loop, MCP approvals answered once, Stop, a
+//! refused key that reaches no event or log, a busy endpoint tried again, and streams that
+//! stop or fail mid-way.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::TestServer;
+use common::api::{Api, errors, texts, tool_calls};
+use serde_json::{Value, json};
+
+/// The requests the demo model was sent, oldest first.
+async fn sent(api: &Api) -> Vec<Value> {
+    let (_, seen) = api.get("/demo/openai/v1/requests").await;
+    seen.as_array().unwrap().clone()
+}
+
+fn notices(view: &Value) -> Vec<String> {
+    view["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "notice")
+        .map(|item| item["text"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// A run that ended waiting on asks (and may have been carried on already).
+fn paused_or_resumed(shown: &Value) -> bool {
+    matches!(
+        shown["run"]["status"].as_str(),
+        Some("interrupted" | "resumed")
+    )
+}
+
+async fn environment(api: &Api, agent: &str) -> Value {
+    let (_, agents) = api.get("/api/v1/agents").await;
+    agents["environments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|environment| environment["agent"] == agent)
+        .cloned()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_responses_agent_calls_a_workspace_tool_and_answers_with_its_result() {
+    let api = Api::start(&[]).await;
+    api.post(
+        "/api/v1/notes",
+        json!({"title": "Release plan", "body": "The release goes out on Friday."}),
+    )
+    .await;
+    let thread = api.thread(Some("demo-openai")).await;
+    let run = api.say(&thread, "Find my note about the release").await;
+    let paused = api.settled(&run).await;
+    assert!(paused_or_resumed(&paused), "{paused}");
+    let said = notices(&paused["view"]).join(" | ");
+    assert!(
+        said.contains(
+            "Speaking OpenAI Responses (model demo-model): the endpoint answers the Responses API"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("Tokens: 42 in, 17 out (5 reasoning)"),
+        "{said}"
+    );
+    let calls = tool_calls(&paused["view"]);
+    assert_eq!(calls[0]["name"], "notes_search");
+    let answered = api.nth_run(&thread, 1).await;
+    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
+    let reply = texts(&answered["view"]).join(" ");
+    assert!(
+        reply.contains("The tools answered: notes_search gave"),
+        "{reply}"
+    );
+    assert!(reply.contains("\"title\":\"Release plan\""), "{reply}");
+
+    let requests = sent(&api).await;
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let first = &requests[0]["body"];
+    assert_eq!(requests[0]["api"], "responses");
+    assert_eq!(first["model"], "demo-model");
+    let offered: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    for tool in ["change_background", "notes_search", "note_write"] {
+        assert!(offered.contains(&tool), "{offered:?}");
+    }
+    let input = requests[1]["body"]["input"].as_array().unwrap();
+    let kinds: Vec<&str> = input
+        .iter()
+        .map(|item| item["type"].as_str().unwrap_or("message"))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["message", "function_call", "function_call_output"],
+        "{input:?}"
+    );
+    assert_eq!(input[1]["call_id"], input[2]["call_id"]);
+    let environment = environment(&api, "demo-openai").await;
+    assert_eq!(
+        environment["protocol"],
+        "OpenAI Responses (model demo-model)"
+    );
+    assert!(
+        environment["chosen_because"]
+            .as_str()
+            .unwrap()
+            .contains("answers the Responses API")
+    );
+}
+
+#[tokio::test]
+async fn an_endpoint_without_responses_is_asked_with_chat_completions_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with_env(
+        &dir.path().join("data"),
+        &[
+            "--openai",
+            "chatty=http://127.0.0.1:{port}/demo/openai-chat/v1,api_key_env=CHATTY_KEY",
+        ],
+        &[("CHATTY_KEY", "demo-key")],
+    )
+    .await;
+    let api = Api::over(server, dir);
+    let thread = api.thread(Some("chatty")).await;
+    let run = api.say(&thread, "run the parallel search").await;
+    let paused = api.settled(&run).await;
+    assert!(paused_or_resumed(&paused), "{paused}");
+    let said = notices(&paused["view"]).join(" | ");
+    assert!(
+        said.contains("the endpoint has no Responses API (POST /responses answered 404)"),
+        "{said}"
+    );
+    let names: Vec<&str> = tool_calls(&paused["view"])
+        .iter()
+        .map(|call| call["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["notes_search", "change_background"]);
+    // The workspace tool ran by itself; the console's own tool waits for the browser
+    // (or, here, for its receipt).
+    let asks = paused["view"]["asks"].as_array().unwrap();
+    let colour = asks
+        .iter()
+        .find(|ask| ask["tool"]["name"] == "change_background")
+        .unwrap();
+    let (status, _) = api
+        .receipt(
+            &run,
+            colour["id"].as_str().unwrap(),
+            "frontend_tool",
+            "submit",
+            json!({"result": {"applied": "#e6f4f1"}}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let answered = api.nth_run(&thread, 1).await;
+    let reply = texts(&answered["view"]).join(" ");
+    assert!(
+        reply.contains("notes_search gave {\"notes\":[]}"),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("change_background gave {\"applied\":\"#e6f4f1\"}"),
+        "{reply}"
+    );
+    let environment = environment(&api, "chatty").await;
+    assert_eq!(
+        environment["protocol"],
+        "OpenAI Chat Completions (model demo-model)"
+    );
+}
+
+#[tokio::test]
+async fn an_mcp_approval_pauses_the_run_and_its_answer_goes_back_once() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(Some("demo-openai")).await;
+    let run = api.say(&thread, "approve reading the wiki").await;
+    let paused = api.settled(&run).await;
+    assert!(paused_or_resumed(&paused), "{paused}");
+    let ask = &paused["view"]["asks"][0];
+    assert_eq!(ask["origin"]["type"], "open_ai_approval", "{ask}");
+    assert_eq!(ask["title"], "Allow read_wiki on wiki?");
+    let ask_id = ask["id"].as_str().unwrap();
+    let (status, body) = api
+        .receipt(&run, ask_id, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let answered = api.nth_run(&thread, 1).await;
+    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
+    assert!(
+        texts(&answered["view"])
+            .join(" ")
+            .contains("Approved, so I read the release checklist")
+    );
+    let wiki = tool_calls(&answered["view"])[0];
+    assert_eq!(wiki["name"], "read_wiki");
+    assert!(
+        wiki["result"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Tag the release")
+    );
+
+    let (again, _) = api
+        .receipt(&run, ask_id, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(again, 409, "a second answer is refused");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let responses: Vec<Value> = sent(&api)
+        .await
+        .into_iter()
+        .flat_map(|request| {
+            request["body"]["input"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter(|item| item["type"] == "mcp_approval_response")
+        .collect();
+    assert_eq!(responses.len(), 1, "{responses:?}");
+    assert_eq!(responses[0]["approve"], true);
+    assert_eq!(api.runs(&thread).await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_refused_key_fails_the_run_in_words_and_reaches_no_event_or_log() {
+    let secret = "sk-test-not-the-demo-key-5f2c";
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let data = dir.path().join("data");
+    let server = TestServer::start_logging(
+        &data,
+        &[
+            "--openai",
+            "locked=http://127.0.0.1:{port}/demo/openai/v1,model=demo-model,api_key_env=LOCKED_KEY",
+        ],
+        &[("LOCKED_KEY", secret)],
+        &log,
+    )
+    .await;
+    let api = Api::over(server, dir);
+    let thread = api.thread(Some("locked")).await;
+    let run = api.say(&thread, "hello").await;
+    let failed = api.settled(&run).await;
+    assert_eq!(failed["run"]["status"], "failed", "{failed}");
+    assert_eq!(
+        errors(&failed["view"]),
+        ["the endpoint refused the API key (401)"]
+    );
+    let (_, events) = api.get(&format!("/api/v1/runs/{run}/events")).await;
+    let (_, page) = api.get(&format!("/api/v1/threads/{thread}")).await;
+    for shown in [events.to_string(), page.to_string(), failed.to_string()] {
+        assert!(!shown.contains(secret));
+    }
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(
+            !bytes
+                .windows(secret.len())
+                .any(|window| window == secret.as_bytes()),
+            "the key is in the data directory"
+        );
+    }
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(!logged.contains(secret), "the key is in the log");
+}
+
+#[tokio::test]
+async fn a_busy_endpoint_is_tried_again_and_the_run_succeeds() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(Some("demo-openai")).await;
+    let run = api.say(&thread, "busy afternoon").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    assert!(
+        texts(&done["view"])
+            .join(" ")
+            .contains("You said: **busy afternoon**")
+    );
+    assert_eq!(sent(&api).await.len(), 2, "one 429, then the answer");
+}
+
+#[tokio::test]
+async fn a_stream_that_stops_or_fails_midway_fails_the_run_and_keeps_what_arrived() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(Some("demo-openai")).await;
+    let run = api.say(&thread, "cut it short").await;
+    let cut = api.settled(&run).await;
+    assert_eq!(cut["run"]["status"], "failed", "{cut}");
+    assert!(
+        texts(&cut["view"])
+            .join(" ")
+            .contains("This answer will stop half")
+    );
+    assert_eq!(
+        errors(&cut["view"]),
+        ["the stream stopped before the response was complete"]
+    );
+    let run = api.say(&thread, "fail now").await;
+    let failed = api.settled(&run).await;
+    assert_eq!(failed["run"]["status"], "failed", "{failed}");
+    assert!(texts(&failed["view"]).join(" ").contains("Starting, then"));
+    assert_eq!(
+        errors(&failed["view"]),
+        ["the endpoint reported an error: The model crashed while answering."]
+    );
+}
+
+#[tokio::test]
+async fn stop_ends_a_run_that_is_still_streaming() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(Some("demo-openai")).await;
+    let run = api.say(&thread, "slow answer please").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+        if texts(&shown["view"]).join(" ").contains("long time") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{shown}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, stopped) = api
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{stopped}");
+    let settled = api.settled(&run).await;
+    assert_eq!(settled["run"]["status"], "cancelled", "{settled}");
+}
