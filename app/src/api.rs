@@ -62,6 +62,9 @@ pub mod service {
             thread_id: &str,
             title: &str,
         ) -> Result<ThreadSummary, ApiError>;
+        /// How each configured agent is reached, the default first (what the console chose
+        /// for an agent it negotiates with can change once the agent was first asked).
+        fn environments(&self) -> Vec<crate::model::AgentEnvironment>;
         /// The thread with every run and its projection, arrival lists left out.
         async fn thread_page(
             &self,
@@ -516,6 +519,14 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
 pub async fn load_thread_page(thread_id: String) -> Result<ThreadPage, ApiError> {
     use service::*;
     with_status(workspace()?.thread_page(&tenant()?, &thread_id).await)
+}
+
+/// How each configured agent is reached, the default first.
+#[server(prefix = "/fn", endpoint = "agent_environments")]
+pub async fn agent_environments() -> Result<Vec<crate::model::AgentEnvironment>, ApiError> {
+    use service::*;
+    tenant()?;
+    Ok(workspace()?.environments())
 }
 
 #[server(prefix = "/fn", endpoint = "run_arrivals")]

@@ -42,6 +42,11 @@ pub fn project_file(stream: &Path) -> RunView {
     RunView::from_events(ViewPolicy::default(), &events_of_file(stream))
 }
 
+/// The view of drafts a normalizer made.
+pub fn project_drafts(drafts: Vec<EventDraft>) -> RunView {
+    RunView::from_events(ViewPolicy::default(), &place_all(run_ref(), drafts, 0))
+}
+
 pub fn events_of_bytes(bytes: &[u8], config: AgUiConfig) -> Vec<RunEvent> {
     place_all(run_ref(), normalize_recorded(bytes, config), 0)
 }

@@ -259,6 +259,25 @@ fn malformed_events_are_reported_and_the_stream_goes_on() {
     );
 }
 
+/// Captured from a LiteLLM 1.108.7 proxy on loopback whose mock model cannot stream the
+/// Responses API: a typeless error frame, then Chat's `[DONE]`.
+#[test]
+fn a_proxy_s_typeless_error_frame_fails_the_run_with_its_words() {
+    let body = std::fs::read(repo_path(
+        "fixtures/openai/captured/litellm_responses_stream_error.body",
+    ))
+    .unwrap();
+    let mut normalizer = OpenAiNormalizer::new(OpenAiApi::Responses);
+    let mut drafts = Vec::new();
+    app::protocol::sse::normalize_body(&mut normalizer, &body, &mut drafts);
+    let view = project_drafts(drafts);
+    assert_eq!(view.status, RunStatus::Failed);
+    assert_eq!(
+        view.failure.as_deref(),
+        Some("the endpoint reported an error: Error processing stream start")
+    );
+}
+
 mod requests {
     use app::protocol::openai::request::{
         ApprovalAnswer, Conversation, NOT_RUN, chat_body, responses_body,

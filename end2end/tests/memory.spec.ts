@@ -100,6 +100,12 @@ test('a memory entry pinned in the context pane is given to the next run', async
   await expect(given).toContainText('pinned to the thread');
   await page.reload();
   await expect(page.getByRole('list', { name: 'Memory given to the latest run' })).toContainText(fact);
-  await page.getByRole('button', { name: `Unpin “${fact}”` }).click();
-  await expect(page.getByText('No memory pinned to this thread.')).toBeVisible();
+  // The section hydrates once its data is read back, a moment after the page: until then
+  // the server-rendered button does nothing, so the click is repeated until it takes
+  // (unpinning twice leaves the same pins).
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await expect(async () => {
+    await page.getByRole('button', { name: `Unpin “${fact}”` }).click({ timeout: 1000 });
+    await expect(page.getByText('No memory pinned to this thread.')).toBeVisible({ timeout: 1000 });
+  }).toPass();
 });

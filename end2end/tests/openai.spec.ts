@@ -7,6 +7,8 @@ import { askLane, expect, startScenario, test, timeline } from './helpers';
 test('an OpenAI-compatible agent streams, calls a tool, pauses for approval across a reload and resumes once', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
+  // A panic's message reaches the console, not the page error: kept in the test's output.
+  page.on('console', (message) => { if (message.type() === 'error') console.log('console error:', message.text().slice(0, 1500)); });
   await startScenario(page, 'colour the console please', 'demo-openai');
   const log = timeline(page);
 

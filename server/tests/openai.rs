@@ -338,3 +338,91 @@ async fn stop_ends_a_run_that_is_still_streaming() {
     let settled = api.settled(&run).await;
     assert_eq!(settled["run"]["status"], "cancelled", "{settled}");
 }
+
+#[tokio::test]
+async fn a_runtime_that_offers_ag_ui_is_spoken_to_over_it_and_its_asks_still_show() {
+    let api = Api::start(&["--openai", "rt=http://127.0.0.1:{port}/demo/runtime/v1"]).await;
+    let before = environment(&api, "rt").await;
+    assert!(
+        before["chosen_because"]
+            .as_str()
+            .unwrap()
+            .contains("bootstrap document")
+    );
+    let thread = api.thread(Some("rt")).await;
+    let run = api.say(&thread, "approve").await;
+    let paused = api.settled(&run).await;
+    // The demo AG-UI agent's approvals, though the runtime reports having none.
+    assert!(paused_or_resumed(&paused), "{paused}");
+    let asks = paused["view"]["asks"].as_array().unwrap();
+    assert_eq!(asks.len(), 2, "{paused}");
+    assert_eq!(asks[0]["origin"]["type"], "ag_ui_interrupt");
+    let environment = environment(&api, "rt").await;
+    assert_eq!(environment["protocol"], "AG-UI");
+    let because = environment["chosen_because"].as_str().unwrap();
+    assert!(
+        because.contains("bootstrap document offers it"),
+        "{because}"
+    );
+    assert!(
+        because.contains("it reports no approvals, and asks that arrive are shown all the same"),
+        "{because}"
+    );
+    assert!(
+        environment["endpoint"]
+            .as_str()
+            .unwrap()
+            .ends_with("/demo/runtime/v1")
+    );
+    assert!(
+        sent(&api).await.is_empty(),
+        "nothing went to the OpenAI APIs"
+    );
+}
+
+#[tokio::test]
+async fn a_runtime_whose_ag_ui_does_not_start_is_spoken_to_over_responses_from_then_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with_env(
+        &dir.path().join("data"),
+        &[
+            "--openai",
+            "broken=http://127.0.0.1:{port}/demo/runtime-broken/v1,api_key_env=BROKEN_KEY",
+        ],
+        &[("BROKEN_KEY", "demo-key")],
+    )
+    .await;
+    let api = Api::over(server, dir);
+    let thread = api.thread(Some("broken")).await;
+    let run = api.say(&thread, "hello there").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    assert!(
+        texts(&done["view"])
+            .join(" ")
+            .contains("You said: **hello there**")
+    );
+    let said = notices(&done["view"]).join(" | ");
+    assert!(
+        said.contains("The runtime offers AG-UI at http://127.0.0.1:"),
+        "{said}"
+    );
+    assert!(said.contains("/demo/runtime-broken/agui-gone, but the run could not start there (HTTP 404: AG-UI moved away)"), "{said}");
+    let run = api.say(&thread, "and again").await;
+    let again = api.settled(&run).await;
+    assert_eq!(again["run"]["status"], "succeeded", "{again}");
+    assert!(!notices(&again["view"]).join(" ").contains("AG-UI"));
+    let environment = environment(&api, "broken").await;
+    assert_eq!(
+        environment["protocol"],
+        "OpenAI Responses (model demo-model)"
+    );
+    assert!(
+        environment["chosen_because"]
+            .as_str()
+            .unwrap()
+            .contains("the runtime offers AG-UI at"),
+        "{environment}"
+    );
+    assert_eq!(sent(&api).await.len(), 2);
+}

@@ -25,7 +25,8 @@ pub fn ContextPane(
     #[prop(into)] runs: Signal<Vec<RunSignals>>,
     #[prop(into)] agent: Signal<Option<String>>,
     /// Every configured agent's environment, the default first.
-    environments: Vec<AgentEnvironment>,
+    #[prop(into)]
+    environments: Signal<Vec<AgentEnvironment>>,
     selection: RwSignal<Option<Selection>>,
     thread_id: StoredValue<String>,
     /// Where actions on the agent's A2UI surfaces go (`None`: read-only).
@@ -33,11 +34,13 @@ pub fn ContextPane(
 ) -> impl IntoView {
     let environment = move || {
         let chosen = agent.get();
-        environments
-            .iter()
-            .find(|environment| Some(&environment.agent) == chosen.as_ref())
-            .or_else(|| environments.first())
-            .cloned()
+        environments.with(|environments| {
+            environments
+                .iter()
+                .find(|environment| Some(&environment.agent) == chosen.as_ref())
+                .or_else(|| environments.first())
+                .cloned()
+        })
     };
     let latest = move || runs.with(|runs| runs.last().copied());
     // State and plan belong to the thread: the last run that published one keeps showing

@@ -11,8 +11,8 @@ use leptos_router::hooks::use_params_map;
 
 use super::thread_runs::{RunStarter, signals};
 use crate::api::{
-    answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread, retry_run, send_message,
-    send_surface_action,
+    agent_environments, answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread,
+    retry_run, send_message, send_surface_action,
 };
 use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
@@ -114,7 +114,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let returned = RwSignal::new(None::<String>);
     let suggestions = data.suggestions.clone();
-    let environments = data.environments.clone();
+    let environments = RwSignal::new(data.environments.clone());
     let threads_changed = use_context::<ThreadsChanged>();
     // What the thread shows, counted only while the reader is away from the live end.
     let items = Signal::derive(move || {
@@ -206,6 +206,33 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     // An action on one of the agent's surfaces: a run of its own, followed like a message's.
     let act = Callback::new(move |request: crate::a2ui::action::ActionRequest| {
         starter.start(send_surface_action(thread_id.get_value(), request));
+    });
+
+    // What the console chooses for an agent it negotiates with is known once the agent was
+    // first asked: when a run stops, an undecided environment is asked for again.
+    Effect::new(move |was_running: Option<bool>| {
+        let running = runs.with(|list| {
+            list.last()
+                .is_some_and(|run| run.view.with(|view| !view.status.is_terminal()))
+        });
+        let bound = agent.get_untracked();
+        let undecided = environments.with_untracked(|all| {
+            all.iter().any(|environment| {
+                Some(&environment.agent) == bound.as_ref()
+                    && environment
+                        .chosen_because
+                        .as_deref()
+                        .is_some_and(|why| why.starts_with("not asked yet"))
+            })
+        });
+        if was_running == Some(true) && !running && undecided {
+            spawn_local(async move {
+                if let Ok(fresh) = agent_environments().await {
+                    environments.try_set(fresh);
+                }
+            });
+        }
+        running
     });
 
     let running = Signal::derive(move || {

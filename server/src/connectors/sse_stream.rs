@@ -59,17 +59,25 @@ fn backoff(attempt: u32, retry_after: Option<&str>) -> Duration {
         .min(LONGEST_BACKOFF)
 }
 
-/// What an error body says, briefly: an OpenAI-style `error.message`, else its text.
+/// What an error body says, briefly: an OpenAI-style `error.message` (also from the first
+/// frame of an error sent as a stream), else its text on one line.
 fn error_detail(body: &str) -> String {
-    let said = serde_json::from_str::<Value>(body).ok().and_then(|value| {
-        value
-            .pointer("/error/message")
-            .or_else(|| value.get("message"))
-            .or_else(|| value.get("error"))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    });
-    excerpt(said.as_deref().unwrap_or(body).trim(), 300)
+    let json = match body.trim_start().strip_prefix("data:") {
+        Some(framed) => framed.lines().next().unwrap_or_default(),
+        None => body,
+    };
+    let said = serde_json::from_str::<Value>(json.trim())
+        .ok()
+        .and_then(|value| {
+            value
+                .pointer("/error/message")
+                .or_else(|| value.get("message"))
+                .or_else(|| value.get("error"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+    let text = said.as_deref().unwrap_or(body);
+    excerpt(&text.split_whitespace().collect::<Vec<_>>().join(" "), 300)
 }
 
 /// Sends `request`, trying a busy endpoint again (see [`StreamRequest::retries`]).
@@ -300,5 +308,12 @@ mod tests {
             "Rate limit reached"
         );
         assert_eq!(error_detail("plain text\n"), "plain text");
+        // LiteLLM's answer when a stream fails before it starts (HTTP 500).
+        assert_eq!(
+            error_detail(
+                "data: {\"error\": {\"message\": \"Error processing stream start\", \"code\": \"500\"}}\n\ndata: [DONE]\n\n"
+            ),
+            "Error processing stream start"
+        );
     }
 }

@@ -167,6 +167,7 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/get_thread",
     "/fn/thread_page",
     "/fn/run_arrivals",
+    "/fn/agent_environments",
     "/fn/notes",
     "/fn/note",
     "/fn/note_versions",

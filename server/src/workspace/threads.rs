@@ -132,6 +132,14 @@ impl WorkspaceService for WorkspaceServiceImpl {
             .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))
     }
 
+    fn environments(&self) -> Vec<app::model::AgentEnvironment> {
+        self.runs
+            .agents()
+            .iter()
+            .map(|agent| agent.environment())
+            .collect()
+    }
+
     async fn thread_page(&self, tenant_id: &str, thread_id: &str) -> Result<ThreadPage, ApiError> {
         let thread = self.get_thread(tenant_id, thread_id).await?;
         let agent = self.store.thread_agent(tenant_id, thread_id).await?;
@@ -148,12 +156,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(ThreadPage {
             suggestions: self.suggestions(agent.as_deref()),
             agents: self.runs.agents().names(),
-            environments: self
-                .runs
-                .agents()
-                .iter()
-                .map(|agent| agent.environment())
-                .collect(),
+            environments: self.environments(),
             thread,
             agent,
             runs,

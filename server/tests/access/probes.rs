@@ -383,6 +383,13 @@ pub fn probes() -> Vec<Probe> {
         ),
         probe(
             Method::POST,
+            "/fn/agent_environments",
+            Form(""),
+            Viewer,
+            false,
+        ),
+        probe(
+            Method::POST,
             "/fn/run_arrivals",
             Form("run_id={R}"),
             Viewer,

@@ -83,6 +83,12 @@ impl OpenAiNormalizer {
                     .unwrap_or_else(|| ("the endpoint reported an error".into(), None));
                 self.fail(message, code, index, out);
             }
+            // An error without a type, as some proxies send one mid-stream.
+            "" if event.get("error").is_some_and(|e| !e.is_null()) => {
+                let (message, code) = error_of(event)
+                    .unwrap_or_else(|| ("the endpoint reported an error".into(), None));
+                self.fail(message, code, index, out);
+            }
             // Progress markers and whole-text repeats of what the deltas already carried.
             _ => {}
         }

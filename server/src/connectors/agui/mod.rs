@@ -2,7 +2,7 @@
 //! with Server-Sent Events; a paused run's answers go back in one follow-up run.
 
 mod resume;
-mod stream;
+pub(crate) mod stream;
 
 use std::sync::Arc;
 

@@ -8,6 +8,14 @@ use serde_json::Value;
 use crate::connectors::sse_stream::{self, SendError, StreamRequest};
 use crate::connectors::{Host, RunOptions};
 
+/// What reads the answer to RunAgentInput `input`.
+pub(crate) fn normalizer(input: &Value, options: RunOptions) -> AgUiNormalizer {
+    AgUiNormalizer::new(AgUiConfig {
+        verify: !options.skip_verification,
+        ..AgUiConfig::from_run_input(input)
+    })
+}
+
 /// Reads one AG-UI response into the store. Never panics and never hangs on a broken
 /// agent: every way it can end becomes an event.
 pub(super) async fn drive(
@@ -18,10 +26,6 @@ pub(super) async fn drive(
     input: Value,
     options: RunOptions,
 ) {
-    let config = AgUiConfig {
-        verify: !options.skip_verification,
-        ..AgUiConfig::from_run_input(&input)
-    };
     let request = StreamRequest {
         url,
         body: &input,
@@ -33,7 +37,7 @@ pub(super) async fn drive(
             if input.get("parentRunId").is_some() {
                 crate::fault::crash_point("after-resume-sent");
             }
-            let mut normalizer = AgUiNormalizer::new(config);
+            let mut normalizer = normalizer(&input, options);
             sse_stream::read(host, tenant_id, run_id, url, response, &mut normalizer).await
         }
         Err(SendError::Status { status, detail }) => Err(format!(

@@ -2,9 +2,12 @@
 //! `/chat/completions` carrying the thread's conversation. The model's function calls
 //! become asks (the console runs its own tools, the operator answers the rest) and their
 //! results go back in a follow-up run, until the model stops calling; a Responses MCP
-//! approval request is answered the same way.
+//! approval request is answered the same way. A runtime whose bootstrap document offers
+//! AG-UI is spoken to over AG-UI instead, as long as its runs start.
 
+mod bootstrap;
 mod negotiate;
+mod runtime;
 mod spec;
 
 use std::sync::Arc;
@@ -45,6 +48,8 @@ struct Inner {
     /// tools and the catalog components the operator answers.
     tools: Vec<Value>,
     negotiation: Negotiation,
+    /// What the runtime's bootstrap document offers (read on first use).
+    runtime: runtime::Runtime,
 }
 
 impl OpenAiConnector {
@@ -58,12 +63,15 @@ impl OpenAiConnector {
                 .chain(app::catalog::answer_tool_definitions()),
         );
         let negotiation = Negotiation::new(spec.api, spec.model.clone());
+        // An operator who named the API asked for it: no bootstrap document is read.
+        let runtime = runtime::Runtime::new(spec.api == ApiChoice::Negotiate);
         Self {
             inner: Arc::new(Inner {
                 spec,
                 key,
                 tools,
                 negotiation,
+                runtime,
             }),
             suggestions: Vec::new(),
         }
@@ -137,7 +145,10 @@ impl Connector for OpenAiConnector {
     }
 
     fn environment(&self) -> AgentEnvironment {
-        let (protocol, because) = self.inner.negotiation.shown();
+        let (protocol, because) = self
+            .inner
+            .runtime
+            .shown(self.inner.negotiation.shown(), self.inner.negotiation.api());
         AgentEnvironment {
             agent: self.inner.spec.name.clone(),
             protocol,
@@ -157,6 +168,9 @@ impl Connector for OpenAiConnector {
     }
 
     async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
+        if let Some(agui) = self.inner.agui(host).await {
+            return agui.prepare_turn(host, turn).await;
+        }
         let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
         let mut messages = messages_from_views(&views, Some(&turn.message_id));
         messages.push(json!({ "id": turn.message_id, "role": "user", "content": turn.text }));
@@ -173,6 +187,11 @@ impl Connector for OpenAiConnector {
         host: &Arc<Host>,
         paused: &Paused,
     ) -> Result<Prepared, ApiError> {
+        if runtime::sent_over_agui(&paused.run.input)
+            && let Some(agui) = self.inner.agui(host).await
+        {
+            return agui.prepare_resume(host, paused).await;
+        }
         let views = host
             .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
             .await?;
@@ -201,12 +220,64 @@ impl Connector for OpenAiConnector {
         Ok(prepared(&conversation, vec![note]))
     }
 
+    async fn prepare_surface_action(
+        &self,
+        host: &Arc<Host>,
+        turn: &Turn,
+        action: &app::a2ui::action::UserAction,
+    ) -> Result<Prepared, ApiError> {
+        match self.inner.agui(host).await {
+            Some(agui) => agui.prepare_surface_action(host, turn, action).await,
+            None => Err(ApiError::Conflict(format!(
+                "agent {:?} speaks the OpenAI APIs, which carry no actions on A2UI surfaces",
+                self.inner.spec.name
+            ))),
+        }
+    }
+
     async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {
+        let over_agui = runtime::sent_over_agui(&launch.input);
+        let (inner, streaming) = (Arc::clone(&self.inner), Arc::clone(host));
+        let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
+        if over_agui {
+            host.stream(&launch.tenant_id, &launch.run_id, async move {
+                let input = launch.input;
+                let outcome = match inner
+                    .runtime
+                    .send(&streaming, &tenant_id, &run_id, &input, launch.options)
+                    .await
+                {
+                    runtime::Sent::Read(outcome) => outcome,
+                    // Nothing started on the runtime's side: the OpenAI APIs carry the run.
+                    runtime::Sent::Refused(refused) => {
+                        let mut conversation = runtime::conversation_of_run_input(&input);
+                        conversation.tools = inner.tools.clone();
+                        inner
+                            .say(&streaming, &tenant_id, &run_id, refused)
+                            .await
+                            .and(
+                                inner
+                                    .run(&streaming, &tenant_id, &run_id, &conversation)
+                                    .await,
+                            )
+                    }
+                };
+                if let Err(message) = outcome {
+                    sse_stream::fail(
+                        &streaming,
+                        &tenant_id,
+                        &run_id,
+                        message,
+                        "agent_unreachable",
+                    )
+                    .await;
+                }
+            });
+            return Ok(());
+        }
         let mut conversation: Conversation = serde_json::from_value(launch.input)
             .map_err(|error| format!("the run's input is not a conversation: {error}"))?;
         conversation.tools = self.inner.tools.clone();
-        let (inner, streaming) = (Arc::clone(&self.inner), Arc::clone(host));
-        let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
         host.stream(&launch.tenant_id, &launch.run_id, async move {
             if let Err(message) = inner
                 .run(&streaming, &tenant_id, &run_id, &conversation)
@@ -227,6 +298,35 @@ impl Connector for OpenAiConnector {
 }
 
 impl Inner {
+    /// The runtime's AG-UI side, when its bootstrap document offers one that works.
+    async fn agui(&self, host: &Host) -> Option<Arc<super::agui::AgUiConnector>> {
+        self.runtime
+            .agui(host, &self.spec, self.key.as_deref(), &self.tools)
+            .await
+    }
+
+    /// A note in the run.
+    async fn say(
+        &self,
+        host: &Host,
+        tenant_id: &str,
+        run_id: &str,
+        text: String,
+    ) -> Result<(), String> {
+        let note = EventDraft::new(
+            EventBody::Notice {
+                level: Level::Info,
+                text,
+                source: "console".into(),
+            },
+            Some(now_ms()),
+            None,
+        );
+        host.record(tenant_id, run_id, &[], vec![note])
+            .await
+            .map_err(|error| format!("the run could not be stored: {error}"))
+    }
+
     fn request<'a>(&'a self, url: &'a str, body: &'a Value) -> StreamRequest<'a> {
         StreamRequest {
             url,
@@ -274,18 +374,13 @@ impl Inner {
             }
             if sent.is_ok() {
                 let (protocol, because) = self.negotiation.shown();
-                let note = EventDraft::new(
-                    EventBody::Notice {
-                        level: Level::Info,
-                        text: format!("Speaking {protocol}: {because}"),
-                        source: "console".into(),
-                    },
-                    Some(now_ms()),
-                    None,
-                );
-                host.record(tenant_id, run_id, &[], vec![note])
-                    .await
-                    .map_err(|error| format!("the run could not be stored: {error}"))?;
+                self.say(
+                    host,
+                    tenant_id,
+                    run_id,
+                    format!("Speaking {protocol}: {because}"),
+                )
+                .await?;
             }
         }
         let response = sent.map_err(|error| negotiate::worded(error, api, self.key.is_some()))?;

@@ -1,6 +1,7 @@
 //! The demo OpenAI-compatible endpoint: a scripted model behind `/openai/v1` (Responses
 //! and Chat Completions) and `/openai-chat/v1` (Chat Completions only, so negotiation has
-//! something to fall back from). It wants the bearer key [`KEY`], streams like the hosted
+//! something to fall back from); `/runtime/v1` is a runtime whose bootstrap document offers
+//! AG-UI (the demo agent), `/runtime-broken/v1` one whose offered AG-UI answers 404. It wants the bearer key [`KEY`], streams like the hosted
 //! APIs do, and keeps the requests it was sent for tests to read.
 //!
 //! What it does follows the last user message: `note` calls the workspace tool
@@ -62,6 +63,16 @@ pub fn router() -> Router {
         // What a server without the Responses API answers (the console's own fallback
         // would answer for an unknown route otherwise).
         .route("/openai-chat/v1/responses", post(no_responses))
+        .route("/openai/v1/bootstrap", get(no_bootstrap))
+        // A runtime whose bootstrap document offers AG-UI (the demo AG-UI agent), and one
+        // whose offered AG-UI URL answers 404.
+        .route("/runtime/v1/bootstrap", get(runtime_bootstrap))
+        .route("/runtime/v1/models", get(models))
+        .route("/runtime/v1/responses", post(responses))
+        .route("/runtime-broken/v1/bootstrap", get(broken_bootstrap))
+        .route("/runtime-broken/v1/models", get(models))
+        .route("/runtime-broken/v1/responses", post(responses))
+        .route("/runtime-broken/agui-gone", post(no_agui))
         .with_state(model)
 }
 
@@ -93,6 +104,31 @@ async fn models(headers: HeaderMap) -> Response {
     }
     Json(json!({"object": "list", "data": [{"id": "demo-model", "object": "model", "owned_by": "agent-os"}]}))
         .into_response()
+}
+
+async fn no_bootstrap() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "No bootstrap document here",
+        "not_found",
+    )
+}
+
+async fn runtime_bootstrap() -> Response {
+    Json(json!({
+        "transports": {"agui": {"url": "../../agent"}, "responses": {}},
+        "capabilities": {"approvals": false, "reasoning": true},
+    }))
+    .into_response()
+}
+
+async fn broken_bootstrap() -> Response {
+    Json(json!({"transports": ["responses", {"type": "ag-ui", "url": "../agui-gone"}]}))
+        .into_response()
+}
+
+async fn no_agui() -> Response {
+    error(StatusCode::NOT_FOUND, "AG-UI moved away", "not_found")
 }
 
 async fn no_responses() -> Response {
