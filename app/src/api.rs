@@ -40,6 +40,13 @@ pub mod service {
     #[async_trait::async_trait]
     pub trait WorkspaceService: Send + Sync + 'static {
         async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError>;
+        /// The tenant's threads whose title or messages hold every word of `query`, newest
+        /// first (at most 50; none for a query without words).
+        async fn search_threads(
+            &self,
+            tenant_id: &str,
+            query: &str,
+        ) -> Result<Vec<ThreadSummary>, ApiError>;
         /// The tenant's latest audit entries, newest first.
         async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError>;
         /// A new thread, in project `project_id` when given (which must exist and not be
@@ -470,6 +477,12 @@ pub mod service {
 pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     use service::*;
     with_status(workspace()?.list_threads(&tenant()?).await)
+}
+
+#[server(prefix = "/fn", endpoint = "search_threads")]
+pub async fn search_threads(query: String) -> Result<Vec<ThreadSummary>, ApiError> {
+    use service::*;
+    with_status(workspace()?.search_threads(&tenant()?, &query).await)
 }
 
 /// The signed-in user, the tenant this request acts for and the role held there, and the

@@ -49,6 +49,7 @@ pub mod pages;
 pub mod projection;
 pub mod protocol;
 pub mod tagged;
+pub mod thread_title;
 pub mod when;
 pub mod workspace_tools;
 

@@ -65,3 +65,53 @@ test('the not-found page keeps the workspace sidebar and shows no internal error
   await expect(page.getByText('internal error')).toHaveCount(0);
   await expect(page.getByText('not provided')).toHaveCount(0);
 });
+
+test('a thread takes its title from its first message, in its header and the sidebar, without a reload', async ({ page }) => {
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: /^Thread \d+$/ })).toBeVisible();
+  const words = `Draft the **offsite** agenda ${Math.random().toString(36).slice(2, 8)}`;
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(`${words}\nwith a second line`);
+  await composer.press('Enter');
+  const title = words.replace(/\*\*/g, '');
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Threads' }).getByRole('link', { name: title, exact: true })).toHaveAttribute('aria-current', 'page');
+  // A later message leaves it be.
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  await composer.fill('and the venue');
+  await composer.press('Enter');
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(2);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});
+
+test('the sidebar search finds a thread by a word said in it, and clearing it shows every thread', async ({ page }) => {
+  const word = `quokka${Math.random().toString(36).slice(2, 8)}`;
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('Summarise the week');
+  await composer.press('Enter');
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  await composer.fill(`and mention the ${word} sighting`);
+  await composer.press('Enter');
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(2);
+  const here = page.url();
+
+  await openHydrated(page, '/');
+  const search = page.getByRole('searchbox', { name: 'Search threads' });
+  await search.fill(word.slice(0, -2).toUpperCase());
+  const found = page.getByRole('list', { name: 'Threads found' }).getByRole('link');
+  await expect(found).toHaveCount(1);
+  await expect(found).toHaveText('Summarise the week');
+  await search.fill(`${word} nonexistentword`);
+  await expect(page.getByText(`No thread matches “${word} nonexistentword”.`)).toBeVisible();
+  await search.fill('');
+  await expect(page.getByRole('list', { name: 'Threads' })).toBeVisible();
+  await search.fill(word);
+  await found.click();
+  await expect(page).toHaveURL(here);
+});

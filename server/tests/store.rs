@@ -574,3 +574,110 @@ async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
         assert_eq!(reopened.answered_by, None);
     }
 }
+
+#[tokio::test]
+async fn a_thread_is_titled_by_its_first_message_once_and_never_over_a_rename() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = &backend.store;
+        store
+            .create_thread("default", "th-title", None, 1)
+            .await
+            .unwrap();
+        let titled = store
+            .title_from_first_message("default", "th-title", "Plan the release")
+            .await
+            .unwrap();
+        assert_eq!(titled.unwrap().title, "Plan the release", "{name}");
+        let again = store
+            .title_from_first_message("default", "th-title", "Something later")
+            .await
+            .unwrap();
+        assert!(again.is_none(), "{name}: a later message does not retitle");
+        store
+            .create_thread("default", "th-renamed", None, 2)
+            .await
+            .unwrap();
+        store
+            .rename_thread("default", "th-renamed", "Chosen by me")
+            .await
+            .unwrap();
+        let kept = store
+            .title_from_first_message("default", "th-renamed", "First words")
+            .await
+            .unwrap();
+        assert!(kept.is_none(), "{name}: a renamed thread keeps its title");
+        let thread = store
+            .get_thread("default", "th-renamed")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(thread.title, "Chosen by me", "{name}");
+        let other_tenant = store
+            .title_from_first_message("elsewhere", "th-title", "Not mine")
+            .await
+            .unwrap();
+        assert!(other_tenant.is_none(), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn threads_are_found_by_title_and_words_within_their_tenant() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = &backend.store;
+        store.create_tenant("other", 1).await.unwrap();
+        store
+            .create_thread("default", "th-find", None, 1)
+            .await
+            .unwrap();
+        store
+            .title_from_first_message("default", "th-find", "Quarterly planning")
+            .await
+            .unwrap();
+        store
+            .add_thread_words("default", "th-find", "check the deployments of the gateway")
+            .await
+            .unwrap();
+        store
+            .create_thread("other", "th-theirs", None, 2)
+            .await
+            .unwrap();
+        store
+            .add_thread_words("other", "th-theirs", "gateway deployments elsewhere")
+            .await
+            .unwrap();
+        let search = |words: &[&str]| {
+            let terms: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
+            async move {
+                store
+                    .search_threads("default", &terms, 50)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|thread| thread.id)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(
+            search(&["quarter"]).await,
+            ["th-find"],
+            "{name}: a title prefix"
+        );
+        assert_eq!(
+            search(&["gate"]).await,
+            ["th-find"],
+            "{name}: a word's start"
+        );
+        assert_eq!(
+            search(&["gateway", "planning"]).await,
+            ["th-find"],
+            "{name}"
+        );
+        assert!(
+            search(&["gateway", "lunch"]).await.is_empty(),
+            "{name}: every word"
+        );
+        assert!(search(&[]).await.is_empty(), "{name}");
+    }
+}

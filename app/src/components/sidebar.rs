@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::api::CreateThread;
+use crate::api::{CreateThread, search_threads};
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
@@ -23,6 +23,8 @@ pub fn Sidebar(
     let drawer =
         use_context::<crate::components::layout::Layout>().map(|layout| layout.drawer_open);
     let create_error = move || create_thread.value().get().and_then(Result::err);
+    let query = RwSignal::new(String::new());
+    let found = RwSignal::new(None::<Result<Vec<ThreadSummary>, ApiError>>);
 
     view! {
         <nav class="sidebar" id="sidebar" aria-label="Workspace" on:click=move |event| close_drawer_after(drawer, &event)>
@@ -48,6 +50,8 @@ pub fn Sidebar(
                 {move || {
                     create_error().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })
                 }}
+                <ThreadSearch query found />
+                <Show when=move || !query.with(|words| words.trim().is_empty()) fallback=move || view! {
                 <Transition fallback=|| view! { <p class="muted">"Loading threads…"</p> }>
                     {move || Suspend::new(async move {
                         match threads.await {
@@ -63,6 +67,9 @@ pub fn Sidebar(
                         }
                     })}
                 </Transition>
+                }>
+                    <FoundThreads query found />
+                </Show>
             </section>
             <section class="sidebar-section" aria-labelledby="sections-heading">
                 <h2 id="sections-heading">"Workspace"</h2>
@@ -193,6 +200,67 @@ fn SignedInAs(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
                 })
             })}
         </Transition>
+    }
+}
+
+/// The search box over the thread list: the server looks for every word typed in titles
+/// and in what operators said; the newest answer to the latest words wins.
+#[component]
+fn ThreadSearch(
+    query: RwSignal<String>,
+    found: RwSignal<Option<Result<Vec<ThreadSummary>, ApiError>>>,
+) -> impl IntoView {
+    let asked = StoredValue::new(0u64);
+    let search = move |words: String| {
+        query.set(words.clone());
+        if words.trim().is_empty() {
+            found.set(None);
+            return;
+        }
+        asked.update_value(|n| *n += 1);
+        let this = asked.get_value();
+        leptos::task::spawn_local(async move {
+            let answer = search_threads(words).await;
+            if asked.try_get_value() == Some(this) {
+                found.try_set(Some(answer));
+            }
+        });
+    };
+    view! {
+        <form role="search" class="thread-search" on:submit=move |event| event.prevent_default()>
+            <label for="thread-search" class="visually-hidden">"Search threads"</label>
+            <input id="thread-search" type="search" placeholder="Search threads"
+                autocomplete="off" prop:value=move || query.get()
+                on:input=move |event| search(event_target_value(&event)) />
+        </form>
+    }
+}
+
+#[component]
+fn FoundThreads(
+    query: RwSignal<String>,
+    found: RwSignal<Option<Result<Vec<ThreadSummary>, ApiError>>>,
+) -> impl IntoView {
+    move || {
+        match found.get() {
+        None => view! { <p class="muted">"Searching…"</p> }.into_any(),
+        Some(Err(error)) => view! {
+            <p class="error-text" role="alert">"The search failed: " {error.to_string()}</p>
+        }
+        .into_any(),
+        Some(Ok(threads)) if threads.is_empty() => view! {
+            <p class="muted empty">{format!("No thread matches “{}”.", query.get().trim())}</p>
+        }
+        .into_any(),
+        Some(Ok(threads)) => view! {
+            <ul class="thread-list" aria-label="Threads found">
+                {threads.into_iter().map(|thread| view! {
+                    <li><A href=format!("/threads/{}", thread.id) attr:class="thread-link">{thread.title}</A></li>
+                }).collect_view()}
+            </ul>
+        }
+        .into_any(),
+    }
     }
 }
 

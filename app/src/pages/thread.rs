@@ -11,8 +11,8 @@ use leptos_router::hooks::use_params_map;
 
 use super::thread_runs::{RunStarter, signals};
 use crate::api::{
-    agent_environments, answer_ask, bind_agent, cancel_run, load_thread_page, rename_thread,
-    retry_run, send_message, send_surface_action,
+    agent_environments, answer_ask, bind_agent, cancel_run, get_thread, load_thread_page,
+    rename_thread, retry_run, send_message, send_surface_action,
 };
 use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
@@ -174,10 +174,8 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         returned.set(None);
         // The agent picked for a fresh thread is bound before its first message, so a
         // message sent right after the choice can never reach the previous agent.
-        let first_agent = runs
-            .with_untracked(Vec::is_empty)
-            .then(|| agent.get_untracked())
-            .flatten();
+        let first = runs.with_untracked(Vec::is_empty);
+        let first_agent = first.then(|| agent.get_untracked()).flatten();
         spawn_local(async move {
             if let Some(name) = first_agent
                 && let Err(error) = bind_agent(thread_id.get_value(), name).await
@@ -192,6 +190,13 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                     starter.add(summary);
                     if agent.try_get_untracked().flatten().is_none() {
                         discover();
+                    }
+                    // The first message titles the thread (unless it was renamed).
+                    if first && let Ok(thread) = get_thread(thread_id.get_value()).await {
+                        title.try_set(thread.title);
+                        if let Some(changed) = threads_changed {
+                            changed.0.try_update(|n| *n += 1);
+                        }
                     }
                 }
                 Err(error) => {

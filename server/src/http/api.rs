@@ -95,11 +95,24 @@ async fn list_agents(State(runs): State<Arc<Runs>>) -> Response {
         .into_response()
 }
 
+#[derive(Deserialize)]
+struct ThreadQuery {
+    q: Option<String>,
+}
+
+/// The tenant's threads, newest first; with `q`, those whose title or messages hold every
+/// word of it.
 async fn list_threads(
     State(workspace): State<Arc<dyn WorkspaceService>>,
     Context(context): Context,
+    axum::extract::Query(query): axum::extract::Query<ThreadQuery>,
 ) -> ApiResult {
-    let threads = workspace.list_threads(&context.tenant).await?;
+    let threads = match query.q.as_deref().map(str::trim) {
+        Some(words) if !words.is_empty() => {
+            workspace.search_threads(&context.tenant, words).await?
+        }
+        _ => workspace.list_threads(&context.tenant).await?,
+    };
     Ok(axum::Json(json!({ "threads": threads })).into_response())
 }
 

@@ -164,6 +164,7 @@ const OWNER_READS: &[&str] = &[
 const READING_FUNCTIONS: &[&str] = &[
     "/fn/me",
     "/fn/list_threads",
+    "/fn/search_threads",
     "/fn/get_thread",
     "/fn/thread_page",
     "/fn/run_arrivals",

@@ -69,7 +69,18 @@ impl Runs {
             run_id,
             text: text.to_owned(),
         };
-        self.start_turn(turn, options).await
+        let run = self.start_turn(turn, options).await?;
+        self.host
+            .store
+            .add_thread_words(tenant_id, thread_id, text)
+            .await?;
+        if let Some(title) = app::thread_title::from_first_message(text) {
+            self.host
+                .store
+                .title_from_first_message(tenant_id, thread_id, &title)
+                .await?;
+        }
+        Ok(run)
     }
 
     /// Sends the thread's last message again, as the same message, in place of the turn

@@ -190,6 +190,29 @@ pub trait Store:
         thread_id: &str,
         title: &str,
     ) -> Result<Option<ThreadSummary>, StoreError>;
+    /// The tenant's threads whose title or messages hold every one of `terms` (see
+    /// `notes::search_terms`), newest first, at most `limit`.
+    async fn search_threads(
+        &self,
+        tenant_id: &str,
+        terms: &[String],
+        limit: u32,
+    ) -> Result<Vec<ThreadSummary>, StoreError>;
+    /// Adds what an operator said in a thread to what it is found by.
+    async fn add_thread_words(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+    ) -> Result<(), StoreError>;
+    /// Titles a thread from its first message, unless it has a title already (renamed,
+    /// or titled by an earlier message); the thread as it now is.
+    async fn title_from_first_message(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError>;
     /// The agent a thread is bound to, if any.
     async fn thread_agent(
         &self,

@@ -49,6 +49,15 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(self.store.list_threads(tenant_id).await?)
     }
 
+    async fn search_threads(
+        &self,
+        tenant_id: &str,
+        query: &str,
+    ) -> Result<Vec<ThreadSummary>, ApiError> {
+        let terms = crate::store::notes::search_terms(query);
+        Ok(self.store.search_threads(tenant_id, &terms, 50).await?)
+    }
+
     async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError> {
         Ok(self.store.audit(tenant_id, limit).await?)
     }

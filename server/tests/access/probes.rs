@@ -366,6 +366,13 @@ pub fn probes() -> Vec<Probe> {
         // Server functions
         probe(Method::POST, "/fn/me", Form(""), Viewer, false),
         probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
+        probe(
+            Method::POST,
+            "/fn/search_threads",
+            Form("query=anything"),
+            Viewer,
+            false,
+        ),
         probe(Method::POST, "/fn/audit", Form(""), Owner, false),
         probe(
             Method::POST,

@@ -15,6 +15,7 @@ mod pins;
 mod projects;
 mod rows;
 mod runs;
+mod search;
 mod statement;
 mod threads;
 
@@ -154,6 +155,33 @@ impl Store for SqlStore {
         title: &str,
     ) -> Result<Option<ThreadSummary>, StoreError> {
         SqlStore::rename_thread(self, tenant_id, thread_id, title).await
+    }
+
+    async fn search_threads(
+        &self,
+        tenant_id: &str,
+        terms: &[String],
+        limit: u32,
+    ) -> Result<Vec<ThreadSummary>, StoreError> {
+        SqlStore::search_threads(self, tenant_id, terms, limit).await
+    }
+
+    async fn add_thread_words(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+    ) -> Result<(), StoreError> {
+        SqlStore::add_thread_words(self, tenant_id, thread_id, text).await
+    }
+
+    async fn title_from_first_message(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        SqlStore::title_from_first_message(self, tenant_id, thread_id, title).await
     }
 
     async fn thread_agent(

@@ -80,24 +80,14 @@ impl SqlStore {
         if !filter.terms.is_empty() {
             match self.dialect {
                 Dialect::Sqlite => {
-                    let query = filter
-                        .terms
-                        .iter()
-                        .map(|term| format!("\"{term}\"*"))
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let query = super::search::fts5_match(&filter.terms);
                     from = "notes_fts JOIN notes n ON n.seq = notes_fts.rowid".into();
                     let at = next(query, &mut parameters);
                     conditions.push(format!("notes_fts MATCH {at}"));
                     order = "bm25(notes_fts, 10.0, 1.0, 4.0), n.seq DESC".into();
                 }
                 Dialect::Postgres => {
-                    let query = filter
-                        .terms
-                        .iter()
-                        .map(|term| format!("{term}:*"))
-                        .collect::<Vec<_>>()
-                        .join(" & ");
+                    let query = super::search::tsquery(&filter.terms);
                     let at = next(query, &mut parameters);
                     conditions.push(format!("n.search @@ to_tsquery('english', {at})"));
                     order =

@@ -3,8 +3,8 @@
 use app::model::ThreadSummary;
 use sqlx::Row;
 
-use super::SqlStore;
 use super::rows::*;
+use super::{Dialect, SqlStore};
 use crate::store::StoreError;
 
 impl SqlStore {
@@ -99,7 +99,77 @@ impl SqlStore {
         title: &str,
     ) -> Result<Option<ThreadSummary>, StoreError> {
         let row = sqlx::query(&format!(
-            "UPDATE threads SET title = $1 WHERE tenant_id = $2 AND id = $3 RETURNING {THREAD_COLUMNS}"
+            "UPDATE threads SET title = $1, titled = TRUE WHERE tenant_id = $2 AND id = $3 RETURNING {THREAD_COLUMNS}"
+        ))
+        .bind(title)
+        .bind(tenant_id)
+        .bind(thread_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(thread_row).transpose()?)
+    }
+
+    /// The tenant's threads whose title or messages hold every one of `terms`, newest
+    /// first, at most `limit`.
+    pub(super) async fn search_threads(
+        &self,
+        tenant_id: &str,
+        terms: &[String],
+        limit: u32,
+    ) -> Result<Vec<ThreadSummary>, StoreError> {
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (matches, query) = match self.dialect {
+            Dialect::Sqlite => (
+                "seq IN (SELECT rowid FROM threads_fts WHERE threads_fts MATCH $2)",
+                super::search::fts5_match(terms),
+            ),
+            Dialect::Postgres => (
+                "search @@ to_tsquery('english', $2)",
+                super::search::tsquery(terms),
+            ),
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT {THREAD_COLUMNS} FROM threads WHERE tenant_id = $1 AND {matches} \
+             ORDER BY created_at_ms DESC, seq DESC LIMIT $3"
+        ))
+        .bind(tenant_id)
+        .bind(query)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(thread_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Adds what an operator said to what the thread is found by (up to 256 KB of it).
+    pub(super) async fn add_thread_words(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE threads SET words = words || ' ' || $1 \
+             WHERE tenant_id = $2 AND id = $3 AND length(words) < 262144",
+        )
+        .bind(text)
+        .bind(tenant_id)
+        .bind(thread_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn title_from_first_message(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        let row = sqlx::query(&format!(
+            "UPDATE threads SET title = $1, titled = TRUE \
+             WHERE tenant_id = $2 AND id = $3 AND NOT titled RETURNING {THREAD_COLUMNS}"
         ))
         .bind(title)
         .bind(tenant_id)

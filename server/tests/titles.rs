@@ -1,0 +1,107 @@
+//! Threads are titled by their first message (its first line, without Markdown, cut at a
+//! word), over the API: later messages and a rename are never overwritten.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::api::Api;
+
+async fn title_of(api: &Api, thread: &str) -> String {
+    let (_, shown) = api.get(&format!("/api/v1/threads/{thread}")).await;
+    shown["thread"]["title"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn the_first_message_titles_the_thread_and_later_ones_do_not() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    assert!(title_of(&api, &thread).await.starts_with("Thread "));
+    let run = api
+        .say(
+            &thread,
+            "## Write the **release** notes for Friday\nwith the usual sections",
+        )
+        .await;
+    api.settled(&run).await;
+    assert_eq!(
+        title_of(&api, &thread).await,
+        "Write the release notes for Friday"
+    );
+    let run = api.say(&thread, "and translate them").await;
+    api.settled(&run).await;
+    assert_eq!(
+        title_of(&api, &thread).await,
+        "Write the release notes for Friday"
+    );
+    let (_, threads) = api.get("/api/v1/threads").await;
+    assert!(
+        threads["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|listed| listed["title"] == "Write the release notes for Friday")
+    );
+}
+
+#[tokio::test]
+async fn a_thread_renamed_before_its_first_message_keeps_its_name() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    // Renaming is the page's server function (the REST API has no rename).
+    let response = api
+        .client
+        .post(api.url("/fn/rename_thread"))
+        .form(&[("thread_id", thread.as_str()), ("title", "Incident 42")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let run = api.say(&thread, "What happened overnight?").await;
+    api.settled(&run).await;
+    assert_eq!(title_of(&api, &thread).await, "Incident 42");
+}
+
+#[tokio::test]
+async fn a_thread_is_found_by_its_title_or_a_word_an_operator_said_in_it() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api
+        .say(&thread, "Look into the flaky deployment pipeline")
+        .await;
+    api.settled(&run).await;
+    let run = api.say(&thread, "also check the zeppelin dashboards").await;
+    api.settled(&run).await;
+    let other = api.thread(None).await;
+    let run = api.say(&other, "Unrelated question about lunch").await;
+    api.settled(&run).await;
+
+    let found = |query: &str| {
+        let api = &api;
+        let query = query.to_owned();
+        async move {
+            let url =
+                reqwest::Url::parse_with_params("http://host/", &[("q", query.as_str())]).unwrap();
+            let (status, listed) = api
+                .get(&format!("/api/v1/threads?{}", url.query().unwrap()))
+                .await;
+            assert_eq!(status, 200, "{listed}");
+            listed["threads"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|thread| thread["id"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    // A later message's word, the start of a title word, a prefix in capitals.
+    assert_eq!(found("zeppelin").await, vec![thread.clone()]);
+    assert_eq!(found("pipe").await, vec![thread.clone()]);
+    assert_eq!(found("ZEPP").await, vec![thread.clone()]);
+    assert_eq!(found("flaky lunch").await, Vec::<String>::new());
+    assert_eq!(found("lunch").await, vec![other.clone()]);
+    // Query syntax is only words: quotes, stars and brackets are separators.
+    assert_eq!(found("\"zeppel*(").await, vec![thread.clone()]);
+    // No words: the whole list.
+    assert_eq!(found("  ").await.len(), 2);
+}
