@@ -36,7 +36,8 @@ test('a note an agent writes waits for an operator, who allows it', async ({ pag
   await expect(askLane(page).getByRole('form')).toHaveCount(0);
 
   await openHydrated(page, `/notes?q=${encodeURIComponent(title)}`);
-  await page.getByRole('link', { name: title }).click();
+  // The sidebar's thread is titled by the message that asked for the note.
+  await page.getByRole('main').getByRole('link', { name: title, exact: true }).click();
   await expect(page.getByRole('main')).toContainText('agent demo (run');
   await expect(page.getByRole('main')).toContainText('approved by ada');
 });
