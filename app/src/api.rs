@@ -479,12 +479,6 @@ pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     with_status(workspace()?.list_threads(&tenant()?).await)
 }
 
-#[server(prefix = "/fn", endpoint = "search_threads")]
-pub async fn search_threads(query: String) -> Result<Vec<ThreadSummary>, ApiError> {
-    use service::*;
-    with_status(workspace()?.search_threads(&tenant()?, &query).await)
-}
-
 /// The signed-in user, the tenant this request acts for and the role held there, and the
 /// tenants the user may switch to.
 #[server(prefix = "/fn", endpoint = "me")]
@@ -532,14 +526,6 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
 pub async fn load_thread_page(thread_id: String) -> Result<ThreadPage, ApiError> {
     use service::*;
     with_status(workspace()?.thread_page(&tenant()?, &thread_id).await)
-}
-
-/// How each configured agent is reached, the default first.
-#[server(prefix = "/fn", endpoint = "agent_environments")]
-pub async fn agent_environments() -> Result<Vec<crate::model::AgentEnvironment>, ApiError> {
-    use service::*;
-    tenant()?;
-    Ok(workspace()?.environments())
 }
 
 #[server(prefix = "/fn", endpoint = "run_arrivals")]

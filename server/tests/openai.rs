@@ -122,9 +122,7 @@ async fn a_responses_agent_calls_a_workspace_tool_and_answers_with_its_result() 
 
 #[tokio::test]
 async fn an_endpoint_without_responses_is_asked_with_chat_completions_and_says_why() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with_env(
-        &dir.path().join("data"),
+    let api = Api::start_with_env(
         &[
             "--openai",
             "chatty=http://127.0.0.1:{port}/demo/openai-chat/v1,api_key_env=CHATTY_KEY",
@@ -132,7 +130,6 @@ async fn an_endpoint_without_responses_is_asked_with_chat_completions_and_says_w
         &[("CHATTY_KEY", "demo-key")],
     )
     .await;
-    let api = Api::over(server, dir);
     let thread = api.thread(Some("chatty")).await;
     let run = api.say(&thread, "run the parallel search").await;
     let paused = api.settled(&run).await;
@@ -382,9 +379,7 @@ async fn a_runtime_that_offers_ag_ui_is_spoken_to_over_it_and_its_asks_still_sho
 
 #[tokio::test]
 async fn a_runtime_whose_ag_ui_does_not_start_is_spoken_to_over_responses_from_then_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with_env(
-        &dir.path().join("data"),
+    let api = Api::start_with_env(
         &[
             "--openai",
             "broken=http://127.0.0.1:{port}/demo/runtime-broken/v1,api_key_env=BROKEN_KEY",
@@ -392,7 +387,6 @@ async fn a_runtime_whose_ag_ui_does_not_start_is_spoken_to_over_responses_from_t
         &[("BROKEN_KEY", "demo-key")],
     )
     .await;
-    let api = Api::over(server, dir);
     let thread = api.thread(Some("broken")).await;
     let run = api.say(&thread, "hello there").await;
     let done = api.settled(&run).await;

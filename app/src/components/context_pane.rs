@@ -20,6 +20,15 @@ pub struct RunSignals {
     pub view: RwSignal<RunView>,
 }
 
+/// How each configured agent is reached, the default first (what the pane shows of the
+/// thread's agent, asked again while the console is still choosing for it).
+#[server(prefix = "/fn", endpoint = "agent_environments")]
+pub async fn agent_environments() -> Result<Vec<AgentEnvironment>, crate::error::ApiError> {
+    use crate::api::service::*;
+    tenant()?;
+    Ok(workspace()?.environments())
+}
+
 #[component]
 pub fn ContextPane(
     #[prop(into)] runs: Signal<Vec<RunSignals>>,

@@ -4,13 +4,20 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::api::{CreateThread, search_threads};
+use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
 use crate::model::section::Section;
 use crate::model::{Me, Role, ThreadSummary};
+
+/// The tenant's threads whose title or messages hold every word of `query`.
+#[server(prefix = "/fn", endpoint = "search_threads")]
+pub async fn search_threads(query: String) -> Result<Vec<ThreadSummary>, ApiError> {
+    use crate::api::service::*;
+    with_status(workspace()?.search_threads(&tenant()?, &query).await)
+}
 
 #[component]
 pub fn Sidebar(

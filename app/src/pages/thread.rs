@@ -11,12 +11,12 @@ use leptos_router::hooks::use_params_map;
 
 use super::thread_runs::{RunStarter, signals};
 use crate::api::{
-    agent_environments, answer_ask, bind_agent, cancel_run, get_thread, load_thread_page,
-    rename_thread, retry_run, send_message, send_surface_action,
+    answer_ask, bind_agent, cancel_run, get_thread, load_thread_page, rename_thread, retry_run,
+    send_message, send_surface_action,
 };
 use crate::components::asks::AskCard;
 use crate::components::composer::Composer;
-use crate::components::context_pane::{ContextPane, RunSignals};
+use crate::components::context_pane::{ContextPane, RunSignals, agent_environments};
 use crate::components::run_section::RunSection;
 use crate::components::scroll_port::{JumpToLatest, ScrollPort};
 use crate::components::timeline::{RepeatedMessages, RetryableRun, Selection};

@@ -27,6 +27,27 @@ pub fn router(agent: DemoAgent) -> Router {
         .merge(openai::router())
 }
 
+/// A response streaming what `frames` receives as Server-Sent Events, until its sender
+/// is dropped.
+pub fn sse_response(
+    mut frames: tokio::sync::mpsc::Receiver<axum::body::Bytes>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let body = futures_util::stream::poll_fn(move |cx| {
+        frames
+            .poll_recv(cx)
+            .map(|next| next.map(Ok::<_, std::convert::Infallible>))
+    });
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/event-stream"),
+            (axum::http::header::CACHE_CONTROL, "no-cache"),
+        ],
+        axum::body::Body::from_stream(body),
+    )
+        .into_response()
+}
+
 /// The pause between demo events: long enough to watch text stream in a browser.
 pub fn default_delay() -> Duration {
     Duration::from_millis(

@@ -25,6 +25,13 @@ impl Api {
         }
     }
 
+    /// Same as [`Api::start`], with environment variables for the server alone.
+    pub async fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Api {
+        let dir = tempfile::tempdir().unwrap();
+        let server = TestServer::start_with_env(&dir.path().join("data"), extra, env).await;
+        Api::over(server, dir)
+    }
+
     /// The API of a server already started, whose data lives in `dir`.
     pub fn over(server: TestServer, dir: tempfile::TempDir) -> Api {
         Api {

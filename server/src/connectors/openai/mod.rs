@@ -236,53 +236,37 @@ impl Connector for OpenAiConnector {
     }
 
     async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {
-        let over_agui = runtime::sent_over_agui(&launch.input);
+        // A RunAgentInput goes to the runtime's AG-UI side; anything else is a conversation.
+        let conversation = if runtime::sent_over_agui(&launch.input) {
+            None
+        } else {
+            let mut conversation: Conversation = serde_json::from_value(launch.input.clone())
+                .map_err(|error| format!("the run's input is not a conversation: {error}"))?;
+            conversation.tools = self.inner.tools.clone();
+            Some(conversation)
+        };
         let (inner, streaming) = (Arc::clone(&self.inner), Arc::clone(host));
         let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
-        if over_agui {
-            host.stream(&launch.tenant_id, &launch.run_id, async move {
-                let input = launch.input;
-                let outcome = match inner
-                    .runtime
-                    .send(&streaming, &tenant_id, &run_id, &input, launch.options)
-                    .await
-                {
-                    runtime::Sent::Read(outcome) => outcome,
-                    // Nothing started on the runtime's side: the OpenAI APIs carry the run.
-                    runtime::Sent::Refused(refused) => {
-                        let mut conversation = runtime::conversation_of_run_input(&input);
-                        conversation.tools = inner.tools.clone();
-                        inner
-                            .say(&streaming, &tenant_id, &run_id, refused)
-                            .await
-                            .and(
-                                inner
-                                    .run(&streaming, &tenant_id, &run_id, &conversation)
-                                    .await,
-                            )
-                    }
-                };
-                if let Err(message) = outcome {
-                    sse_stream::fail(
-                        &streaming,
-                        &tenant_id,
-                        &run_id,
-                        message,
-                        "agent_unreachable",
-                    )
-                    .await;
-                }
-            });
-            return Ok(());
-        }
-        let mut conversation: Conversation = serde_json::from_value(launch.input)
-            .map_err(|error| format!("the run's input is not a conversation: {error}"))?;
-        conversation.tools = self.inner.tools.clone();
         host.stream(&launch.tenant_id, &launch.run_id, async move {
-            if let Err(message) = inner
-                .run(&streaming, &tenant_id, &run_id, &conversation)
-                .await
-            {
+            let outcome = match conversation {
+                Some(conversation) => {
+                    inner
+                        .run(&streaming, &tenant_id, &run_id, &conversation)
+                        .await
+                }
+                None => {
+                    inner
+                        .run_over_agui(
+                            &streaming,
+                            &tenant_id,
+                            &run_id,
+                            &launch.input,
+                            launch.options,
+                        )
+                        .await
+                }
+            };
+            if let Err(message) = outcome {
                 sse_stream::fail(
                     &streaming,
                     &tenant_id,
@@ -298,6 +282,31 @@ impl Connector for OpenAiConnector {
 }
 
 impl Inner {
+    /// Sends a RunAgentInput to the runtime's AG-UI side; if it does not start there
+    /// (nothing began on the runtime's side), the OpenAI APIs carry the run.
+    async fn run_over_agui(
+        &self,
+        host: &Host,
+        tenant_id: &str,
+        run_id: &str,
+        input: &Value,
+        options: super::RunOptions,
+    ) -> Result<(), String> {
+        match self
+            .runtime
+            .send(host, tenant_id, run_id, input, options)
+            .await
+        {
+            runtime::Sent::Read(outcome) => outcome,
+            runtime::Sent::Refused(refused) => {
+                let mut conversation = runtime::conversation_of_run_input(input);
+                conversation.tools = self.tools.clone();
+                self.say(host, tenant_id, run_id, refused).await?;
+                self.run(host, tenant_id, run_id, &conversation).await
+            }
+        }
+    }
+
     /// The runtime's AG-UI side, when its bootstrap document offers one that works.
     async fn agui(&self, host: &Host) -> Option<Arc<super::agui::AgUiConnector>> {
         self.runtime

@@ -1,9 +1,7 @@
 //! The demo agent's HTTP handlers, and a script streamed as paced SSE.
 
-use std::convert::Infallible;
-
 use axum::Json;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -20,7 +18,7 @@ fn sse_frame(event: &Value) -> Bytes {
 
 /// Streams `frames` with the demo's pacing; notices a client that goes away.
 fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Response {
-    let (tx, mut rx) = mpsc::channel::<Bytes>(16);
+    let (tx, rx) = mpsc::channel::<Bytes>(16);
     let delay = agent.inner.delay;
     tokio::spawn(async move {
         let mut last_tick = None;
@@ -60,17 +58,7 @@ fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Respon
             }
         }
     });
-    let body = futures_util::stream::poll_fn(move |cx| {
-        rx.poll_recv(cx).map(|next| next.map(Ok::<_, Infallible>))
-    });
-    (
-        [
-            (header::CONTENT_TYPE, "text/event-stream"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        Body::from_stream(body),
-    )
-        .into_response()
+    super::super::sse_response(rx)
 }
 
 /// POST /demo/agent — one AG-UI run.

@@ -1,11 +1,8 @@
 //! The demo model's wire: reading what a request ends with, and streaming a script as
 //! Responses events or Chat Completions chunks, paced like the other demo agents.
 
-use std::convert::Infallible;
-
-use axum::body::{Body, Bytes};
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
+use axum::body::Bytes;
+use axum::response::Response;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -378,7 +375,7 @@ pub fn stream(api: Api, steps: Vec<Step>) -> Response {
         Api::Chat => chat_frames(steps),
     };
     let delay = super::super::default_delay();
-    let (tx, mut rx) = mpsc::channel::<Bytes>(16);
+    let (tx, rx) = mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
         for (sequence, mut frame) in frames.into_iter().enumerate() {
             if api == Api::Responses {
@@ -405,15 +402,5 @@ pub fn stream(api: Api, steps: Vec<Step>) -> Response {
             tx.closed().await;
         }
     });
-    let body = futures_util::stream::poll_fn(move |cx| {
-        rx.poll_recv(cx).map(|next| next.map(Ok::<_, Infallible>))
-    });
-    (
-        [
-            (header::CONTENT_TYPE, "text/event-stream"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        Body::from_stream(body),
-    )
-        .into_response()
+    super::super::sse_response(rx)
 }
