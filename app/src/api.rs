@@ -47,6 +47,9 @@ pub mod service {
             tenant_id: &str,
             query: &str,
         ) -> Result<Vec<ThreadSummary>, ApiError>;
+        /// Every pending ask of the tenant and its runs in progress, with the live
+        /// stream's position.
+        async fn inbox(&self, tenant_id: &str) -> Result<crate::model::inbox::Inbox, ApiError>;
         /// The tenant's latest audit entries, newest first.
         async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError>;
         /// A new thread, in project `project_id` when given (which must exist and not be
@@ -68,6 +71,13 @@ pub mod service {
             tenant_id: &str,
             thread_id: &str,
             title: &str,
+        ) -> Result<ThreadSummary, ApiError>;
+        /// Archives the thread (out of the sidebar's list) or restores it.
+        async fn archive_thread(
+            &self,
+            tenant_id: &str,
+            thread_id: &str,
+            archived: bool,
         ) -> Result<ThreadSummary, ApiError>;
         /// How each configured agent is reached, the default first (what the console chose
         /// for an agent it negotiates with can change once the agent was first asked).
@@ -516,6 +526,16 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
     with_status(
         workspace()?
             .rename_thread(&tenant()?, &thread_id, &title)
+            .await,
+    )
+}
+
+#[server(prefix = "/fn", endpoint = "archive_thread")]
+pub async fn archive_thread(thread_id: String, archived: bool) -> Result<ThreadSummary, ApiError> {
+    use service::*;
+    with_status(
+        workspace()?
+            .archive_thread(&tenant()?, &thread_id, archived)
             .await,
     )
 }

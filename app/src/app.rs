@@ -164,6 +164,7 @@ fn Workspace(children: Children) -> impl IntoView {
     });
 
     let layout = provide_layout();
+    crate::components::inbox::provide_inbox();
 
     let me = Resource::<_, Json>::new_with_options(|| (), |_| load_me(), false);
     let signed_in = provide_signed_in();

@@ -22,13 +22,39 @@ pub fn readable(rfc3339: &str) -> String {
     }
 }
 
-/// "4 s", "1 min 5 s": a short duration in whole seconds.
+/// "4 s", "1 min 5 s", "2 h 3 min": a short duration in whole seconds.
 pub fn elapsed(ms: i64) -> String {
     let seconds = ms.max(0) / 1000;
     if seconds < 60 {
         format!("{seconds} s")
-    } else {
+    } else if seconds < 3600 {
         format!("{} min {} s", seconds / 60, seconds % 60)
+    } else {
+        format!("{} h {} min", seconds / 3600, seconds % 3600 / 60)
+    }
+}
+
+/// How long ago something happened, roughly: "just now", "5 min ago", "3 h ago", "2 d ago".
+pub fn ago(ms: i64) -> String {
+    let minutes = ms.max(0) / 60_000;
+    match minutes {
+        0 => "just now".to_owned(),
+        1..=59 => format!("{minutes} min ago"),
+        60..=2879 => format!("{} h ago", minutes / 60),
+        _ => format!("{} d ago", minutes / 1440),
+    }
+}
+
+/// How long is left before a deadline `ms` away: "expires in 4 min", or "expired".
+pub fn time_left(ms: i64) -> String {
+    if ms <= 0 {
+        return "expired".to_owned();
+    }
+    let seconds = ms / 1000;
+    match seconds {
+        0..=59 => format!("expires in {seconds} s"),
+        60..=3599 => format!("expires in {} min", seconds / 60),
+        _ => format!("expires in {} h", seconds / 3600),
     }
 }
 
@@ -49,5 +75,19 @@ mod tests {
         assert_eq!(elapsed(-5), "0 s");
         assert_eq!(elapsed(4_900), "4 s");
         assert_eq!(elapsed(65_000), "1 min 5 s");
+        assert_eq!(elapsed(7_380_000), "2 h 3 min");
+    }
+
+    #[test]
+    fn ages_and_deadlines_read_roughly() {
+        assert_eq!(ago(-10), "just now");
+        assert_eq!(ago(59_999), "just now");
+        assert_eq!(ago(300_000), "5 min ago");
+        assert_eq!(ago(3 * 3_600_000), "3 h ago");
+        assert_eq!(ago(3 * 86_400_000), "3 d ago");
+        assert_eq!(time_left(0), "expired");
+        assert_eq!(time_left(30_000), "expires in 30 s");
+        assert_eq!(time_left(240_000), "expires in 4 min");
+        assert_eq!(time_left(7_200_000), "expires in 2 h");
     }
 }

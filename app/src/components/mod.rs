@@ -11,6 +11,7 @@ pub mod context_pane;
 pub mod copy;
 pub mod focus;
 pub mod identity;
+pub mod inbox;
 #[cfg(all(test, feature = "ssr"))]
 pub mod inert;
 pub mod layout;

@@ -7,6 +7,7 @@ use leptos_router::components::A;
 use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
+use crate::components::inbox::InboxLink;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
 use crate::model::section::Section;
@@ -43,6 +44,7 @@ pub fn Sidebar(
             </header>
             <div class="pane-body">
             <TenantSwitcher me />
+            <InboxLink />
             <section class="sidebar-section" aria-labelledby="threads-heading">
                 <div class="section-head">
                     <h2 id="threads-heading">"Threads"</h2>
@@ -273,28 +275,30 @@ fn FoundThreads(
 
 #[component]
 fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
-    if threads.is_empty() {
-        return view! { <p class="muted empty">"No threads yet. Start one with New thread."</p> }
-            .into_any();
-    }
+    let (archived, active): (Vec<ThreadSummary>, Vec<ThreadSummary>) = threads
+        .into_iter()
+        .partition(|thread| thread.archived_at_ms.is_some());
+    let links = |threads: Vec<ThreadSummary>| {
+        threads
+            .into_iter()
+            .map(|thread| {
+                let href = format!("/threads/{}", thread.id);
+                view! { <li><A href=href attr:class="thread-link">{thread.title}</A></li> }
+            })
+            .collect_view()
+    };
+    let none_yet = active.is_empty() && archived.is_empty();
+    let archived_count = archived.len();
     view! {
-        <ul class="thread-list" aria-label="Threads">
-            {threads
-                .into_iter()
-                .map(|thread| {
-                    let href = format!("/threads/{}", thread.id);
-                    view! {
-                        <li>
-                            <A href=href attr:class="thread-link">
-                                {thread.title}
-                            </A>
-                        </li>
-                    }
-                })
-                .collect_view()}
-        </ul>
+        {none_yet.then(|| view! { <p class="muted empty">"No threads yet. Start one with New thread."</p> })}
+        {(!active.is_empty()).then(|| view! { <ul class="thread-list" aria-label="Threads">{links(active)}</ul> })}
+        {(archived_count > 0).then(|| view! {
+            <details class="archived-threads">
+                <summary>{format!("Archived ({archived_count})")}</summary>
+                <ul class="thread-list" aria-label="Archived threads">{links(archived)}</ul>
+            </details>
+        })}
     }
-    .into_any()
 }
 
 /// On a narrow screen the sidebar is a drawer: following a link or creating a thread in it

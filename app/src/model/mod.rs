@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::tagged::internally_tagged;
 
 pub mod context;
+pub mod inbox;
 pub mod memory;
 pub mod notes;
 pub mod passvault;
@@ -180,6 +181,10 @@ pub struct ThreadSummary {
     /// The project the thread belongs to, if any.
     #[serde(default)]
     pub project_id: Option<String>,
+    /// Set while the thread is archived: out of the sidebar's list, still readable,
+    /// searchable and restorable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived_at_ms: Option<i64>,
 }
 
 /// A run as the thread page lists it.

@@ -1,19 +1,38 @@
-//! `/`: the workspace with no thread selected.
+//! `/`: the operator's home — the inbox of every pending ask of the tenant, and the runs
+//! in progress — kept current by the tenant's live stream.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::components::inbox::list::InboxList;
+use crate::components::inbox::running::RunningNow;
+use crate::components::inbox::{TenantInbox, use_inbox};
 use crate::components::layout::ContextFrame;
 
 #[component]
 pub fn HomePage() -> impl IntoView {
+    let inbox = use_inbox();
     view! {
-        <Title text="" />
-        <main class="main" id="main" tabindex="-1">
-            <section class="empty-state" aria-labelledby="home-heading">
-                <h1 id="home-heading">"Workspace"</h1>
-                <p>"Select a thread in the sidebar, or start a new one."</p>
-            </section>
+        <Title text="Inbox" />
+        <main class="main home" id="main" tabindex="-1">
+            {match inbox {
+                Some(inbox) => view! {
+                    <Transition fallback=|| view! { <p class="muted">"Loading the inbox…"</p> }>
+                        {move || Suspend::new(async move {
+                            match inbox.ready().await {
+                                Ok(()) => view! { <Home inbox /> }.into_any(),
+                                Err(error) => view! {
+                                    <section class="empty-state" role="alert">
+                                        <h1>"Inbox"</h1>
+                                        <p>"The inbox could not be loaded: " {error.to_string()}</p>
+                                    </section>
+                                }.into_any(),
+                            }
+                        })}
+                    </Transition>
+                }.into_any(),
+                None => ().into_any(),
+            }}
         </main>
         <ContextFrame>
             <section class="pane-section">
@@ -22,4 +41,35 @@ pub fn HomePage() -> impl IntoView {
             </section>
         </ContextFrame>
     }
+}
+
+#[component]
+fn Home(inbox: TenantInbox) -> impl IntoView {
+    let now = clock(inbox);
+    view! {
+        <div class="home-columns">
+            <InboxList inbox now />
+            <RunningNow inbox now />
+        </div>
+    }
+}
+
+/// The time ages and elapsed times are counted to: the server's when it read the inbox
+/// (so both renderings agree), then the browser's, set to the server's clock, each second.
+fn clock(inbox: TenantInbox) -> Signal<i64> {
+    let read_at = untrack(|| inbox.with(|inbox| inbox.now_ms)).unwrap_or_default();
+    let now = RwSignal::new(read_at);
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        let skew = read_at - js_sys::Date::now() as i64;
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                now.try_set(js_sys::Date::now() as i64 + skew);
+            },
+            std::time::Duration::from_secs(1),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    now.into()
 }

@@ -14,4 +14,5 @@ pub mod projects;
 pub mod section;
 pub mod sign_in;
 pub mod thread;
+mod thread_archive;
 mod thread_runs;

@@ -9,6 +9,7 @@ use leptos::task::spawn_local;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use super::thread_archive::ArchiveButton;
 use super::thread_runs::{RunStarter, signals};
 use crate::api::{
     answer_ask, bind_agent, cancel_run, get_thread, load_thread_page, rename_thread, retry_run,
@@ -110,6 +111,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let agent = RwSignal::new(data.agent.clone());
     let agents = data.agents.clone();
     let title = RwSignal::new(data.thread.title.clone());
+    let archived = RwSignal::new(data.thread.archived_at_ms.is_some());
     let busy = RwSignal::new(false);
     let problem = RwSignal::new(None::<String>);
     let returned = RwSignal::new(None::<String>);
@@ -450,7 +452,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             data-background=move || background.get()
             style:--thread-background=move || background.get()
         >
-            <ThreadHeader thread_id title agent agents runs show_reasoning arrival connection threads_changed />
+            <ThreadHeader thread_id title archived agent agents runs show_reasoning arrival connection threads_changed />
             {move || problem.get().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
             <section class="timeline" role="log" aria-label="Run timeline" aria-live="polite"
                 node_ref=port.element on:scroll=move |_| port.on_scroll()>
@@ -483,6 +485,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
 fn ThreadHeader(
     thread_id: StoredValue<String>,
     title: RwSignal<String>,
+    archived: RwSignal<bool>,
     agent: RwSignal<Option<String>>,
     agents: Vec<String>,
     runs: RwSignal<Vec<RunSignals>>,
@@ -538,6 +541,7 @@ fn ThreadHeader(
                     view! {
                         <h1>{move || title.get()}</h1>
                         <button type="button" class="button small ghost" on:click=move |_| editing.set(true)>"Rename"</button>
+                        <ArchiveButton thread_id archived problem=rename_problem threads_changed />
                     }.into_any()
                 }}
                 {move || rename_problem.get().map(|text| view! { <span class="error-text" role="alert">{text}</span> })}

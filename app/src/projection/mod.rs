@@ -2,6 +2,7 @@
 //! `RunView::apply` updates in place — no part of the view is re-cloned per event — so
 //! the cost of an event does not grow with the run.
 
+pub mod activity;
 mod arrival;
 mod asks;
 mod content;

@@ -32,7 +32,10 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/agents", get(list_agents))
         .route("/api/v1/tenants", get(list_tenants).post(create_tenant))
         .route("/api/v1/threads", get(list_threads).post(create_thread))
-        .route("/api/v1/threads/{thread_id}", get(get_thread))
+        .route(
+            "/api/v1/threads/{thread_id}",
+            get(get_thread).patch(change_thread),
+        )
         .route("/api/v1/threads/{thread_id}/messages", post(send_message))
         .route(
             "/api/v1/threads/{thread_id}/surface-actions",
@@ -209,6 +212,26 @@ async fn get_thread(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ThreadChange {
+    archived: bool,
+}
+
+/// `PATCH /api/v1/threads/{id}` with `{"archived": true|false}`: archives or restores.
+async fn change_thread(
+    State(workspace): State<Arc<dyn WorkspaceService>>,
+    Context(context): Context,
+    UrlPath(thread_id): UrlPath<String>,
+    body: Bytes,
+) -> ApiResult {
+    let change: ThreadChange = parse_body(&body)?;
+    let thread = workspace
+        .archive_thread(&context.tenant, &thread_id, change.archived)
+        .await?;
+    Ok(axum::Json(json!({ "thread": thread })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct MessageBody {
     text: String,
     #[serde(default)]
@@ -305,20 +328,13 @@ async fn get_run(
 }
 
 #[derive(Deserialize)]
-struct EventsQuery {
-    after: Option<u64>,
+pub(super) struct EventsQuery {
+    pub after: Option<u64>,
 }
 
-async fn run_events(
-    State(runs): State<Arc<Runs>>,
-    State(accounts): State<Accounts>,
-    Context(context): Context,
-    headers: HeaderMap,
-    UrlPath(run_id): UrlPath<String>,
-    Query(query): Query<EventsQuery>,
-) -> ApiResult {
-    let tenant = context.tenant;
-    find_run(&runs, &tenant, &run_id).await?;
+/// Where a live stream resumes: after the `Last-Event-ID` the browser sends on
+/// reconnecting, else after `?after=`, else from the start.
+pub(super) fn resume_point(headers: &HeaderMap, after: Option<u64>) -> Result<u64, HttpError> {
     let last_event_id = match headers.get("last-event-id") {
         Some(value) => Some(
             value
@@ -333,7 +349,20 @@ async fn run_events(
         ),
         None => None,
     };
-    let after = last_event_id.or(query.after).unwrap_or(0);
+    Ok(last_event_id.or(after).unwrap_or(0))
+}
+
+async fn run_events(
+    State(runs): State<Arc<Runs>>,
+    State(accounts): State<Accounts>,
+    Context(context): Context,
+    headers: HeaderMap,
+    UrlPath(run_id): UrlPath<String>,
+    Query(query): Query<EventsQuery>,
+) -> ApiResult {
+    let tenant = context.tenant;
+    find_run(&runs, &tenant, &run_id).await?;
+    let after = resume_point(&headers, query.after)?;
     let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());
     Ok(live::event_stream(
         runs.store().clone(),

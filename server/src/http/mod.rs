@@ -14,6 +14,7 @@ pub mod error;
 mod forms;
 pub mod guard;
 pub mod headers;
+mod inbox;
 mod memory;
 mod notes;
 mod passvault;
@@ -169,6 +170,7 @@ pub fn router(state: AppState) -> Router {
         .merge(audit::routes())
         .merge(forms::routes())
         .merge(notes::routes())
+        .merge(inbox::routes())
         .merge(projects::routes())
         .merge(context_pins::routes())
         .merge(memory::routes())

@@ -38,6 +38,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/api/v1/tenants", Role::Owner, "tenant.create"),
     ("/api/v1/threads", Role::Operator, "thread.create"),
     ("/api/v1/threads/{}/messages", Role::Operator, "run.start"),
+    ("PATCH /api/v1/threads/{}", Role::Operator, "thread.archive"),
     (
         "/api/v1/threads/{}/surface-actions",
         Role::Operator,
@@ -117,6 +118,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/auth/new-tenant", Role::Owner, "tenant.create"),
     ("/fn/create_thread", Role::Operator, "thread.create"),
     ("/fn/rename_thread", Role::Operator, "thread.rename"),
+    ("/fn/archive_thread", Role::Operator, "thread.archive"),
     ("/fn/bind_agent", Role::Operator, "thread.bind_agent"),
     ("/fn/send_message", Role::Operator, "run.start"),
     ("/fn/send_surface_action", Role::Operator, "surface.action"),
@@ -164,6 +166,7 @@ const OWNER_READS: &[&str] = &[
 const READING_FUNCTIONS: &[&str] = &[
     "/fn/me",
     "/fn/list_threads",
+    "/fn/inbox",
     "/fn/search_threads",
     "/fn/get_thread",
     "/fn/thread_page",

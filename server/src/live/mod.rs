@@ -1,10 +1,13 @@
 //! Live fan-out: stored events are published per run after their transaction commits;
 //! [`sse`] serves them as Server-Sent Events that resume from any sequence without a gap
-//! or a duplicate.
+//! or a duplicate; [`tenant`] and [`inbox`] do the same for each tenant's inbox.
 
+pub mod inbox;
 mod sse;
+mod tenant;
 
 pub use sse::event_stream;
+pub use tenant::TenantSignal;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -19,6 +22,7 @@ const CHANNEL_CAPACITY: usize = 1024;
 #[derive(Clone)]
 pub struct Live {
     runs: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<RunEvent>>>>>,
+    tenants: Arc<tenant::Tenants>,
     closing: Arc<watch::Sender<bool>>,
 }
 
@@ -26,6 +30,7 @@ impl Default for Live {
     fn default() -> Live {
         Live {
             runs: Arc::default(),
+            tenants: Arc::default(),
             closing: Arc::new(watch::channel(false).0),
         }
     }
@@ -81,11 +86,32 @@ impl Live {
             .len()
     }
 
-    /// Hands committed events to every subscriber of their run.
+    /// Follows the inbox changes of a tenant.
+    pub fn subscribe_tenant(&self, tenant_id: &str) -> broadcast::Receiver<TenantSignal> {
+        self.tenants.subscribe(tenant_id)
+    }
+
+    /// Forgets a tenant's channel once nobody follows it.
+    pub fn release_tenant(&self, tenant_id: &str) {
+        self.tenants.release(tenant_id);
+    }
+
+    /// How many tenants have a channel open (for tests and diagnostics).
+    pub fn tenant_channel_count(&self) -> usize {
+        self.tenants.channel_count()
+    }
+
+    /// What a run in progress did last, in one line.
+    pub fn activity(&self, run_id: &str) -> Option<app::model::inbox::Activity> {
+        self.tenants.activity(run_id)
+    }
+
+    /// Hands committed events to every subscriber of their run, and tells their tenant.
     pub fn publish(&self, events: &[RunEvent]) {
         let Some(first) = events.first() else {
             return;
         };
+        self.tenants.see(events);
         let mut runs = self
             .runs
             .lock()

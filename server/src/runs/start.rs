@@ -69,7 +69,8 @@ impl Runs {
             run_id,
             text: text.to_owned(),
         };
-        let run = self.start_turn(turn, options).await?;
+        // Titled before the run exists, so whoever hears of the run (the inbox's running
+        // list) reads the thread by its title.
         self.host
             .store
             .add_thread_words(tenant_id, thread_id, text)
@@ -80,7 +81,7 @@ impl Runs {
                 .title_from_first_message(tenant_id, thread_id, &title)
                 .await?;
         }
-        Ok(run)
+        self.start_turn(turn, options).await
     }
 
     /// Sends the thread's last message again, as the same message, in place of the turn

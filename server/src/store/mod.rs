@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod feed;
 pub mod memory;
 pub mod notes;
 pub mod passvault;
@@ -155,6 +156,7 @@ pub struct AppendRequest {
 pub trait Store:
     accounts::AccountStore
     + audit::AuditStore
+    + feed::FeedStore
     + memory::MemoryStore
     + notes::NoteStore
     + passvault::PassvaultStore
@@ -189,6 +191,14 @@ pub trait Store:
         tenant_id: &str,
         thread_id: &str,
         title: &str,
+    ) -> Result<Option<ThreadSummary>, StoreError>;
+    /// Archives a thread (at the time given) or restores it (none); the thread as it now
+    /// is, none if it is not the tenant's.
+    async fn archive_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        archived_at_ms: Option<i64>,
     ) -> Result<Option<ThreadSummary>, StoreError>;
     /// The tenant's threads whose title or messages hold every one of `terms` (see
     /// `notes::search_terms`), newest first, at most `limit`.

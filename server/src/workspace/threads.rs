@@ -58,6 +58,15 @@ impl WorkspaceService for WorkspaceServiceImpl {
         Ok(self.store.search_threads(tenant_id, &terms, 50).await?)
     }
 
+    async fn inbox(&self, tenant_id: &str) -> Result<app::model::inbox::Inbox, ApiError> {
+        let live = self.runs.live();
+        Ok(
+            crate::live::inbox::InboxReader::new(&*self.store, live, tenant_id)
+                .snapshot()
+                .await?,
+        )
+    }
+
     async fn audit(&self, tenant_id: &str, limit: u32) -> Result<Vec<AuditEntry>, ApiError> {
         Ok(self.store.audit(tenant_id, limit).await?)
     }
@@ -114,6 +123,18 @@ impl WorkspaceService for WorkspaceServiceImpl {
     ) -> Result<ThreadSummary, ApiError> {
         self.store
             .get_thread(tenant_id, thread_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))
+    }
+
+    async fn archive_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        archived: bool,
+    ) -> Result<ThreadSummary, ApiError> {
+        self.store
+            .archive_thread(tenant_id, thread_id, archived.then(now_ms))
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))
     }

@@ -58,12 +58,20 @@ pub fn probes() -> Vec<Probe> {
             true,
         ),
         probe(Method::GET, "/api/v1/asks", Body::None, Viewer, false),
+        probe(Method::GET, "/api/v1/inbox", Body::None, Viewer, false),
         probe(Method::GET, "/api/v1/audit", Body::None, Owner, false),
         probe(Method::GET, "/api/v1/asks/{K}", Body::None, Viewer, true),
         probe(
             Method::POST,
             "/api/v1/asks/{K}/receipt",
             Json(RECEIPT),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::PATCH,
+            "/api/v1/threads/{T}",
+            Json(r#"{"archived":false}"#),
             Operator,
             true,
         ),
@@ -366,6 +374,7 @@ pub fn probes() -> Vec<Probe> {
         // Server functions
         probe(Method::POST, "/fn/me", Form(""), Viewer, false),
         probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
+        probe(Method::POST, "/fn/inbox", Form(""), Viewer, false),
         probe(
             Method::POST,
             "/fn/search_threads",
@@ -406,6 +415,13 @@ pub fn probes() -> Vec<Probe> {
             Method::POST,
             "/fn/rename_thread",
             Form("thread_id={T}&title=renamed"),
+            Operator,
+            true,
+        ),
+        probe(
+            Method::POST,
+            "/fn/archive_thread",
+            Form("thread_id={T}&archived=false"),
             Operator,
             true,
         ),

@@ -132,9 +132,15 @@ impl Sender {
     }
 }
 
-/// One pending ask, rendered by its component.
+/// One pending ask, rendered by its component. A card takes focus as it arrives unless
+/// `quiet` (a list of many, where the operator moves between them).
 #[component]
-pub fn AskCard(run_id: String, ask: Ask, #[prop(into)] on_answered: Callback<()>) -> impl IntoView {
+pub fn AskCard(
+    run_id: String,
+    ask: Ask,
+    #[prop(into)] on_answered: Callback<()>,
+    #[prop(optional)] quiet: bool,
+) -> impl IntoView {
     let id = dom_id(&run_id, &ask);
     let may_act = crate::components::identity::may_act();
     let sender = Sender {
@@ -172,7 +178,9 @@ pub fn AskCard(run_id: String, ask: Ask, #[prop(into)] on_answered: Callback<()>
         }
     };
     let card: NodeRef<leptos::html::Div> = NodeRef::new();
-    take_focus_on_arrival(card);
+    if !quiet {
+        take_focus_on_arrival(card);
+    }
     view! {
         <div class="ask-card" node_ref=card data-ask-id=ask.id.clone() data-slot=ask.component.as_str()
             aria-busy=move || sender.sending.get().to_string() on:keydown=move |event| on_card_key(card, &event)
@@ -243,7 +251,8 @@ fn on_card_key(card: NodeRef<leptos::html::Div>, event: &leptos::ev::KeyboardEve
     let _ = (card, event);
 }
 
-fn kind_label(kind: AskKind) -> &'static str {
+/// An ask's kind in words, as its card heads it.
+pub fn kind_label(kind: AskKind) -> &'static str {
     match kind {
         AskKind::Approval => "Approval",
         AskKind::Clarify => "Question",

@@ -8,6 +8,7 @@ mod asks;
 mod audit;
 mod deliveries;
 mod events;
+mod feed;
 mod memory;
 mod notes;
 mod passvault;
@@ -155,6 +156,15 @@ impl Store for SqlStore {
         title: &str,
     ) -> Result<Option<ThreadSummary>, StoreError> {
         SqlStore::rename_thread(self, tenant_id, thread_id, title).await
+    }
+
+    async fn archive_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        archived_at_ms: Option<i64>,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        SqlStore::archive_thread(self, tenant_id, thread_id, archived_at_ms).await
     }
 
     async fn search_threads(

@@ -43,6 +43,7 @@ pub struct ThreadRow {
     pub title: String,
     pub created_at_ms: i64,
     pub project_id: Option<String>,
+    pub archived_at_ms: Option<i64>,
 }
 
 impl From<ThreadRow> for ThreadSummary {
@@ -53,6 +54,7 @@ impl From<ThreadRow> for ThreadSummary {
             title: row.title,
             created_at_ms: row.created_at_ms,
             project_id: row.project_id,
+            archived_at_ms: row.archived_at_ms,
         }
     }
 }
@@ -155,7 +157,7 @@ pub fn json_text(value: &Value) -> String {
     value.to_string()
 }
 
-pub const THREAD_COLUMNS: &str = "id, tenant_id, title, created_at_ms, project_id";
+pub const THREAD_COLUMNS: &str = "id, tenant_id, title, created_at_ms, project_id, archived_at_ms";
 pub const RUN_COLUMNS: &str = "id, tenant_id, thread_id, agent, status, input, last_sequence, \
                                upstream_count, created_at_ms, finished_at_ms";
 pub const ASK_COLUMNS: &str = "key, tenant_id, thread_id, run_id, state, ask, resolution, \
@@ -168,6 +170,7 @@ pub(super) fn thread_row(row: &AnyRow) -> Result<ThreadSummary, sqlx::Error> {
         title: row.try_get("title")?,
         created_at_ms: row.try_get("created_at_ms")?,
         project_id: row.try_get("project_id")?,
+        archived_at_ms: row.try_get("archived_at_ms")?,
     }
     .into())
 }

@@ -109,6 +109,24 @@ impl SqlStore {
         Ok(row.as_ref().map(thread_row).transpose()?)
     }
 
+    pub(super) async fn archive_thread(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        archived_at_ms: Option<i64>,
+    ) -> Result<Option<ThreadSummary>, StoreError> {
+        let row = sqlx::query(&format!(
+            "UPDATE threads SET archived_at_ms = $1 WHERE tenant_id = $2 AND id = $3 \
+             RETURNING {THREAD_COLUMNS}"
+        ))
+        .bind(archived_at_ms)
+        .bind(tenant_id)
+        .bind(thread_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(thread_row).transpose()?)
+    }
+
     /// The tenant's threads whose title or messages hold every one of `terms`, newest
     /// first, at most `limit`.
     pub(super) async fn search_threads(

@@ -1,0 +1,128 @@
+//! The browser side of the tenant's live stream: once the inbox is loaded, follows
+//! `/api/v1/inbox/events` from its position and applies each change. EventSource
+//! reconnects on its own with Last-Event-ID; a `reset` (the server's feed is behind the
+//! page's position) reads the inbox again.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+use crate::codec::Json;
+use crate::error::ApiError;
+use crate::live::Connection;
+use crate::model::inbox::{Inbox, InboxChange};
+
+pub(super) fn start(
+    loaded: Resource<Result<Inbox, ApiError>, Json>,
+    live: RwSignal<Option<Inbox>>,
+    connection: RwSignal<Connection>,
+) {
+    let source: StoredValue<Option<send_wrapper::SendWrapper<web_sys::EventSource>>> =
+        StoredValue::new(None);
+    Effect::new(move |_| {
+        let Some(Ok(inbox)) = loaded.get() else {
+            return;
+        };
+        if let Some(old) = source.get_value() {
+            old.close();
+        }
+        let cursor = inbox.cursor;
+        live.set(Some(inbox));
+        let opened = open(cursor, live, connection, move || {
+            live.set(None);
+            loaded.refetch();
+        });
+        source.set_value(opened.map(send_wrapper::SendWrapper::new));
+    });
+    on_cleanup(move || {
+        if let Some(source) = source.try_get_value().flatten() {
+            source.close();
+        }
+    });
+}
+
+fn open(
+    cursor: u64,
+    live: RwSignal<Option<Inbox>>,
+    connection: RwSignal<Connection>,
+    reset: impl Fn() + 'static,
+) -> Option<web_sys::EventSource> {
+    let url = format!("/api/v1/inbox/events?after={cursor}");
+    let Ok(source) = web_sys::EventSource::new(&url) else {
+        connection.set(Connection::Reconnecting);
+        return None;
+    };
+    // Changes are applied once a frame, however many arrived.
+    let arrived = Rc::new(RefCell::new(Vec::<InboxChange>::new()));
+    let flush = {
+        let arrived = Rc::clone(&arrived);
+        move || {
+            let batch = std::mem::take(&mut *arrived.borrow_mut());
+            if batch.is_empty() {
+                return;
+            }
+            live.try_update(|live| {
+                if let Some(inbox) = live {
+                    for change in batch {
+                        inbox.apply(change);
+                    }
+                }
+            });
+        }
+    };
+    let on_message = {
+        let arrived = Rc::clone(&arrived);
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+            let Some(data) = message.data().as_string() else {
+                return;
+            };
+            match crate::codec::from_json::<InboxChange>(&data) {
+                Ok(change) => {
+                    let first = {
+                        let mut arrived = arrived.borrow_mut();
+                        arrived.push(change);
+                        arrived.len() == 1
+                    };
+                    if first {
+                        request_animation_frame(flush.clone());
+                    }
+                }
+                Err(error) => {
+                    leptos::logging::warn!("unreadable change on the inbox stream: {error}")
+                }
+            }
+        })
+    };
+    let on_reset = {
+        let source = source.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            source.close();
+            reset();
+        })
+    };
+    let on_error = {
+        let source = source.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            if source.ready_state() == web_sys::EventSource::CLOSED {
+                crate::components::identity::check_session();
+            }
+            connection.try_set(Connection::Reconnecting);
+        })
+    };
+    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        connection.try_set(Connection::Live);
+    });
+    source.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    let _ = source.add_event_listener_with_callback("reset", on_reset.as_ref().unchecked_ref());
+    // The handlers live as long as the source, which the workspace frame closes.
+    on_message.forget();
+    on_error.forget();
+    on_open.forget();
+    on_reset.forget();
+    Some(source)
+}

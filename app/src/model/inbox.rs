@@ -1,0 +1,266 @@
+//! The operator's home, as records: every pending ask of the tenant with where it comes
+//! from, the runs in progress with what each did last, and the changes the tenant's live
+//! stream carries to keep both current.
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::ask::{Ask, AskKind};
+
+/// A pending ask with the thread, agent and project it belongs to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InboxAsk {
+    /// `{run_id}:{ask_id}`, the key the REST API names it by.
+    pub key: String,
+    pub run_id: String,
+    pub thread_id: String,
+    pub thread_title: String,
+    pub agent: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_name: Option<String>,
+    pub opened_at_ms: i64,
+    pub ask: Ask,
+}
+
+impl InboxAsk {
+    pub fn kind(&self) -> AskKind {
+        self.ask.kind
+    }
+}
+
+/// What a run in progress did last, in one line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activity {
+    pub line: String,
+    pub at_ms: i64,
+}
+
+/// A run in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveRun {
+    pub run_id: String,
+    pub thread_id: String,
+    pub thread_title: String,
+    pub agent: String,
+    pub started_at_ms: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity: Option<Activity>,
+}
+
+/// The inbox and the runs in progress as they stand at `cursor`: the live stream
+/// (`GET /api/v1/inbox/events?after=cursor`) carries every change after it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Inbox {
+    pub cursor: u64,
+    /// The server's clock when this was read, so ages agree with the server's.
+    pub now_ms: i64,
+    /// Newest first.
+    pub asks: Vec<InboxAsk>,
+    /// How many asks are pending in all (`asks` holds at most [`INBOX_LIMIT`]).
+    pub pending: u64,
+    /// Oldest first.
+    pub running: Vec<ActiveRun>,
+}
+
+/// The most asks the inbox lists at once.
+pub const INBOX_LIMIT: usize = 500;
+
+/// One change on the tenant's live stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum InboxChange {
+    /// The ask as it now is: `ask` when it waits, none once it left the inbox
+    /// (answered, expired or cancelled).
+    Ask {
+        key: String,
+        #[serde(default)]
+        ask: Option<Box<InboxAsk>>,
+    },
+    /// The run as it now is: `run` while in progress, none once it stopped.
+    Run {
+        run_id: String,
+        #[serde(default)]
+        run: Option<ActiveRun>,
+    },
+    /// What a run in progress did last (sent at most about once a second per run).
+    Activity { run_id: String, activity: Activity },
+}
+
+impl Inbox {
+    /// Applies one change; asks stay newest first, runs oldest first.
+    pub fn apply(&mut self, change: InboxChange) {
+        match change {
+            InboxChange::Ask { key, ask } => {
+                let had = self.asks.iter().any(|known| known.key == key);
+                self.asks.retain(|known| known.key != key);
+                match ask {
+                    Some(ask) => {
+                        if !had {
+                            self.pending += 1;
+                        }
+                        let at = self
+                            .asks
+                            .iter()
+                            .position(|known| known.opened_at_ms < ask.opened_at_ms)
+                            .unwrap_or(self.asks.len());
+                        self.asks.insert(at, *ask);
+                    }
+                    None if had => self.pending = self.pending.saturating_sub(1),
+                    None => {}
+                }
+            }
+            InboxChange::Run { run_id, run } => {
+                let kept = self
+                    .running
+                    .iter()
+                    .find(|known| known.run_id == run_id)
+                    .and_then(|known| known.activity.clone());
+                self.running.retain(|known| known.run_id != run_id);
+                if let Some(mut run) = run {
+                    if run.activity.is_none() {
+                        run.activity = kept;
+                    }
+                    let at = self
+                        .running
+                        .iter()
+                        .position(|known| known.started_at_ms > run.started_at_ms)
+                        .unwrap_or(self.running.len());
+                    self.running.insert(at, run);
+                }
+            }
+            InboxChange::Activity { run_id, activity } => {
+                if let Some(run) = self.running.iter_mut().find(|run| run.run_id == run_id) {
+                    run.activity = Some(activity);
+                }
+            }
+        }
+    }
+
+    /// Removes an ask answered here, before the stream says so.
+    pub fn remove_ask(&mut self, key: &str) {
+        self.apply(InboxChange::Ask {
+            key: key.to_owned(),
+            ask: None,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::ask::{AskOrigin, Component};
+
+    fn ask(key: &str, at: i64) -> InboxAsk {
+        InboxAsk {
+            key: key.into(),
+            run_id: "r".into(),
+            thread_id: "t".into(),
+            thread_title: "T".into(),
+            agent: "demo".into(),
+            project_id: None,
+            project_name: None,
+            opened_at_ms: at,
+            ask: Ask {
+                id: key.into(),
+                kind: AskKind::Approval,
+                component: Component::ApprovalCard,
+                tool_call_id: None,
+                title: "Go?".into(),
+                command: None,
+                tool: None,
+                description: None,
+                questions: Vec::new(),
+                env_var: None,
+                metadata: Vec::new(),
+                diff: None,
+                pattern_keys: Vec::new(),
+                dangerous: false,
+                actions: vec!["once".into(), "deny".into()],
+                response_schema: None,
+                expires_at_ms: None,
+                origin: AskOrigin::AgUiCustomInterrupt,
+                state: Default::default(),
+            },
+        }
+    }
+
+    fn run(id: &str, at: i64) -> ActiveRun {
+        ActiveRun {
+            run_id: id.into(),
+            thread_id: "t".into(),
+            thread_title: "T".into(),
+            agent: "demo".into(),
+            started_at_ms: at,
+            activity: None,
+        }
+    }
+
+    #[test]
+    fn asks_arrive_newest_first_and_leave_once_however_often_the_stream_repeats_them() {
+        let mut inbox = Inbox::default();
+        for (key, at) in [("a", 1), ("c", 3), ("b", 2)] {
+            inbox.apply(InboxChange::Ask {
+                key: key.into(),
+                ask: Some(Box::new(ask(key, at))),
+            });
+        }
+        // The same ask again (a resumed stream repeats what the page already holds).
+        inbox.apply(InboxChange::Ask {
+            key: "b".into(),
+            ask: Some(Box::new(ask("b", 2))),
+        });
+        let keys: Vec<&str> = inbox.asks.iter().map(|ask| ask.key.as_str()).collect();
+        assert_eq!(keys, ["c", "b", "a"]);
+        assert_eq!(inbox.pending, 3);
+        inbox.remove_ask("b");
+        inbox.apply(InboxChange::Ask {
+            key: "b".into(),
+            ask: None,
+        });
+        assert_eq!(inbox.pending, 2);
+        assert_eq!(inbox.asks.len(), 2);
+    }
+
+    #[test]
+    fn a_run_keeps_its_last_activity_until_it_stops() {
+        let mut inbox = Inbox::default();
+        inbox.apply(InboxChange::Run {
+            run_id: "r2".into(),
+            run: Some(run("r2", 20)),
+        });
+        inbox.apply(InboxChange::Run {
+            run_id: "r1".into(),
+            run: Some(run("r1", 10)),
+        });
+        inbox.apply(InboxChange::Activity {
+            run_id: "r1".into(),
+            activity: Activity {
+                line: "Calling search".into(),
+                at_ms: 11,
+            },
+        });
+        // Activity of a run the page does not list is dropped, not invented.
+        inbox.apply(InboxChange::Activity {
+            run_id: "r9".into(),
+            activity: Activity {
+                line: "?".into(),
+                at_ms: 1,
+            },
+        });
+        inbox.apply(InboxChange::Run {
+            run_id: "r1".into(),
+            run: Some(run("r1", 10)),
+        });
+        assert_eq!(inbox.running[0].run_id, "r1");
+        assert_eq!(
+            inbox.running[0].activity.as_ref().map(|a| a.line.as_str()),
+            Some("Calling search")
+        );
+        inbox.apply(InboxChange::Run {
+            run_id: "r1".into(),
+            run: None,
+        });
+        assert_eq!(inbox.running.len(), 1);
+    }
+}

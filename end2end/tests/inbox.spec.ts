@@ -1,0 +1,149 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { addUser, expect, openHydrated, signIn, test } from './helpers';
+
+// Each test works in a tenant of its own, so its inbox holds only what it made.
+function freshTenant(role: 'owner' | 'operator' = 'owner'): { user: string; tenant: string } {
+  const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const user = `ines-${stamp}`;
+  const tenant = `inbox-${stamp}`;
+  addUser(user, tenant, role);
+  return { user, tenant };
+}
+
+/** Starts the demo scenario `words` in a new thread of the signed-in tenant; its run id. */
+async function startRun(request: APIRequestContext, words: string): Promise<string> {
+  const created = await request.post('/api/v1/threads', { data: {} });
+  expect(created.status()).toBe(201);
+  const { thread } = await created.json();
+  const started = await request.post(`/api/v1/threads/${thread.id}/messages`, { data: { text: words } });
+  expect(started.status()).toBe(202);
+  return (await started.json()).run.id;
+}
+
+function inbox(page: Page) {
+  return page.getByRole('list', { name: 'Waiting asks' });
+}
+
+function item(page: Page, key: string) {
+  return inbox(page).locator(`li.inbox-item[data-key="${key}"]`);
+}
+
+test('an ask appears in every open tab without a reload and leaves both once answered in either', async ({ page, context, baseURL }) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  const second = await context.newPage();
+  await openHydrated(page, '/');
+  await openHydrated(second, '/');
+  await expect(page.getByText('Nothing is waiting for you.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Inbox, nothing waiting' })).toBeVisible();
+
+  const run = await startRun(page.request, 'busy');
+  const key = `${run}:busy-third`;
+  for (const tab of [page, second]) {
+    const card = item(tab, key);
+    await expect(card.getByRole('dialog', { name: 'Add the third task too?' })).toBeVisible();
+    await expect(card.getByRole('link', { name: 'busy' })).toHaveAttribute('href', /\/threads\//);
+    await expect(card).toContainText('demo');
+    await expect(tab.getByRole('link', { name: 'Inbox, 1 ask waiting' })).toBeVisible();
+  }
+
+  await item(second, key).getByRole('button', { name: 'Approve once' }).click();
+  for (const tab of [page, second]) {
+    await expect(item(tab, key)).toHaveCount(0);
+    await expect(tab.getByRole('link', { name: 'Inbox, nothing waiting' })).toBeVisible();
+  }
+  // Answered once: the receipt went to the exact ask, which is now resolved.
+  const answered = await page.request.get(`/api/v1/asks/${key}`);
+  expect((await answered.json()).ask.ask.state.state).toBe('resolved');
+  await second.close();
+});
+
+test('three asks are triaged from the keyboard alone, and Enter opens an ask\'s thread', async ({ page, baseURL }) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  const runs = [await startRun(page.request, 'busy'), await startRun(page.request, 'clarify'), await startRun(page.request, 'busy')];
+  await openHydrated(page, '/');
+  const items = inbox(page).locator('li.inbox-item');
+  await expect(items).toHaveCount(3);
+
+  // j and k move between asks, wherever focus was.
+  await expect(async () => {
+    await page.keyboard.press('j');
+    await expect(items.nth(0)).toBeFocused({ timeout: 500 });
+  }).toPass();
+  await page.keyboard.press('j');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('k');
+  await expect(items.nth(0)).toBeFocused();
+
+  // Two asks answered with each card's own keys; focus moves on to the next each time.
+  for (let answered = 0; answered < 2; answered++) {
+    const first = items.nth(0);
+    const key = (await first.getAttribute('data-key'))!;
+    if ((await first.getAttribute('data-kind')) === 'clarify') {
+      await page.keyboard.press('2');
+      await expect(first.getByRole('option', { name: 'green' })).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('Tab');
+      await expect(first.getByRole('button', { name: 'Answer' })).toBeFocused();
+    } else {
+      await page.keyboard.press('Tab');
+      await expect(first.getByRole('button', { name: 'Approve once' })).toBeFocused();
+    }
+    await page.keyboard.press('Enter');
+    await expect(item(page, key)).toHaveCount(0);
+    await expect(items).toHaveCount(2 - answered);
+    await expect(items.nth(0)).toBeFocused();
+    const ask = await (await page.request.get(`/api/v1/asks/${key}`)).json();
+    expect(ask.ask.ask.state.state).toBe('resolved');
+  }
+
+  // k stays on the last one left; Enter opens its thread with the ask waiting there.
+  const last = (await items.nth(0).getAttribute('data-key'))!;
+  expect(runs).toContain(last.split(':')[0]);
+  await page.keyboard.press('k');
+  await expect(items.nth(0)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('region', { name: 'Pending asks' }).locator(`[data-ask-id="${last.split(':')[1]}"]`)).toBeVisible();
+});
+
+test('the inbox filters by kind, and a viewer sees it read-only', async ({ page, baseURL }) => {
+  const { user, tenant } = freshTenant();
+  await signIn(page, baseURL!, user);
+  const approval = await startRun(page.request, 'busy');
+  const question = await startRun(page.request, 'clarify');
+  await openHydrated(page, '/');
+  await expect(inbox(page).locator('li.inbox-item')).toHaveCount(2);
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption('clarify');
+  await expect(inbox(page).locator('li.inbox-item')).toHaveCount(1);
+  await expect(item(page, `${question}:clarify-color`)).toBeVisible();
+  await expect(page.getByText('Showing 1 of 2 waiting asks.')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption('');
+  await expect(inbox(page).locator('li.inbox-item')).toHaveCount(2);
+
+  const viewer = `vera-${Date.now()}`;
+  addUser(viewer, tenant, 'viewer');
+  await signIn(page, baseURL!, viewer);
+  await openHydrated(page, '/');
+  const card = item(page, `${approval}:busy-third`);
+  await expect(card.getByRole('button', { name: 'Approve once' })).toBeDisabled();
+  await expect(card.getByRole('note').filter({ hasText: 'You are a viewer in this tenant' })).toBeVisible();
+});
+
+test('running now shows a run in progress with its last activity, and Stop ends it', async ({ page, baseURL }) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  await openHydrated(page, '/');
+  const running = page.getByRole('list', { name: 'Runs in progress' });
+  await expect(page.getByText('No run is in progress.')).toBeVisible();
+  const run = await startRun(page.request, 'slow');
+  const row = running.locator(`li[data-run-id="${run}"]`);
+  await expect(row.getByRole('link', { name: 'slow' })).toBeVisible();
+  await expect(row).toContainText('working on it, this will take a while');
+  await expect(row.getByLabel('Running for')).toHaveText(/\d+ s/);
+  await row.getByRole('button', { name: 'Stop the run in slow' }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('No run is in progress.')).toBeVisible();
+  const stopped = await (await page.request.get(`/api/v1/runs/${run}`)).json();
+  expect(stopped.run.status).toBe('cancelled');
+});

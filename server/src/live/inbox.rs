@@ -1,0 +1,350 @@
+//! A tenant's inbox and runs in progress: read whole (with the feed position it stands
+//! at), and followed as one Server-Sent Event stream per browser tab that resumes after
+//! the last feed row it delivered (`Last-Event-ID`), however many runs are open.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use app::model::inbox::{ActiveRun, Activity, INBOX_LIMIT, Inbox, InboxAsk, InboxChange};
+use app::protocol::status::RunStatus;
+use axum::body::Bytes;
+use tokio::sync::broadcast;
+use tokio::time::Instant;
+
+use super::{Live, TenantSignal};
+use crate::clock::now_ms;
+use crate::store::feed::{FeedEntry, FeedSubject};
+use crate::store::{AskRecord, RunRecord, Store, StoreError};
+
+/// Feed rows read at a time.
+const PAGE: u32 = 500;
+const HEARTBEAT: Duration = Duration::from_secs(10);
+/// The least time between two activity lines of one stream.
+const ACTIVITY_EVERY: Duration = Duration::from_secs(1);
+
+/// Reads what the inbox shows; names threads, projects and agents once per read.
+pub struct InboxReader<'a> {
+    store: &'a dyn Store,
+    live: &'a Live,
+    tenant_id: &'a str,
+    threads: HashMap<String, Option<(String, Option<String>)>>,
+    projects: HashMap<String, Option<String>>,
+    agents: HashMap<String, String>,
+}
+
+impl<'a> InboxReader<'a> {
+    pub fn new(store: &'a dyn Store, live: &'a Live, tenant_id: &'a str) -> Self {
+        Self {
+            store,
+            live,
+            tenant_id,
+            threads: HashMap::new(),
+            projects: HashMap::new(),
+            agents: HashMap::new(),
+        }
+    }
+
+    /// The inbox as it stands, and the feed position it stands at.
+    pub async fn snapshot(&mut self) -> Result<Inbox, StoreError> {
+        // The position first: a change made while the rest is read is sent again by the
+        // stream, never missed.
+        let cursor = self.store.feed_head(self.tenant_id).await?;
+        let pending = self
+            .store
+            .list_asks(self.tenant_id, Some("pending"))
+            .await?;
+        let total = pending.len() as u64;
+        let mut asks = Vec::new();
+        for record in pending.iter().rev().take(INBOX_LIMIT) {
+            asks.push(self.ask(record).await?);
+        }
+        let mut running = Vec::new();
+        for run in self.store.runs_in_progress(self.tenant_id).await? {
+            running.push(self.run(&run).await?);
+        }
+        Ok(Inbox {
+            cursor,
+            now_ms: now_ms(),
+            asks,
+            pending: total,
+            running,
+        })
+    }
+
+    /// What one feed row changed, as the subject now stands.
+    pub async fn change(&mut self, entry: &FeedEntry) -> Result<InboxChange, StoreError> {
+        Ok(match entry.subject {
+            FeedSubject::Ask => {
+                let record = self.store.get_ask(self.tenant_id, &entry.key).await?;
+                let ask = match record {
+                    Some(record) if record.ask.state.is_pending() => {
+                        Some(Box::new(self.ask(&record).await?))
+                    }
+                    _ => None,
+                };
+                InboxChange::Ask {
+                    key: entry.key.clone(),
+                    ask,
+                }
+            }
+            FeedSubject::Run => {
+                let record = self.store.get_run(self.tenant_id, &entry.key).await?;
+                let run = match record {
+                    Some(record) if record.status == RunStatus::Running => {
+                        Some(self.run(&record).await?)
+                    }
+                    _ => None,
+                };
+                InboxChange::Run {
+                    run_id: entry.key.clone(),
+                    run,
+                }
+            }
+        })
+    }
+
+    async fn ask(&mut self, record: &AskRecord) -> Result<InboxAsk, StoreError> {
+        let (thread_title, project_id) = self.thread(&record.thread_id).await?;
+        let project_name = match &project_id {
+            Some(id) => self.project(id).await?,
+            None => None,
+        };
+        Ok(InboxAsk {
+            key: record.key.clone(),
+            run_id: record.run_id.clone(),
+            thread_id: record.thread_id.clone(),
+            thread_title,
+            agent: self.agent(&record.run_id).await?,
+            project_id,
+            project_name,
+            opened_at_ms: record.created_at_ms,
+            ask: record.ask.clone(),
+        })
+    }
+
+    async fn run(&mut self, run: &RunRecord) -> Result<ActiveRun, StoreError> {
+        let (thread_title, _) = self.thread(&run.thread_id).await?;
+        Ok(ActiveRun {
+            run_id: run.id.clone(),
+            thread_id: run.thread_id.clone(),
+            thread_title,
+            agent: run.agent.clone(),
+            started_at_ms: run.created_at_ms,
+            activity: self.live.activity(&run.id),
+        })
+    }
+
+    /// A thread's title and project (a thread that is gone reads as its id).
+    async fn thread(&mut self, thread_id: &str) -> Result<(String, Option<String>), StoreError> {
+        if !self.threads.contains_key(thread_id) {
+            let found = self
+                .store
+                .get_thread(self.tenant_id, thread_id)
+                .await?
+                .map(|thread| (thread.title, thread.project_id));
+            self.threads.insert(thread_id.to_owned(), found);
+        }
+        Ok(self.threads[thread_id]
+            .clone()
+            .unwrap_or_else(|| (thread_id.to_owned(), None)))
+    }
+
+    async fn project(&mut self, project_id: &str) -> Result<Option<String>, StoreError> {
+        if !self.projects.contains_key(project_id) {
+            let name = self
+                .store
+                .get_project(self.tenant_id, project_id)
+                .await?
+                .map(|project| project.name);
+            self.projects.insert(project_id.to_owned(), name);
+        }
+        Ok(self.projects[project_id].clone())
+    }
+
+    async fn agent(&mut self, run_id: &str) -> Result<String, StoreError> {
+        if !self.agents.contains_key(run_id) {
+            let agent = self
+                .store
+                .get_run(self.tenant_id, run_id)
+                .await?
+                .map(|run| run.agent)
+                .unwrap_or_default();
+            self.agents.insert(run_id.to_owned(), agent);
+        }
+        Ok(self.agents[run_id].clone())
+    }
+}
+
+/// Appends one SSE message: `id:` when it is a feed row (what a reconnect resumes after).
+fn push_frame(out: &mut String, id: Option<u64>, change: &InboxChange) {
+    use std::fmt::Write;
+    if let Some(id) = id {
+        let _ = writeln!(out, "id: {id}");
+    }
+    match serde_json::to_string(change) {
+        Ok(data) => {
+            let _ = write!(out, "data: {data}\n\n");
+        }
+        Err(error) => {
+            let _ = write!(
+                out,
+                "event: error\ndata: a change could not be encoded: {error}\n\n"
+            );
+        }
+    }
+}
+
+/// The SSE response for tenant `tenant_id`'s inbox changes after feed row `after`: the
+/// stored changes, then live ones as they commit, activity lines at most once a second,
+/// heartbeats; until the client goes, its access ends or the server stops.
+pub fn inbox_stream(
+    store: Arc<dyn Store>,
+    live: Live,
+    tenant_id: String,
+    after: u64,
+    access_ends: impl std::future::Future<Output = ()> + Send + 'static,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
+    tokio::spawn(async move {
+        let mut receiver = live.subscribe_tenant(&tenant_id);
+        let pumped = tokio::select! {
+            pumped = pump(&*store, &live, &mut receiver, &tenant_id, after, &tx) => pumped,
+            () = live.closed() => Ok(()),
+            () = access_ends => Ok(()),
+        };
+        drop(receiver);
+        live.release_tenant(&tenant_id);
+        if let Err(error) = pumped {
+            let told = app::error::ApiError::from(error);
+            tracing::warn!(%tenant_id, "inbox stream stopped");
+            let _ = tx
+                .send(Bytes::from(format!(
+                    "event: error\ndata: the inbox stream failed: {told}\n\n"
+                )))
+                .await;
+        }
+    });
+    let body = futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx).map(|next| next.map(Ok::<_, Infallible>))
+    });
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/event-stream"),
+            (axum::http::header::CACHE_CONTROL, "no-cache"),
+        ],
+        axum::body::Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// Sends what `out` holds as one chunk; false once the client is gone.
+async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes>) -> bool {
+    if out.is_empty() {
+        return true;
+    }
+    tx.send(Bytes::from(std::mem::take(out))).await.is_ok()
+}
+
+/// Sends every feed row after `*last`, each subject once per page as it now stands.
+async fn send_changes(
+    store: &dyn Store,
+    live: &Live,
+    tenant_id: &str,
+    last: &mut u64,
+    out: &mut String,
+) -> Result<(), StoreError> {
+    loop {
+        let page = store.feed_after(tenant_id, *last, PAGE).await?;
+        let Some(final_entry) = page.last() else {
+            return Ok(());
+        };
+        *last = final_entry.id;
+        let mut reader = InboxReader::new(store, live, tenant_id);
+        for (index, entry) in page.iter().enumerate() {
+            let repeated_later = page[index + 1..]
+                .iter()
+                .any(|later| later.subject == entry.subject && later.key == entry.key);
+            if !repeated_later {
+                push_frame(out, Some(entry.id), &reader.change(entry).await?);
+            }
+        }
+        if page.len() < PAGE as usize {
+            return Ok(());
+        }
+    }
+}
+
+async fn pump(
+    store: &dyn Store,
+    live: &Live,
+    receiver: &mut broadcast::Receiver<TenantSignal>,
+    tenant_id: &str,
+    after: u64,
+    tx: &tokio::sync::mpsc::Sender<Bytes>,
+) -> Result<(), StoreError> {
+    let mut out = String::new();
+    let mut last = after;
+    // A position beyond the feed (a store replaced under the page): the page reloads.
+    let head = store.feed_head(tenant_id).await?;
+    if after > head {
+        out.push_str("event: reset\ndata: the inbox moved on; read it again\n\n");
+        last = head;
+    }
+    send_changes(store, live, tenant_id, &mut last, &mut out).await?;
+    if !flush(&mut out, tx).await {
+        return Ok(());
+    }
+    let mut activity: HashMap<String, Activity> = HashMap::new();
+    let mut next_activity = Instant::now();
+    let mut heartbeat = Instant::now() + HEARTBEAT;
+    loop {
+        let wake = if activity.is_empty() {
+            heartbeat
+        } else {
+            heartbeat.min(next_activity)
+        };
+        let signal = tokio::select! {
+            signal = receiver.recv() => Some(signal),
+            () = tokio::time::sleep_until(wake) => None,
+        };
+        match signal {
+            Some(Ok(TenantSignal::Changed)) | Some(Err(broadcast::error::RecvError::Lagged(_))) => {
+                send_changes(store, live, tenant_id, &mut last, &mut out).await?;
+            }
+            Some(Ok(TenantSignal::Activity {
+                run_id,
+                activity: line,
+            })) => {
+                activity.insert(run_id, line);
+            }
+            Some(Err(broadcast::error::RecvError::Closed)) => return Ok(()),
+            None => {}
+        }
+        let now = Instant::now();
+        if !activity.is_empty() && now >= next_activity {
+            for (run_id, line) in activity.drain() {
+                push_frame(
+                    &mut out,
+                    None,
+                    &InboxChange::Activity {
+                        run_id,
+                        activity: line,
+                    },
+                );
+            }
+            next_activity = now + ACTIVITY_EVERY;
+        }
+        if out.is_empty() && now >= heartbeat {
+            out.push_str(": heartbeat\n\n");
+        }
+        if !out.is_empty() {
+            heartbeat = now + HEARTBEAT;
+        }
+        if !flush(&mut out, tx).await {
+            return Ok(());
+        }
+    }
+}

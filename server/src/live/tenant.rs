@@ -1,0 +1,138 @@
+//! The tenant side of the fan-out: which tenants' inboxes changed (an ask opened or
+//! closed, a run started or stopped) and what each run in progress did last, for the one
+//! live stream each browser tab keeps per tenant.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use app::model::inbox::Activity;
+use app::projection::activity::ActivityTracker;
+use app::protocol::channel::{EventBody, RunEvent};
+use tokio::sync::broadcast;
+
+/// How many signals a slow tenant stream may fall behind before it re-reads the feed.
+const CAPACITY: usize = 256;
+
+/// What a tenant's stream is told.
+#[derive(Clone, Debug)]
+pub enum TenantSignal {
+    /// The tenant's feed has new rows.
+    Changed,
+    /// A run in progress did something.
+    Activity { run_id: String, activity: Activity },
+}
+
+struct RunActivity {
+    tracker: ActivityTracker,
+    last: Option<Activity>,
+}
+
+#[derive(Default)]
+pub(super) struct Tenants {
+    channels: Mutex<HashMap<String, broadcast::Sender<TenantSignal>>>,
+    runs: Mutex<HashMap<String, RunActivity>>,
+}
+
+/// Whether an event changes what the inbox or the running list shows: the feed has a
+/// row for it (a run's first event is its operator's message, after the run was made).
+fn changes_inbox(body: &EventBody) -> bool {
+    matches!(
+        body,
+        EventBody::RunStarted { .. }
+            | EventBody::RunFinished { .. }
+            | EventBody::RunFailed { .. }
+            | EventBody::AskOpened { .. }
+            | EventBody::AskClosed { .. }
+            | EventBody::UserMessage { .. }
+            | EventBody::SurfaceAction { .. }
+    )
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Tenants {
+    pub(super) fn subscribe(&self, tenant_id: &str) -> broadcast::Receiver<TenantSignal> {
+        lock(&self.channels)
+            .entry(tenant_id.to_owned())
+            .or_insert_with(|| broadcast::channel(CAPACITY).0)
+            .subscribe()
+    }
+
+    pub(super) fn release(&self, tenant_id: &str) {
+        let mut channels = lock(&self.channels);
+        if channels
+            .get(tenant_id)
+            .is_some_and(|sender| sender.receiver_count() == 0)
+        {
+            channels.remove(tenant_id);
+        }
+    }
+
+    pub(super) fn channel_count(&self) -> usize {
+        lock(&self.channels).len()
+    }
+
+    /// What the run did last, while it is in progress.
+    pub(super) fn activity(&self, run_id: &str) -> Option<Activity> {
+        lock(&self.runs)
+            .get(run_id)
+            .and_then(|run| run.last.clone())
+    }
+
+    /// Takes in one run's committed events.
+    pub(super) fn see(&self, events: &[RunEvent]) {
+        let Some(first) = events.first() else {
+            return;
+        };
+        let run_id = first.run_id();
+        let mut changed = false;
+        let mut ended = false;
+        let mut latest = None;
+        {
+            let mut runs = lock(&self.runs);
+            let run = runs
+                .entry(run_id.to_owned())
+                .or_insert_with(|| RunActivity {
+                    tracker: ActivityTracker::default(),
+                    last: None,
+                });
+            for event in events {
+                changed |= changes_inbox(&event.body);
+                ended |= matches!(
+                    event.body,
+                    EventBody::RunFinished { .. } | EventBody::RunFailed { .. }
+                );
+                if let Some(line) = run.tracker.see(&event.body) {
+                    latest = Some(Activity {
+                        line,
+                        at_ms: event.ts,
+                    });
+                }
+            }
+            if let Some(activity) = &latest {
+                run.last = Some(activity.clone());
+            }
+            if ended {
+                runs.remove(run_id);
+            }
+        }
+        let channels = lock(&self.channels);
+        let Some(sender) = channels.get(first.tenant_id()) else {
+            return;
+        };
+        // No receiver is not an error: nobody has the inbox open right now.
+        if let (Some(activity), false) = (latest, ended) {
+            let _ = sender.send(TenantSignal::Activity {
+                run_id: run_id.to_owned(),
+                activity,
+            });
+        }
+        if changed {
+            let _ = sender.send(TenantSignal::Changed);
+        }
+    }
+}
