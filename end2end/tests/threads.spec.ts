@@ -115,3 +115,42 @@ test('the sidebar search finds a thread by a word said in it, and clearing it sh
   await found.click();
   await expect(page).toHaveURL(here);
 });
+
+test('threads are grouped by project in the sidebar, and an archived thread is folded away until restored', async ({ page }) => {
+  const name = `Launch ${Date.now()}`;
+  const project = await page.request.post('/api/v1/projects', { data: { name } });
+  expect(project.status()).toBe(201);
+  const projectId = (await project.json()).project?.id ?? (await project.json()).id;
+  const created = await page.request.post('/api/v1/threads', { data: { project_id: projectId } });
+  const { thread } = await created.json();
+  const renamed = await page.request.post('/fn/rename_thread', { form: { thread_id: thread.id, title: `Plan for ${name}` } });
+  expect(renamed.status()).toBe(200);
+
+  await openHydrated(page, '/');
+  const sidebar = page.getByRole('navigation', { name: 'Workspace' });
+  const group = sidebar.getByRole('list', { name: `Threads in ${name}` });
+  await expect(group.getByRole('link', { name: `Plan for ${name}` })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name, exact: true })).toHaveAttribute('href', `/projects/${projectId}`);
+
+  await group.getByRole('link', { name: `Plan for ${name}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Plan for ${name}` })).toBeVisible();
+  // Clicked again only while it still says Archive (a click before hydration does nothing).
+  const archive = page.getByRole('button', { name: 'Archive', exact: true });
+  await expect(async () => {
+    if (await archive.isVisible()) await archive.click({ timeout: 1000 });
+    await expect(page.getByText('Archived', { exact: true })).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await expect(group).toHaveCount(0);
+  const archived = sidebar.getByRole('list', { name: 'Archived threads' });
+  await sidebar.getByText(/^Archived \(\d+\)$/).click();
+  await expect(archived.getByRole('link', { name: `Plan for ${name}` })).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByText('Archived', { exact: true })).toBeVisible();
+  const restore = page.getByRole('button', { name: 'Restore', exact: true });
+  await expect(async () => {
+    if (await restore.isVisible()) await restore.click({ timeout: 1000 });
+    await expect(archive).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await expect(sidebar.getByRole('list', { name: `Threads in ${name}` }).getByRole('link', { name: `Plan for ${name}` })).toBeVisible();
+});

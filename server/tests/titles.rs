@@ -1,5 +1,6 @@
-//! Threads are titled by their first message (its first line, without Markdown, cut at a
-//! word), over the API: later messages and a rename are never overwritten.
+//! Threads you can find, over the API: titled by their first message (its first line,
+//! without Markdown, cut at a word; later messages and a rename are never overwritten),
+//! found by what operators and agents said, grouped by project, archived and restored.
 
 #![allow(clippy::unwrap_used)]
 
@@ -104,4 +105,106 @@ async fn a_thread_is_found_by_its_title_or_a_word_an_operator_said_in_it() {
     assert_eq!(found("\"zeppel*(").await, vec![thread.clone()]);
     // No words: the whole list.
     assert_eq!(found("  ").await.len(), 2);
+}
+
+async fn found(api: &Api, query: &str) -> Vec<String> {
+    let (status, listed) = api.get(&format!("/api/v1/threads?q={query}")).await;
+    assert_eq!(status, 200, "{listed}");
+    listed["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|thread| thread["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_thread_is_found_by_what_its_agent_replied() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    // The demo agent answers "busy" with "Two added. The third needs sign-off."
+    let run = api.say(&thread, "busy").await;
+    api.settled(&run).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while found(&api, "third").await.is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the reply was never indexed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(found(&api, "third").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "zeppelin").await, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn an_archived_thread_says_so_and_is_restored_and_threads_name_their_project() {
+    let api = Api::start(&[]).await;
+    let (status, project) = api
+        .post("/api/v1/projects", serde_json::json!({ "name": "Launch" }))
+        .await;
+    assert_eq!(status, 201, "{project}");
+    let project_id = project["project"]["id"]
+        .as_str()
+        .or(project["id"].as_str())
+        .unwrap()
+        .to_owned();
+    let (status, created) = api
+        .post(
+            "/api/v1/threads",
+            serde_json::json!({ "project_id": project_id }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let thread = created["thread"]["id"].as_str().unwrap().to_owned();
+    let (_, listed) = api.get("/api/v1/threads").await;
+    let listed = listed["threads"].as_array().unwrap().clone();
+    let entry = listed.iter().find(|t| t["id"] == thread.as_str()).unwrap();
+    assert_eq!(entry["project_name"], "Launch");
+    assert!(entry.get("archived_at_ms").is_none());
+
+    let path = format!("/api/v1/threads/{thread}");
+    let response = api
+        .client
+        .patch(api.url(&path))
+        .json(&serde_json::json!({ "archived": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let (_, shown) = api.get(&path).await;
+    assert!(shown["thread"]["archived_at_ms"].is_i64(), "{shown}");
+    // Still listed (the sidebar folds it away), still found.
+    let (_, listed) = api.get("/api/v1/threads").await;
+    assert!(
+        listed["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == thread.as_str())
+    );
+
+    let restore = |body: serde_json::Value| {
+        let request = api.client.patch(api.url(&path)).json(&body);
+        async move { request.send().await.unwrap() }
+    };
+    assert_eq!(
+        restore(serde_json::json!({ "archived": false }))
+            .await
+            .status(),
+        200
+    );
+    let (_, shown) = api.get(&path).await;
+    assert!(shown["thread"].get("archived_at_ms").is_none(), "{shown}");
+    // A body that is not the one field is refused, naming what is wrong.
+    let refused = restore(serde_json::json!({ "archive": true })).await;
+    assert_eq!(refused.status(), 400);
+    let unknown = api
+        .client
+        .patch(api.url("/api/v1/threads/no-such-thread"))
+        .json(&serde_json::json!({ "archived": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
 }

@@ -273,11 +273,31 @@ fn FoundThreads(
     }
 }
 
+/// The threads: those in no project first, then each project's under its name (projects
+/// in the order of their newest thread), then the archived ones, folded away.
 #[component]
 fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
     let (archived, active): (Vec<ThreadSummary>, Vec<ThreadSummary>) = threads
         .into_iter()
         .partition(|thread| thread.archived_at_ms.is_some());
+    let none_yet = active.is_empty() && archived.is_empty();
+    let (loose, in_projects): (Vec<ThreadSummary>, Vec<ThreadSummary>) = active
+        .into_iter()
+        .partition(|thread| thread.project_id.is_none());
+    let mut groups: Vec<(String, String, Vec<ThreadSummary>)> = Vec::new();
+    for thread in in_projects {
+        let id = thread.project_id.clone().unwrap_or_default();
+        match groups.iter_mut().find(|(known, _, _)| *known == id) {
+            Some((_, _, threads)) => threads.push(thread),
+            None => {
+                let name = thread
+                    .project_name
+                    .clone()
+                    .unwrap_or_else(|| "Project".to_owned());
+                groups.push((id, name, vec![thread]));
+            }
+        }
+    }
     let links = |threads: Vec<ThreadSummary>| {
         threads
             .into_iter()
@@ -287,11 +307,19 @@ fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
             })
             .collect_view()
     };
-    let none_yet = active.is_empty() && archived.is_empty();
     let archived_count = archived.len();
     view! {
         {none_yet.then(|| view! { <p class="muted empty">"No threads yet. Start one with New thread."</p> })}
-        {(!active.is_empty()).then(|| view! { <ul class="thread-list" aria-label="Threads">{links(active)}</ul> })}
+        {(!loose.is_empty()).then(|| view! { <ul class="thread-list" aria-label="Threads">{links(loose)}</ul> })}
+        {groups.into_iter().map(|(id, name, threads)| {
+            let label = format!("Threads in {name}");
+            view! {
+                <div class="thread-group">
+                    <h3 class="group-head"><A href=format!("/projects/{id}")>{name}</A></h3>
+                    <ul class="thread-list" aria-label=label>{links(threads)}</ul>
+                </div>
+            }
+        }).collect_view()}
         {(archived_count > 0).then(|| view! {
             <details class="archived-threads">
                 <summary>{format!("Archived ({archived_count})")}</summary>

@@ -185,6 +185,9 @@ pub struct ThreadSummary {
     /// searchable and restorable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archived_at_ms: Option<i64>,
+    /// The project's name, where a list groups threads by project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_name: Option<String>,
 }
 
 /// A run as the thread page lists it.

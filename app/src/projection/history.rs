@@ -22,6 +22,22 @@ pub fn user_message(view: &RunView) -> Option<(&str, &str)> {
     })
 }
 
+/// What the agent said in a run, its messages joined (for finding the thread by it).
+pub fn assistant_text(view: &RunView) -> String {
+    view.items
+        .iter()
+        .filter_map(|item| match &item.body {
+            ItemBody::Message {
+                role: Role::Assistant,
+                text,
+                ..
+            } if !text.trim().is_empty() => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The id of the user message a run starts with, if it starts with one.
 pub fn user_message_id(view: &RunView) -> Option<&str> {
     user_message(view).map(|(id, _)| id)

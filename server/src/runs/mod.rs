@@ -53,16 +53,42 @@ impl Runs {
             tools: OnceLock::new(),
             running_tools: tools::Running::default(),
         });
-        // When a run's stream ends, the workspace tools it called that run freely run.
+        // When a run's stream ends, the workspace tools it called that run freely run, and
+        // what the agent said becomes something the thread is found by.
         let weak = Arc::downgrade(&runs);
         runs.host
             .on_stream_end(Arc::new(move |tenant_id: String, run_id: String| {
                 let Some(runs) = weak.upgrade() else {
                     return;
                 };
-                tokio::spawn(async move { runs.answer_free_tools(&tenant_id, &run_id).await });
+                tokio::spawn(async move {
+                    runs.answer_free_tools(&tenant_id, &run_id).await;
+                    runs.index_replies(&tenant_id, &run_id).await;
+                });
             }));
         runs
+    }
+
+    /// Adds what the agent said in a run to what its thread is found by.
+    async fn index_replies(&self, tenant_id: &str, run_id: &str) {
+        let indexed = async {
+            let Some(run) = self.host.store.get_run(tenant_id, run_id).await? else {
+                return Ok(());
+            };
+            let events = self.host.store.events(tenant_id, run_id, 0, None).await?;
+            let view = app::projection::RunView::from_events(Default::default(), &events);
+            let said = app::projection::history::assistant_text(&view);
+            if !said.is_empty() {
+                self.host
+                    .store
+                    .add_thread_words(tenant_id, &run.thread_id, &said)
+                    .await?;
+            }
+            Ok::<_, crate::store::StoreError>(())
+        };
+        if let Err(error) = indexed.await {
+            tracing::warn!(%error, %run_id, "the agent's replies could not be indexed for search");
+        }
     }
 
     pub fn vault(&self) -> &Arc<Vault> {

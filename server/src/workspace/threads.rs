@@ -46,7 +46,24 @@ pub fn run_summary(run: &RunRecord) -> RunSummary {
 #[async_trait::async_trait]
 impl WorkspaceService for WorkspaceServiceImpl {
     async fn list_threads(&self, tenant_id: &str) -> Result<Vec<ThreadSummary>, ApiError> {
-        Ok(self.store.list_threads(tenant_id).await?)
+        let mut threads = self.store.list_threads(tenant_id).await?;
+        // Named once per project, for the sidebar's groups.
+        let mut names: std::collections::HashMap<String, Option<String>> = Default::default();
+        for thread in &mut threads {
+            let Some(project_id) = thread.project_id.clone() else {
+                continue;
+            };
+            if !names.contains_key(&project_id) {
+                let name = self
+                    .store
+                    .get_project(tenant_id, &project_id)
+                    .await?
+                    .map(|project| project.name);
+                names.insert(project_id.clone(), name);
+            }
+            thread.project_name = names[&project_id].clone();
+        }
+        Ok(threads)
     }
 
     async fn search_threads(

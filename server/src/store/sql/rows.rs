@@ -55,6 +55,7 @@ impl From<ThreadRow> for ThreadSummary {
             created_at_ms: row.created_at_ms,
             project_id: row.project_id,
             archived_at_ms: row.archived_at_ms,
+            project_name: None,
         }
     }
 }
