@@ -10,7 +10,7 @@ use crate::api::{CreateThread, list_threads, load_me};
 use crate::codec::Json;
 use crate::components::identity::{provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
-use crate::components::sidebar::Sidebar;
+use crate::components::sidebar::{Sidebar, ThreadsChanged};
 use crate::model::section::Section;
 use crate::pages::audit::AuditPage;
 use crate::pages::gallery::GalleryPage;
@@ -25,7 +25,7 @@ use crate::pages::project::ProjectPageView;
 use crate::pages::projects::ProjectsPage;
 use crate::pages::section::SectionPage;
 use crate::pages::sign_in::{LoginPage, SetupPage};
-use crate::pages::thread::{ThreadPage, ThreadsChanged};
+use crate::pages::thread::ThreadPage;
 
 /// The document the server renders around the app; it also loads the hydration bundle.
 pub fn shell(options: LeptosOptions) -> impl IntoView {

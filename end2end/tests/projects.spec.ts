@@ -69,7 +69,7 @@ test('a project is created, gets a thread with its agent, is edited, archived, r
   await openHydrated(page, '/projects?archived=1');
   await expect(page.getByRole('list', { name: 'Projects' })).toContainText(`${name} (renamed)`);
   await openHydrated(page, '/projects');
-  await expect(page.getByText(`${name} (renamed)`)).toHaveCount(0);
+  await expect(page.getByRole('main').getByText(`${name} (renamed)`)).toHaveCount(0);
   await openHydrated(page, new URL(projectUrl).pathname);
   await page.getByRole('button', { name: 'Restore' }).click();
   await expect(page.getByRole('button', { name: 'New thread in this project' })).toBeVisible();

@@ -18,7 +18,7 @@ test('the server-rendered shell already holds the sidebar, timeline, ask lane an
 
 test('a new thread appears without a page reload and survives one', async ({ page }) => {
   await openHydrated(page, '/');
-  const threads = page.getByRole('list', { name: 'Threads' }).getByRole('link');
+  const threads = page.getByRole('list', { name: 'Threads', exact: true }).getByRole('link');
   const before = await threads.count();
 
   // A full navigation would wipe this marker; a hydrated update keeps it.
@@ -61,7 +61,7 @@ test('the not-found page keeps the workspace sidebar and shows no internal error
   const { thread } = await created.json();
   await page.goto('/nowhere/at/all');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Threads' }).getByRole('link', { name: thread.title })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Threads', exact: true }).getByRole('link', { name: thread.title })).toBeVisible();
   await expect(page.getByText('internal error')).toHaveCount(0);
   await expect(page.getByText('not provided')).toHaveCount(0);
 });
@@ -77,7 +77,7 @@ test('a thread takes its title from its first message, in its header and the sid
   await composer.press('Enter');
   const title = words.replace(/\*\*/g, '');
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Threads' }).getByRole('link', { name: title, exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('list', { name: 'Threads', exact: true }).getByRole('link', { name: title, exact: true })).toHaveAttribute('aria-current', 'page');
   // A later message leaves it be.
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
   await composer.fill('and the venue');
@@ -110,7 +110,7 @@ test('the sidebar search finds a thread by a word said in it, and clearing it sh
   await search.fill(`${word} nonexistentword`);
   await expect(page.getByText(`No thread matches “${word} nonexistentword”.`)).toBeVisible();
   await search.fill('');
-  await expect(page.getByRole('list', { name: 'Threads' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Threads', exact: true })).toBeVisible();
   await search.fill(word);
   await found.click();
   await expect(page).toHaveURL(here);

@@ -41,11 +41,13 @@ test('the tenant switcher lists only my tenants, founds a new one and scopes thr
   const tenant = `team-${Date.now()}`;
   addUser(`eve-${Date.now()}`, `evil-${Date.now()}`, 'owner');
   await openHydrated(page, '/');
-  const threads = page.getByRole('list', { name: 'Threads' }).getByRole('link');
+  const threads = page.getByRole('list', { name: 'Threads', exact: true }).getByRole('link');
   const switcher = page.getByRole('combobox', { name: 'Tenant' });
   await expect(switcher.locator('option', { hasText: 'evil-' })).toHaveCount(0);
   // Whatever the other tests left in tenant default, my session sees it.
-  const before = (await (await request.get('/api/v1/threads')).json()).threads.length;
+  // (The list "Threads" holds those in no project and not archived.)
+  const before = (await (await request.get('/api/v1/threads')).json()).threads
+    .filter((thread: { project_name?: string; archived_at_ms?: number }) => !thread.project_name && !thread.archived_at_ms).length;
   await expect(threads).toHaveCount(before);
 
   // A taken name is refused, and says so.
@@ -76,6 +78,8 @@ test('the tenant switcher lists only my tenants, founds a new one and scopes thr
 });
 
 test('panes collapse, resize from the keyboard, and remember both across a reload', async ({ page }) => {
+  // A thread in no project, so the sidebar has its list "Threads" to hide and show.
+  expect((await page.request.post('/api/v1/threads', { data: {} })).status()).toBe(201);
   await openHydrated(page, '/');
   const sidebar = page.getByRole('navigation', { name: 'Workspace' });
   const context = page.getByRole('complementary', { name: 'Context' });
@@ -109,9 +113,9 @@ test('panes collapse, resize from the keyboard, and remember both across a reloa
   await expect(context.getByText('Open a thread to see its agent state')).toBeVisible();
 
   await page.getByRole('button', { name: 'Collapse sidebar' }).click();
-  await expect(sidebar.getByRole('list', { name: 'Threads' })).toBeHidden();
+  await expect(sidebar.getByRole('list', { name: 'Threads', exact: true })).toBeHidden();
   await page.getByRole('button', { name: 'Expand sidebar' }).click();
-  await expect(sidebar.getByRole('list', { name: 'Threads' })).toBeVisible();
+  await expect(sidebar.getByRole('list', { name: 'Threads', exact: true })).toBeVisible();
   await edge.focus();
   await page.keyboard.press('Home');
   await expect(edge).toHaveAttribute('aria-valuemin', await edge.getAttribute('aria-valuenow') ?? '');

@@ -303,7 +303,7 @@ impl ServeConfig {
         }
         for entry in &self.openai {
             let spec = OpenAiSpec::parse(entry)?;
-            let key = spec.key()?;
+            let key = spec.key();
             let tools = tools_of.remove(&spec.name).unwrap_or_default();
             list.push(Arc::new(OpenAiConnector::new(spec, key, tools)));
         }
@@ -329,8 +329,12 @@ impl ServeConfig {
                 api_key_env: None,
             };
             list.push(Arc::new(
-                OpenAiConnector::new(spec, Some(crate::demo::openai::KEY.into()), Vec::new())
-                    .with_suggestions(words(&crate::demo::openai::SCENARIOS)),
+                OpenAiConnector::new(
+                    spec,
+                    crate::connectors::openai::ApiKey::Fixed(crate::demo::openai::KEY.into()),
+                    Vec::new(),
+                )
+                .with_suggestions(words(&crate::demo::openai::SCENARIOS)),
             ));
             let exe = std::env::current_exe().map_err(|error| {
                 format!("cannot find this program to run its demo gateway: {error}")

@@ -1,7 +1,7 @@
 //! OpenAI-compatible agents over real HTTP to the demo model on loopback: both APIs and
 //! the negotiation between them, the tool loop, MCP approvals answered once, Stop, a
-//! refused key that reaches no event or log, a busy endpoint tried again, and streams that
-//! stop or fail mid-way.
+//! refused key that reaches no event or log, a key kept per tenant in the passvault, a busy
+//! endpoint tried again, and streams that stop or fail mid-way.
 
 #![allow(clippy::unwrap_used)]
 
@@ -419,4 +419,79 @@ async fn a_runtime_whose_ag_ui_does_not_start_is_spoken_to_over_responses_from_t
         "{environment}"
     );
     assert_eq!(sent(&api).await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_key_kept_in_a_tenants_passvault_carries_that_tenants_runs_and_no_others() {
+    let var = "AGENT_OS_TEST_VAULTED_KEY";
+    let api = Api::start(&[
+        "--openai",
+        &format!(
+            "vaulted=http://127.0.0.1:{{port}}/demo/openai/v1,model=demo-model,api_key_env={var}"
+        ),
+    ])
+    .await;
+    let thread = api.thread(Some("vaulted")).await;
+    let failed = api.settled(&api.say(&thread, "hello").await).await;
+    assert_eq!(failed["run"]["status"], "failed", "{failed}");
+    let said = errors(&failed["view"]).join(" ");
+    assert!(
+        said.contains(&format!("passvault has no entry for {var}")),
+        "{said}"
+    );
+
+    let (status, created) = api
+        .post(
+            "/api/v1/passvault",
+            json!({ "name": "Model key", "env_var": var, "value": "demo-key" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let done = api.settled(&api.say(&thread, "hello").await).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    assert!(!texts(&done["view"]).is_empty());
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (_, entry) = api.get(&format!("/api/v1/passvault/{id}")).await;
+    assert_eq!(entry["last_used_by"], "agent vaulted", "{entry}");
+    for shown in [done.to_string(), entry.to_string()] {
+        assert!(!shown.contains("demo-key"), "the key is in a response");
+    }
+
+    // Another tenant keeps no key: its runs are refused, never sent with this one's.
+    let token = api.server.user_with_token("tess", "elsewhere", "owner");
+    let other = common::client_with(&token);
+    let created = answer(
+        other
+            .post(api.url("/api/v1/threads"))
+            .json(&json!({ "agent": "vaulted" })),
+    )
+    .await;
+    let their_thread = created["thread"]["id"].as_str().unwrap();
+    let started = answer(
+        other
+            .post(api.url(&format!("/api/v1/threads/{their_thread}/messages")))
+            .json(&json!({ "text": "hello" })),
+    )
+    .await;
+    let their_run = started["run"]["id"].as_str().unwrap().to_owned();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let theirs = loop {
+        let shown = answer(other.get(api.url(&format!("/api/v1/runs/{their_run}")))).await;
+        if shown["run"]["status"] != "running" {
+            break shown;
+        }
+        assert!(std::time::Instant::now() < deadline, "{shown}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(theirs["run"]["status"], "failed", "{theirs}");
+    assert!(
+        errors(&theirs["view"])
+            .join(" ")
+            .contains("passvault has no entry")
+    );
+}
+
+/// The JSON a request is answered with.
+async fn answer(request: reqwest::RequestBuilder) -> Value {
+    request.send().await.unwrap().json().await.unwrap()
 }

@@ -20,6 +20,11 @@ pub async fn search_threads(query: String) -> Result<Vec<ThreadSummary>, ApiErro
     with_status(workspace()?.search_threads(&tenant()?, &query).await)
 }
 
+/// Bumped when a thread's title, project or archiving changes, so the sidebar reloads its
+/// list.
+#[derive(Clone, Copy)]
+pub struct ThreadsChanged(pub RwSignal<u32>);
+
 #[component]
 pub fn Sidebar(
     threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>,
@@ -281,19 +286,17 @@ fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
         .into_iter()
         .partition(|thread| thread.archived_at_ms.is_some());
     let none_yet = active.is_empty() && archived.is_empty();
+    // A thread whose project is gone (deleted; the thread stays) is listed with the rest.
     let (loose, in_projects): (Vec<ThreadSummary>, Vec<ThreadSummary>) = active
         .into_iter()
-        .partition(|thread| thread.project_id.is_none());
+        .partition(|thread| thread.project_name.is_none());
     let mut groups: Vec<(String, String, Vec<ThreadSummary>)> = Vec::new();
     for thread in in_projects {
         let id = thread.project_id.clone().unwrap_or_default();
         match groups.iter_mut().find(|(known, _, _)| *known == id) {
             Some((_, _, threads)) => threads.push(thread),
             None => {
-                let name = thread
-                    .project_name
-                    .clone()
-                    .unwrap_or_else(|| "Project".to_owned());
+                let name = thread.project_name.clone().unwrap_or_default();
                 groups.push((id, name, vec![thread]));
             }
         }

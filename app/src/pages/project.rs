@@ -10,13 +10,13 @@ use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::ContextFrame;
 use crate::components::markdown::Markdown;
+use crate::components::sidebar::ThreadsChanged;
 use crate::model::projects::ProjectPage;
 use crate::pages::notes::time_view;
 use crate::pages::projects::{
     AgentOptions, ArchiveProject, DeleteProject, EditProject, VIEWER_PROJECTS, load_agents,
     load_project_page,
 };
-use crate::pages::thread::ThreadsChanged;
 
 #[component]
 pub fn ProjectPageView() -> impl IntoView {
@@ -103,6 +103,18 @@ fn ProjectView(
     let confirm_delete = RwSignal::new(false);
     let new_thread = ServerAction::<CreateThread>::new();
     let threads_changed = use_context::<ThreadsChanged>();
+    // The sidebar groups threads under their project's name: it reads them again after
+    // the project is renamed, archived or deleted.
+    Effect::new(move |first: Option<()>| {
+        edit.version().track();
+        archive.version().track();
+        delete.version().track();
+        if first.is_some()
+            && let Some(changed) = threads_changed
+        {
+            changed.0.update(|count| *count += 1);
+        }
+    });
     let navigate = use_navigate();
     Effect::new(move |_| {
         if let Some(Ok(thread)) = new_thread.value().get() {

@@ -20,6 +20,7 @@ use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals, agent_environments};
 use crate::components::run_section::RunSection;
 use crate::components::scroll_port::{JumpToLatest, ScrollPort};
+use crate::components::sidebar::ThreadsChanged;
 use crate::components::timeline::{RepeatedMessages, RetryableRun, Selection};
 use crate::components::tool_card::{ContinuedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
@@ -28,10 +29,6 @@ use crate::model::{AnswerOutcome, ThreadPage as ThreadData};
 use crate::projection::{ItemBody, RunView};
 use crate::protocol::ask::Ask;
 use crate::protocol::status::RunStatus;
-
-/// Bumped when a thread's title changes, so the sidebar reloads its list.
-#[derive(Clone, Copy)]
-pub struct ThreadsChanged(pub RwSignal<u32>);
 
 #[component]
 pub fn ThreadPage() -> impl IntoView {

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use super::thread::ThreadsChanged;
 use crate::api::archive_thread;
 use crate::components::identity::{VIEWER_NOTE, may_act};
+use crate::components::sidebar::ThreadsChanged;
 
 #[component]
 pub fn ArchiveButton(

@@ -59,6 +59,8 @@ pub struct Host {
     streaming: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     /// Called with the tenant and run once a run's stream has ended by itself.
     stream_end: std::sync::OnceLock<StreamEnd>,
+    /// Where an agent's per-tenant credentials are kept (set once at start).
+    vault: std::sync::OnceLock<Arc<crate::vault::Vault>>,
 }
 
 /// What happens once a run's stream has ended: see [`Host::on_stream_end`].
@@ -81,6 +83,7 @@ impl Host {
             timeouts,
             streaming: Mutex::new(HashMap::new()),
             stream_end: std::sync::OnceLock::new(),
+            vault: std::sync::OnceLock::new(),
         })
     }
 
@@ -101,6 +104,29 @@ impl Host {
     /// first one set stays.
     pub fn on_stream_end(&self, hook: StreamEnd) {
         let _ = self.stream_end.set(hook);
+    }
+
+    /// Sets the passvault agents' per-tenant credentials come from; the first one stays.
+    pub fn use_vault(&self, vault: Arc<crate::vault::Vault>) {
+        let _ = self.vault.set(vault);
+    }
+
+    /// The tenant's passvault value for environment variable `env_var`, for agent
+    /// `agent`; none when the tenant keeps none (or no passvault is set).
+    pub async fn tenant_secret(
+        &self,
+        tenant_id: &str,
+        env_var: &str,
+        agent: &str,
+    ) -> Result<Option<app::model::passvault::SecretText>, ApiError> {
+        match self.vault.get() {
+            Some(vault) => {
+                vault
+                    .value_for_variable(tenant_id, env_var, &format!("agent {agent}"))
+                    .await
+            }
+            None => Ok(None),
+        }
     }
 
     /// Runs `task` as run `run_id`'s stream until it ends or the run is stopped.

@@ -45,6 +45,7 @@ pub struct Runs {
 
 impl Runs {
     pub fn new(host: Arc<Host>, connectors: Connectors, vault: Arc<Vault>) -> Arc<Self> {
+        host.use_vault(vault.clone());
         let runs = Arc::new(Self {
             host,
             connectors,

@@ -107,6 +107,30 @@ impl Vault {
     }
 }
 
+impl Vault {
+    /// The value of the tenant's entry for environment variable `env_var` (the first by
+    /// name when several hold it), noted as used by `by`; none when no entry holds it.
+    pub async fn value_for_variable(
+        &self,
+        tenant_id: &str,
+        env_var: &str,
+        by: &str,
+    ) -> Result<Option<SecretText>, ApiError> {
+        let listed = self
+            .store
+            .list_vault_entries(tenant_id, Some(env_var), None, 0, 1)
+            .await?;
+        let Some(entry) = listed.entries.into_iter().next() else {
+            return Ok(None);
+        };
+        let (entry, value) = self.open(tenant_id, &entry.id).await?;
+        self.store
+            .mark_vault_entry_used(tenant_id, &entry.id, by, crate::clock::now_ms())
+            .await?;
+        Ok(Some(value))
+    }
+}
+
 pub fn missing(entry_id: &str) -> ApiError {
     ApiError::NotFound(format!("passvault entry {entry_id:?} does not exist"))
 }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use app::error::ApiError;
 use app::model::AgentEnvironment;
+use app::model::passvault::SecretText;
 use app::projection::history::messages_from_views;
 use app::protocol::ask::AskOrigin;
 use app::protocol::channel::{EventBody, EventDraft, Level};
@@ -23,7 +24,7 @@ use app::workspace_tools::definitions;
 use serde_json::{Value, json};
 
 pub use negotiate::Negotiation;
-pub use spec::{ApiChoice, OpenAiSpec};
+pub use spec::{ApiChoice, ApiKey, OpenAiSpec};
 
 use super::sse_stream::{self, SendError, StreamRequest};
 use super::{
@@ -43,7 +44,7 @@ pub struct OpenAiConnector {
 struct Inner {
     spec: OpenAiSpec,
     /// Sent as a bearer token; never in an event, a log line or a response.
-    key: Option<String>,
+    key: ApiKey,
     /// What the model is offered: the configured tools, the console's own, the workspace
     /// tools and the catalog components the operator answers.
     tools: Vec<Value>,
@@ -53,8 +54,8 @@ struct Inner {
 }
 
 impl OpenAiConnector {
-    /// An agent from its spec; `key` is the API key already read (from the environment).
-    pub fn new(spec: OpenAiSpec, key: Option<String>, tools: Vec<Value>) -> Self {
+    /// An agent from its spec and where its API key comes from.
+    pub fn new(spec: OpenAiSpec, key: ApiKey, tools: Vec<Value>) -> Self {
         let tools = with_console_tools(
             &tools,
             app::console_tools::definitions()
@@ -63,8 +64,11 @@ impl OpenAiConnector {
                 .chain(app::catalog::answer_tool_definitions()),
         );
         let negotiation = Negotiation::new(spec.api, spec.model.clone());
-        // An operator who named the API asked for it: no bootstrap document is read.
-        let runtime = runtime::Runtime::new(spec.api == ApiChoice::Negotiate);
+        // An operator who named the API asked for it: no bootstrap document is read. Nor
+        // with a key per tenant: the runtime's AG-UI side is one for every tenant, and one
+        // tenant's key must never carry another's runs.
+        let per_tenant = matches!(key, ApiKey::Passvault(_));
+        let runtime = runtime::Runtime::new(spec.api == ApiChoice::Negotiate && !per_tenant);
         Self {
             inner: Arc::new(Inner {
                 spec,
@@ -309,9 +313,33 @@ impl Inner {
 
     /// The runtime's AG-UI side, when its bootstrap document offers one that works.
     async fn agui(&self, host: &Host) -> Option<Arc<super::agui::AgUiConnector>> {
-        self.runtime
-            .agui(host, &self.spec, self.key.as_deref(), &self.tools)
-            .await
+        let key = match &self.key {
+            ApiKey::Fixed(key) => Some(key.as_str()),
+            ApiKey::None | ApiKey::Passvault(_) => None,
+        };
+        self.runtime.agui(host, &self.spec, key, &self.tools).await
+    }
+
+    /// The key a run of `tenant_id` sends: the configured one, or the tenant's passvault
+    /// entry for the variable, said in words when there is none.
+    async fn key_for(&self, host: &Host, tenant_id: &str) -> Result<Option<SecretText>, String> {
+        match &self.key {
+            ApiKey::None => Ok(None),
+            ApiKey::Fixed(key) => Ok(Some(SecretText::new(key.clone()))),
+            ApiKey::Passvault(var) => {
+                match host.tenant_secret(tenant_id, var, &self.spec.name).await {
+                    Ok(Some(key)) => Ok(Some(key)),
+                    Ok(None) => Err(format!(
+                        "no API key for this agent: the server's environment does not set {var} \
+                     (api_key_env) and this tenant's passvault has no entry for {var}; an \
+                     owner can add one in the Passvault"
+                    )),
+                    Err(error) => Err(format!(
+                        "the API key could not be read from the passvault: {error}"
+                    )),
+                }
+            }
+        }
     }
 
     /// A note in the run.
@@ -336,11 +364,11 @@ impl Inner {
             .map_err(|error| format!("the run could not be stored: {error}"))
     }
 
-    fn request<'a>(&'a self, url: &'a str, body: &'a Value) -> StreamRequest<'a> {
+    fn request<'a>(url: &'a str, body: &'a Value, bearer: Option<&'a str>) -> StreamRequest<'a> {
         StreamRequest {
             url,
             body,
-            bearer: self.key.as_deref(),
+            bearer,
             retries: RETRIES,
         }
     }
@@ -354,15 +382,14 @@ impl Inner {
         run_id: &str,
         conversation: &Conversation,
     ) -> Result<(), String> {
-        let model = self
-            .negotiation
-            .model(host, &self.spec, self.key.as_deref())
-            .await?;
+        let key = self.key_for(host, tenant_id).await?;
+        let bearer = key.as_ref().map(SecretText::expose);
+        let model = self.negotiation.model(host, &self.spec, bearer).await?;
         let base = &self.spec.url;
         let mut api = self.negotiation.api().unwrap_or(OpenAiApi::Responses);
         let mut body = responses_or_chat(api, &model, conversation);
         let mut url = endpoint(base, api);
-        let mut sent = sse_stream::send(host, &self.request(&url, &body)).await;
+        let mut sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
         if self.negotiation.api().is_none() {
             match &sent {
                 Err(SendError::Status { status, .. }) if matches!(status, 404 | 405 | 501) => {
@@ -373,7 +400,7 @@ impl Inner {
                     api = OpenAiApi::Chat;
                     body = responses_or_chat(api, &model, conversation);
                     url = endpoint(base, api);
-                    sent = sse_stream::send(host, &self.request(&url, &body)).await;
+                    sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
                 }
                 Ok(_) => self.negotiation.settle(
                     OpenAiApi::Responses,
@@ -392,7 +419,7 @@ impl Inner {
                 .await?;
             }
         }
-        let response = sent.map_err(|error| negotiate::worded(error, api, self.key.is_some()))?;
+        let response = sent.map_err(|error| negotiate::worded(error, api, bearer.is_some()))?;
         let mut normalizer = OpenAiNormalizer::new(api);
         sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
     }

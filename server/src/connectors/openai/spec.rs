@@ -1,6 +1,6 @@
 //! How an operator names an OpenAI-compatible agent: `--openai NAME=URL[,model=M]
 //! [,api=responses|chat|auto][,api_key_env=VAR]` or a `[[openai]]` table; the key itself
-//! only ever comes from the environment.
+//! comes from the environment, or else from each tenant's passvault entry for `VAR`.
 
 /// Which API the console speaks to the endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -120,17 +120,35 @@ impl OpenAiSpec {
         flag
     }
 
-    /// The key, read from the environment now.
-    pub fn key(&self) -> Result<Option<String>, String> {
+    /// Where the key comes from: the environment variable `api_key_env` when it is set
+    /// now, else each tenant's passvault entry for that variable, run by run.
+    pub fn key(&self) -> ApiKey {
         let Some(var) = &self.api_key_env else {
-            return Ok(None);
+            return ApiKey::None;
         };
         match std::env::var(var) {
-            Ok(key) if !key.trim().is_empty() => Ok(Some(key.trim().to_owned())),
-            _ => Err(format!(
-                "--openai {}: the environment variable {var} (api_key_env) is not set",
-                self.name
-            )),
+            Ok(key) if !key.trim().is_empty() => ApiKey::Fixed(key.trim().to_owned()),
+            _ => ApiKey::Passvault(var.clone()),
+        }
+    }
+}
+
+/// Where an agent's API key comes from.
+#[derive(Clone, PartialEq, Eq)]
+pub enum ApiKey {
+    None,
+    /// Read from the environment at start, the same for every tenant.
+    Fixed(String),
+    /// The value of the run's tenant's passvault entry for this variable.
+    Passvault(String),
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiKey::None => formatter.write_str("ApiKey::None"),
+            ApiKey::Fixed(_) => formatter.write_str("ApiKey::Fixed(…)"),
+            ApiKey::Passvault(var) => write!(formatter, "ApiKey::Passvault({var})"),
         }
     }
 }
@@ -167,5 +185,26 @@ mod tests {
         ] {
             assert!(OpenAiSpec::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_key_comes_from_the_environment_when_set_else_from_each_tenants_passvault() {
+        let set = OpenAiSpec::parse("x=https://host/v1,api_key_env=PATH").unwrap();
+        assert!(matches!(set.key(), ApiKey::Fixed(_)));
+        let unset =
+            OpenAiSpec::parse("x=https://host/v1,api_key_env=AGENT_OS_NO_SUCH_VARIABLE").unwrap();
+        assert_eq!(
+            unset.key(),
+            ApiKey::Passvault("AGENT_OS_NO_SUCH_VARIABLE".into())
+        );
+        assert_eq!(
+            OpenAiSpec::parse("x=https://host/v1").unwrap().key(),
+            ApiKey::None
+        );
+        // The key never shows in a debug line.
+        assert_eq!(
+            format!("{:?}", ApiKey::Fixed("sk-secret".into())),
+            "ApiKey::Fixed(…)"
+        );
     }
 }
