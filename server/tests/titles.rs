@@ -98,6 +98,9 @@ async fn a_thread_is_found_by_its_title_or_a_word_an_operator_said_in_it() {
     // A later message's word, the start of a title word, a prefix in capitals.
     assert_eq!(found("zeppelin").await, vec![thread.clone()]);
     assert_eq!(found("pipe").await, vec![thread.clone()]);
+    // A whole word whose stem another word of the thread shares ("deployment").
+    assert_eq!(found("deploy").await, vec![thread.clone()]);
+    assert_eq!(found("deployments").await, vec![thread.clone()]);
     assert_eq!(found("ZEPP").await, vec![thread.clone()]);
     assert_eq!(found("flaky lunch").await, Vec::<String>::new());
     assert_eq!(found("lunch").await, vec![other.clone()]);
