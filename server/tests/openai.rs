@@ -1,5 +1,5 @@
 //! OpenAI-compatible agents over real HTTP to the demo model on loopback: both APIs and
-//! the negotiation between them, the tool loop, MCP approvals answered once, Stop, a
+//! the negotiation between them (a missing or failing Responses API), the tool loop, MCP approvals answered once, Stop, a
 //! refused key that reaches no event or log, a key kept per tenant in the passvault, a busy
 //! endpoint tried again, and streams that stop or fail mid-way.
 
@@ -494,4 +494,40 @@ async fn a_key_kept_in_a_tenants_passvault_carries_that_tenants_runs_and_no_othe
 /// The JSON a request is answered with.
 async fn answer(request: reqwest::RequestBuilder) -> Value {
     request.send().await.unwrap().json().await.unwrap()
+}
+
+#[tokio::test]
+async fn an_endpoint_whose_responses_api_fails_is_asked_with_chat_completions_and_says_why() {
+    let api = Api::start_with_env(
+        &[
+            "--openai",
+            "proxy=http://127.0.0.1:{port}/demo/openai-chat-500/v1,api_key_env=PROXY_KEY",
+        ],
+        &[("PROXY_KEY", "demo-key")],
+    )
+    .await;
+    let thread = api.thread(Some("proxy")).await;
+    let done = api.settled(&api.say(&thread, "hello there").await).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    let said = notices(&done["view"]).join(" | ");
+    assert!(
+        said.contains(
+            "the endpoint's Responses API failed (POST /responses answered 500 on every try)"
+        ),
+        "{said}"
+    );
+    assert!(!texts(&done["view"]).is_empty());
+    let environment = environment(&api, "proxy").await;
+    assert_eq!(
+        environment["protocol"],
+        "OpenAI Chat Completions (model demo-model)"
+    );
+    // Settled: the next run goes straight to Chat Completions.
+    let again = api.settled(&api.say(&thread, "and again").await).await;
+    assert_eq!(again["run"]["status"], "succeeded", "{again}");
+    assert!(
+        !notices(&again["view"])
+            .join(" ")
+            .contains("Responses API failed")
+    );
 }

@@ -402,6 +402,22 @@ impl Inner {
                     url = endpoint(base, api);
                     sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
                 }
+                // A proxy may route /responses yet fail it for a model it only serves
+                // through Chat Completions: Chat is tried once before the run fails.
+                Err(SendError::Status { status, .. }) if *status >= 500 => {
+                    let failed = *status;
+                    let chat_body = responses_or_chat(OpenAiApi::Chat, &model, conversation);
+                    let chat_url = endpoint(base, OpenAiApi::Chat);
+                    let chat =
+                        sse_stream::send(host, &Self::request(&chat_url, &chat_body, bearer)).await;
+                    if chat.is_ok() {
+                        self.negotiation.settle(
+                            OpenAiApi::Chat,
+                            format!("the endpoint's Responses API failed (POST /responses answered {failed} on every try) and Chat Completions answered; it is asked with Chat Completions"),
+                        );
+                        (api, url, sent) = (OpenAiApi::Chat, chat_url, chat);
+                    }
+                }
                 Ok(_) => self.negotiation.settle(
                     OpenAiApi::Responses,
                     "the endpoint answers the Responses API, which the console prefers".into(),

@@ -1,6 +1,7 @@
 //! The demo OpenAI-compatible endpoint: a scripted model behind `/openai/v1` (Responses
 //! and Chat Completions) and `/openai-chat/v1` (Chat Completions only, so negotiation has
-//! something to fall back from); `/runtime/v1` is a runtime whose bootstrap document offers
+//! something to fall back from), `/openai-chat-500/v1` (its Responses API fails with 500,
+//! as a LiteLLM proxy's does for a model it cannot serve that way); `/runtime/v1` is a runtime whose bootstrap document offers
 //! AG-UI (the demo agent), `/runtime-broken/v1` one whose offered AG-UI answers 404. It wants the bearer key [`KEY`], streams like the hosted
 //! APIs do, and keeps the requests it was sent for tests to read.
 //!
@@ -63,6 +64,9 @@ pub fn router() -> Router {
         // What a server without the Responses API answers (the console's own fallback
         // would answer for an unknown route otherwise).
         .route("/openai-chat/v1/responses", post(no_responses))
+        .route("/openai-chat-500/v1/models", get(models))
+        .route("/openai-chat-500/v1/chat/completions", post(chat))
+        .route("/openai-chat-500/v1/responses", post(failing_responses))
         .route("/openai/v1/bootstrap", get(no_bootstrap))
         // A runtime whose bootstrap document offers AG-UI (the demo AG-UI agent), and one
         // whose offered AG-UI URL answers 404.
@@ -137,6 +141,17 @@ async fn no_responses() -> Response {
         "Unknown route POST /v1/responses",
         "not_found",
     )
+}
+
+/// What LiteLLM 1.108 answered for a mock model on /responses: a 500 whose body is an
+/// SSE-framed error (fixtures/openai/captured/).
+async fn failing_responses() -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        [(header::CONTENT_TYPE, "text/event-stream")],
+        "data: {\"error\": {\"message\": \"Error processing stream start\", \"type\": \"None\", \"param\": \"None\", \"code\": \"500\"}}\n\n",
+    )
+        .into_response()
 }
 
 async fn requests(State(model): State<DemoModel>) -> Response {
