@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::error::ApiError;
-use crate::model::{AnswerOutcome, Me, RunSummary, ThreadPage, ThreadSummary};
+use crate::model::{AnswerOutcome, RunSummary, ThreadPage, ThreadSummary};
 use crate::projection::Arrival;
 
 /// The server-side half: the service trait the server implements and provides by context.
@@ -489,19 +489,6 @@ pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     with_status(workspace()?.list_threads(&tenant()?).await)
 }
 
-/// The signed-in user, the tenant this request acts for and the role held there, and the
-/// tenants the user may switch to.
-#[server(prefix = "/fn", endpoint = "me")]
-pub async fn load_me() -> Result<Me, ApiError> {
-    let context = service::context()?;
-    Ok(Me {
-        user: context.actor,
-        tenant: context.tenant,
-        role: context.role,
-        memberships: context.memberships,
-    })
-}
-
 /// A new thread; in project `project_id` when given.
 #[server(prefix = "/fn", endpoint = "create_thread")]
 pub async fn create_thread(project_id: Option<String>) -> Result<ThreadSummary, ApiError> {
@@ -526,16 +513,6 @@ pub async fn rename_thread(thread_id: String, title: String) -> Result<ThreadSum
     with_status(
         workspace()?
             .rename_thread(&tenant()?, &thread_id, &title)
-            .await,
-    )
-}
-
-#[server(prefix = "/fn", endpoint = "archive_thread")]
-pub async fn archive_thread(thread_id: String, archived: bool) -> Result<ThreadSummary, ApiError> {
-    use service::*;
-    with_status(
-        workspace()?
-            .archive_thread(&tenant()?, &thread_id, archived)
             .await,
     )
 }

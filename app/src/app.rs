@@ -6,9 +6,9 @@ use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_navigate;
 use leptos_router::path;
 
-use crate::api::{CreateThread, list_threads, load_me};
+use crate::api::{CreateThread, list_threads};
 use crate::codec::Json;
-use crate::components::identity::{provide_signed_in, watch_session};
+use crate::components::identity::{load_me, provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::{Sidebar, ThreadsChanged};
 use crate::model::section::Section;

@@ -33,9 +33,6 @@ pub fn is_open(view: &RunView) -> bool {
 /// Follows `run_id` from `view`'s last sequence until the run is over and nothing waits.
 #[cfg(any(feature = "hydrate", feature = "csr"))]
 pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connection>) {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
 
@@ -47,18 +44,10 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
         connection.set(Connection::Reconnecting);
         return;
     };
-    // Events are applied once a frame, however many arrived: a burst of thousands (a
-    // catch-up, 200 deltas a second) costs one update of the page a frame, not one each.
-    let arrived = Rc::new(RefCell::new(Vec::<RunEvent>::new()));
-    let flush = {
+    let on_message = {
         let source = source.clone();
-        let arrived = Rc::clone(&arrived);
-        move || {
-            let batch = std::mem::take(&mut *arrived.borrow_mut());
-            if batch.is_empty() {
-                return;
-            }
-            // The page may have moved on: a disposed view closes the stream.
+        // The page may have moved on: a disposed view closes the stream.
+        batched_messages::<RunEvent>("event", move |batch| {
             let open = view.try_update(|view| {
                 for event in &batch {
                     view.apply(event);
@@ -72,29 +61,6 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
                 Some(false) | None => {
                     source.close();
                     connection.try_set(Connection::Idle);
-                }
-            }
-        }
-    };
-    let on_message = {
-        let arrived = Rc::clone(&arrived);
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
-            let Some(data) = message.data().as_string() else {
-                return;
-            };
-            match crate::codec::from_json::<RunEvent>(&data) {
-                Ok(event) => {
-                    let first = {
-                        let mut arrived = arrived.borrow_mut();
-                        arrived.push(event);
-                        arrived.len() == 1
-                    };
-                    if first {
-                        request_animation_frame(flush.clone());
-                    }
-                }
-                Err(error) => {
-                    leptos::logging::warn!("unreadable event on the live stream: {error}")
                 }
             }
         })
@@ -128,6 +94,49 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
     on_open.forget();
     let closing = send_wrapper::SendWrapper::new(source.clone());
     on_cleanup(move || closing.close());
+}
+
+/// An EventSource message handler that reads each message as a `T` (`what` names it in
+/// the warning an unreadable one gets) and hands what arrived to `apply` once a frame,
+/// however many arrived: a burst of thousands (a catch-up, 200 deltas a second) costs one
+/// update of the page a frame, not one each.
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+pub fn batched_messages<T: serde::de::DeserializeOwned + 'static>(
+    what: &'static str,
+    apply: impl Fn(Vec<T>) + 'static,
+) -> wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    let arrived = Rc::new(RefCell::new(Vec::<T>::new()));
+    let apply = Rc::new(apply);
+    let flush = {
+        let arrived = Rc::clone(&arrived);
+        move || {
+            let batch = std::mem::take(&mut *arrived.borrow_mut());
+            if !batch.is_empty() {
+                apply(batch);
+            }
+        }
+    };
+    wasm_bindgen::closure::Closure::new(move |message: web_sys::MessageEvent| {
+        let Some(data) = message.data().as_string() else {
+            return;
+        };
+        match crate::codec::from_json::<T>(&data) {
+            Ok(item) => {
+                let first = {
+                    let mut arrived = arrived.borrow_mut();
+                    arrived.push(item);
+                    arrived.len() == 1
+                };
+                if first {
+                    request_animation_frame(flush.clone());
+                }
+            }
+            Err(error) => leptos::logging::warn!("unreadable {what} on a live stream: {error}"),
+        }
+    })
 }
 
 /// On the server there is nothing to follow.

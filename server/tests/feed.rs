@@ -16,25 +16,7 @@ use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
 use app::protocol::recorded::normalize_recorded;
 use serde_json::json;
 use server::store::feed::FeedSubject;
-use server::store::{NewRun, Store, ask_key};
-
-async fn start_run(store: &dyn Store, tenant: &str, run_id: &str) {
-    let thread = store
-        .create_thread(tenant, &format!("th-{run_id}"), None, 1)
-        .await
-        .unwrap();
-    store
-        .create_run(&NewRun {
-            id: run_id.into(),
-            tenant_id: tenant.into(),
-            thread_id: thread.id,
-            agent: "demo".into(),
-            input: json!({}),
-            created_at_ms: 1,
-        })
-        .await
-        .unwrap();
-}
+use server::store::{Store, ask_key};
 
 fn draft(body: EventBody) -> EventDraft {
     EventDraft::new(body, None, None)
@@ -56,7 +38,7 @@ async fn runs_and_asks_leave_a_row_each_time_they_change_and_only_for_their_tena
         let store = &*backend.store;
         let name = backend.name;
         assert_eq!(store.feed_head("default").await.unwrap(), 0, "{name}");
-        start_run(store, "default", "run-1").await;
+        backends::new_run(store, "default", "run-1").await;
         let head = store.feed_head("default").await.unwrap();
         assert_eq!(
             subjects_after(store, "default", 0).await,
@@ -118,7 +100,7 @@ async fn runs_and_asks_leave_a_row_each_time_they_change_and_only_for_their_tena
         assert!(subjects_after(store, "other", 0).await.is_empty(), "{name}");
         assert_eq!(store.feed_head("other").await.unwrap(), 0, "{name}");
         store.create_tenant("other", 1).await.unwrap();
-        start_run(store, "other", "run-other").await;
+        backends::new_run(store, "other", "run-other").await;
         assert!(
             store.runs_in_progress("default").await.unwrap().is_empty(),
             "{name}"
@@ -161,7 +143,7 @@ async fn a_reader_following_the_feed_under_concurrent_writers_never_finds_a_row_
             let store = store.clone();
             writers.push(tokio::spawn(async move {
                 let run = format!("run-{n}");
-                start_run(&*store, "default", &run).await;
+                backends::new_run(&*store, "default", &run).await;
                 store
                     .append(
                         "default",

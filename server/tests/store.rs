@@ -13,29 +13,11 @@ use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
 use app::protocol::recorded::normalize_recorded;
 use app::protocol::status::RunStatus;
 use serde_json::json;
-use server::store::{DeliveryOutcome, NewRun, Resolution, Store, UpstreamEvent, ask_key};
-
-async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
-    let thread = store
-        .create_thread(tenant, &format!("th-{run_id}"), None, 1)
-        .await
-        .unwrap();
-    store
-        .create_run(&NewRun {
-            id: run_id.into(),
-            tenant_id: tenant.into(),
-            thread_id: thread.id,
-            agent: "demo".into(),
-            input: json!({"messages": []}),
-            created_at_ms: 1,
-        })
-        .await
-        .unwrap();
-}
+use server::store::{DeliveryOutcome, Resolution, Store, UpstreamEvent, ask_key};
 
 /// A run paused on the two asks of `pause_on_two_decisions.sse`; its stored events.
 async fn paused_run(store: &dyn Store, run_id: &str) -> Vec<app::protocol::channel::RunEvent> {
-    new_run(store, "default", run_id).await;
+    backends::new_run(store, "default", run_id).await;
     let drafts = normalize_recorded(
         &std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -77,7 +59,7 @@ fn answered(action: &str) -> AskState {
 async fn concurrent_writers_get_dense_sequences_and_cursors_are_exclusive() {
     for backend in backends::all().await {
         let store = backend.store.clone();
-        new_run(&*store, "default", "run-dense").await;
+        backends::new_run(&*store, "default", "run-dense").await;
         let mut writers = Vec::new();
         for writer in 0..8 {
             let store = store.clone();
@@ -122,7 +104,7 @@ async fn concurrent_writers_get_dense_sequences_and_cursors_are_exclusive() {
 async fn raw_upstream_events_are_kept_in_order_beside_the_normalized_ones() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-raw").await;
+        backends::new_run(&**store, "default", "run-raw").await;
         let body = std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../fixtures/peers/agui/pydantic-ai-thinking.sse"
@@ -234,7 +216,7 @@ async fn fifty_concurrent_receipts_close_an_ask_exactly_once() {
 async fn an_upstream_expiry_closes_the_stored_ask() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-expire").await;
+        backends::new_run(&**store, "default", "run-expire").await;
         let drafts = normalize_recorded(
             &std::fs::read(concat!(
                 env!("CARGO_MANIFEST_DIR"),
@@ -260,7 +242,7 @@ async fn an_upstream_expiry_closes_the_stored_ask() {
 async fn no_query_reads_across_tenants() {
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "run-tenant").await;
+        backends::new_run(&**store, "default", "run-tenant").await;
         store
             .append("default", "run-tenant", &[], vec![text("secret plans")], 1)
             .await
@@ -295,7 +277,7 @@ async fn no_query_reads_across_tenants() {
 async fn a_run_status_follows_its_terminal_event() {
     for backend in backends::all().await {
         let store: Arc<dyn Store> = backend.store.clone();
-        new_run(&*store, "default", "run-status").await;
+        backends::new_run(&*store, "default", "run-status").await;
         let finished = EventDraft::new(
             EventBody::RunFinished {
                 outcome: RunOutcome::Cancelled,
@@ -332,8 +314,8 @@ async fn a_group_commit_keeps_each_runs_order_and_refuses_a_foreign_run() {
     use server::store::AppendRequest;
     for backend in backends::all().await {
         let store = &backend.store;
-        new_run(&**store, "default", "batch-a").await;
-        new_run(&**store, "default", "batch-b").await;
+        backends::new_run(&**store, "default", "batch-a").await;
+        backends::new_run(&**store, "default", "batch-b").await;
         store
             .append("default", "batch-a", &[], vec![text("a0")], 1)
             .await

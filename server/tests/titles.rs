@@ -77,41 +77,27 @@ async fn a_thread_is_found_by_its_title_or_a_word_an_operator_said_in_it() {
     let run = api.say(&other, "Unrelated question about lunch").await;
     api.settled(&run).await;
 
-    let found = |query: &str| {
-        let api = &api;
-        let query = query.to_owned();
-        async move {
-            let url =
-                reqwest::Url::parse_with_params("http://host/", &[("q", query.as_str())]).unwrap();
-            let (status, listed) = api
-                .get(&format!("/api/v1/threads?{}", url.query().unwrap()))
-                .await;
-            assert_eq!(status, 200, "{listed}");
-            listed["threads"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|thread| thread["id"].as_str().unwrap().to_owned())
-                .collect::<Vec<_>>()
-        }
-    };
     // A later message's word, the start of a title word, a prefix in capitals.
-    assert_eq!(found("zeppelin").await, vec![thread.clone()]);
-    assert_eq!(found("pipe").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "zeppelin").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "pipe").await, vec![thread.clone()]);
     // A whole word whose stem another word of the thread shares ("deployment").
-    assert_eq!(found("deploy").await, vec![thread.clone()]);
-    assert_eq!(found("deployments").await, vec![thread.clone()]);
-    assert_eq!(found("ZEPP").await, vec![thread.clone()]);
-    assert_eq!(found("flaky lunch").await, Vec::<String>::new());
-    assert_eq!(found("lunch").await, vec![other.clone()]);
+    assert_eq!(found(&api, "deploy").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "deployments").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "ZEPP").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "flaky lunch").await, Vec::<String>::new());
+    assert_eq!(found(&api, "lunch").await, vec![other.clone()]);
     // Query syntax is only words: quotes, stars and brackets are separators.
-    assert_eq!(found("\"zeppel*(").await, vec![thread.clone()]);
+    assert_eq!(found(&api, "\"zeppel*(").await, vec![thread.clone()]);
     // No words: the whole list.
-    assert_eq!(found("  ").await.len(), 2);
+    assert_eq!(found(&api, "  ").await.len(), 2);
 }
 
+/// The ids of the threads a search for `query` finds (the query URL-encoded).
 async fn found(api: &Api, query: &str) -> Vec<String> {
-    let (status, listed) = api.get(&format!("/api/v1/threads?q={query}")).await;
+    let url = reqwest::Url::parse_with_params("http://host/", &[("q", query)]).unwrap();
+    let (status, listed) = api
+        .get(&format!("/api/v1/threads?{}", url.query().unwrap()))
+        .await;
     assert_eq!(status, 200, "{listed}");
     listed["threads"]
         .as_array()

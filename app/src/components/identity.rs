@@ -4,7 +4,21 @@
 
 use leptos::prelude::*;
 
+use crate::error::ApiError;
 use crate::model::{Me, Role};
+
+/// The signed-in user, the tenant this request acts for and the role held there, and the
+/// tenants the user may switch to.
+#[server(prefix = "/fn", endpoint = "me")]
+pub async fn load_me() -> Result<Me, ApiError> {
+    let context = crate::api::service::context()?;
+    Ok(Me {
+        user: context.actor,
+        tenant: context.tenant,
+        role: context.role,
+        memberships: context.memberships,
+    })
+}
 
 /// Filled once the browser has loaded who is signed in; empty on the server and until
 /// then, when nothing is withheld (the server still refuses what the role may not do).
@@ -65,7 +79,7 @@ pub fn watch_session() {
 pub fn check_session() {
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     leptos::task::spawn_local(async {
-        if let Err(crate::error::ApiError::Unauthorized(_)) = crate::api::load_me().await {
+        if let Err(crate::error::ApiError::Unauthorized(_)) = load_me().await {
             let location = window().location();
             let here = format!(
                 "{}{}",

@@ -3,9 +3,21 @@
 
 use leptos::prelude::*;
 
-use crate::api::archive_thread;
 use crate::components::identity::{VIEWER_NOTE, may_act};
 use crate::components::sidebar::ThreadsChanged;
+use crate::error::ApiError;
+use crate::model::ThreadSummary;
+
+/// Archives the thread (out of the sidebar's list) or restores it.
+#[server(prefix = "/fn", endpoint = "archive_thread")]
+pub async fn archive_thread(thread_id: String, archived: bool) -> Result<ThreadSummary, ApiError> {
+    use crate::api::service::*;
+    with_status(
+        workspace()?
+            .archive_thread(&tenant()?, &thread_id, archived)
+            .await,
+    )
+}
 
 #[component]
 pub fn ArchiveButton(

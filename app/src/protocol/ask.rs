@@ -288,6 +288,39 @@ pub struct Ask {
 }
 
 impl Ask {
+    /// A pending ask with nothing but what every ask has; the rest is set by name
+    /// (`Ask { tool, ..Ask::new(…) }`).
+    pub fn new(
+        id: String,
+        kind: AskKind,
+        component: Component,
+        title: String,
+        actions: Vec<String>,
+        origin: AskOrigin,
+    ) -> Ask {
+        Ask {
+            id,
+            kind,
+            component,
+            tool_call_id: None,
+            title,
+            command: None,
+            tool: None,
+            description: None,
+            questions: Vec::new(),
+            env_var: None,
+            metadata: Vec::new(),
+            diff: None,
+            pattern_keys: Vec::new(),
+            dangerous: false,
+            actions,
+            response_schema: None,
+            expires_at_ms: None,
+            origin,
+            state: AskState::Pending,
+        }
+    }
+
     /// Whether a denial's reason reaches the agent. AG-UI resumes carry it; a Hermes
     /// approval answer has no field for one, so the console does not ask for it there.
     pub fn denial_reason_reaches_agent(&self) -> bool {

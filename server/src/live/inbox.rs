@@ -3,7 +3,6 @@
 //! the last feed row it delivered (`Last-Event-ID`), however many runs are open.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +12,7 @@ use axum::body::Bytes;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
+use super::sse::{HEARTBEAT, flush, serve};
 use super::{Live, TenantSignal};
 use crate::clock::now_ms;
 use crate::store::feed::{FeedEntry, FeedSubject};
@@ -20,7 +20,6 @@ use crate::store::{AskRecord, RunRecord, Store, StoreError};
 
 /// Feed rows read at a time.
 const PAGE: u32 = 500;
-const HEARTBEAT: Duration = Duration::from_secs(10);
 /// The least time between two activity lines of one stream.
 const ACTIVITY_EVERY: Duration = Duration::from_secs(1);
 
@@ -206,46 +205,17 @@ pub fn inbox_stream(
     after: u64,
     access_ends: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
-    tokio::spawn(async move {
-        let mut receiver = live.subscribe_tenant(&tenant_id);
-        let pumped = tokio::select! {
-            pumped = pump(&*store, &live, &mut receiver, &tenant_id, after, &tx) => pumped,
-            () = live.closed() => Ok(()),
-            () = access_ends => Ok(()),
-        };
-        drop(receiver);
-        live.release_tenant(&tenant_id);
-        if let Err(error) = pumped {
-            let told = app::error::ApiError::from(error);
-            tracing::warn!(%tenant_id, "inbox stream stopped");
-            let _ = tx
-                .send(Bytes::from(format!(
-                    "event: error\ndata: the inbox stream failed: {told}\n\n"
-                )))
-                .await;
-        }
-    });
-    let body = futures_util::stream::poll_fn(move |cx| {
-        rx.poll_recv(cx).map(|next| next.map(Ok::<_, Infallible>))
-    });
-    (
-        [
-            (axum::http::header::CONTENT_TYPE, "text/event-stream"),
-            (axum::http::header::CACHE_CONTROL, "no-cache"),
-        ],
-        axum::body::Body::from_stream(body),
+    let (subscribing, releasing, tenant) = (live.clone(), live.clone(), tenant_id.clone());
+    serve(
+        live,
+        "inbox stream",
+        access_ends,
+        move |tx| async move {
+            let mut receiver = subscribing.subscribe_tenant(&tenant_id);
+            pump(&*store, &subscribing, &mut receiver, &tenant_id, after, &tx).await
+        },
+        move || releasing.release_tenant(&tenant),
     )
-        .into_response()
-}
-
-/// Sends what `out` holds as one chunk; false once the client is gone.
-async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes>) -> bool {
-    if out.is_empty() {
-        return true;
-    }
-    tx.send(Bytes::from(std::mem::take(out))).await.is_ok()
 }
 
 /// Sends every feed row after `*last`, each subject once per page as it now stands.

@@ -52,7 +52,8 @@ fn push_frame(out: &mut String, event: &RunEvent) {
     }
 }
 
-const HEARTBEAT: Duration = Duration::from_secs(10);
+/// How often an idle stream says it is alive.
+pub(super) const HEARTBEAT: Duration = Duration::from_secs(10);
 
 /// The SSE response for a run's events after `after`: the stored backlog, then live
 /// events, with heartbeat comments; it ends once the run is over and no ask is pending.
@@ -65,27 +66,50 @@ pub fn event_stream(
     after: u64,
     access_ends: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> axum::response::Response {
+    let (subscribing, releasing, run) = (live.clone(), live.clone(), run_id.clone());
+    serve(
+        live,
+        "event stream",
+        access_ends,
+        move |tx| async move {
+            let mut receiver = subscribing.subscribe(&run_id);
+            pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx).await
+        },
+        move || releasing.release(&run),
+    )
+}
+
+/// An SSE response fed by `pump` (handed the sending side) until it ends, the server
+/// stops (the browser's EventSource notices at once and reconnects, to a restarted server,
+/// from its last id) or the viewer loses access (signed out, revoked, removed); then
+/// `released` runs. A pump that fails is logged in full with an incident id, and the
+/// client told only that, as `event: error` naming the `stream`.
+pub(super) fn serve<Fut>(
+    live: Live,
+    stream: &'static str,
+    access_ends: impl std::future::Future<Output = ()> + Send + 'static,
+    pump: impl FnOnce(tokio::sync::mpsc::Sender<Bytes>) -> Fut,
+    released: impl FnOnce() + Send + 'static,
+) -> axum::response::Response
+where
+    Fut: std::future::Future<Output = Result<(), StoreError>> + Send + 'static,
+{
     use axum::response::IntoResponse;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
+    let pumping = pump(tx.clone());
     tokio::spawn(async move {
-        let mut receiver = live.subscribe(&run_id);
-        // At shutdown the stream ends: the browser's EventSource notices at once and
-        // reconnects (to a restarted server) from its last sequence.
         let pumped = tokio::select! {
-            pumped = pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx) => pumped,
+            pumped = pumping => pumped,
             () = live.closed() => Ok(()),
-            // The viewer lost access (signed out, revoked, removed): nothing more for them.
             () = access_ends => Ok(()),
         };
-        drop(receiver);
-        live.release(&run_id);
+        released();
         if let Err(error) = pumped {
-            // Logged in full with an incident id; the client is told only that.
             let told = app::error::ApiError::from(error);
-            tracing::warn!(%run_id, "live stream stopped");
+            tracing::warn!(stream, "live stream stopped");
             let _ = tx
                 .send(Bytes::from(format!(
-                    "event: error\ndata: the event stream failed: {told}\n\n"
+                    "event: error\ndata: the {stream} failed: {told}\n\n"
                 )))
                 .await;
         }
@@ -104,7 +128,7 @@ pub fn event_stream(
 }
 
 /// Sends what `out` holds as one chunk; false once the client is gone.
-async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes>) -> bool {
+pub(super) async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes>) -> bool {
     if out.is_empty() {
         return true;
     }

@@ -90,3 +90,22 @@ pub async fn all() -> Vec<Backend> {
     backends.extend(postgres().await);
     backends
 }
+
+/// A thread `th-{run_id}` in `tenant` and a demo run `run_id` in it, as the store keeps them.
+pub async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
+    let thread = store
+        .create_thread(tenant, &format!("th-{run_id}"), None, 1)
+        .await
+        .expect("the store writes");
+    store
+        .create_run(&server::store::NewRun {
+            id: run_id.into(),
+            tenant_id: tenant.into(),
+            thread_id: thread.id,
+            agent: "demo".into(),
+            input: serde_json::json!({"messages": []}),
+            created_at_ms: 1,
+        })
+        .await
+        .expect("the store writes");
+}

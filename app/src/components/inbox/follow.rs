@@ -3,9 +3,6 @@
 //! reconnects on its own with Last-Event-ID; a `reset` (the server's feed is behind the
 //! page's position) reads the inbox again.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -55,47 +52,15 @@ fn open(
         connection.set(Connection::Reconnecting);
         return None;
     };
-    // Changes are applied once a frame, however many arrived.
-    let arrived = Rc::new(RefCell::new(Vec::<InboxChange>::new()));
-    let flush = {
-        let arrived = Rc::clone(&arrived);
-        move || {
-            let batch = std::mem::take(&mut *arrived.borrow_mut());
-            if batch.is_empty() {
-                return;
-            }
-            live.try_update(|live| {
-                if let Some(inbox) = live {
-                    for change in batch {
-                        inbox.apply(change);
-                    }
-                }
-            });
-        }
-    };
-    let on_message = {
-        let arrived = Rc::clone(&arrived);
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
-            let Some(data) = message.data().as_string() else {
-                return;
-            };
-            match crate::codec::from_json::<InboxChange>(&data) {
-                Ok(change) => {
-                    let first = {
-                        let mut arrived = arrived.borrow_mut();
-                        arrived.push(change);
-                        arrived.len() == 1
-                    };
-                    if first {
-                        request_animation_frame(flush.clone());
-                    }
-                }
-                Err(error) => {
-                    leptos::logging::warn!("unreadable change on the inbox stream: {error}")
+    let on_message = crate::live::batched_messages::<InboxChange>("change", move |batch| {
+        live.try_update(|live| {
+            if let Some(inbox) = live {
+                for change in batch {
+                    inbox.apply(change);
                 }
             }
-        })
-    };
+        });
+    });
     let on_reset = {
         let source = source.clone();
         Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {

@@ -241,31 +241,23 @@ pub enum InterruptSource {
 /// The ask for a frontend tool call the agent left for the client to run.
 pub fn ask_for_frontend_tool(tool_call_id: &str, tool_name: &str, arguments: &str) -> Ask {
     Ask {
-        id: tool_call_id.to_owned(),
-        kind: AskKind::FrontendTool,
-        component: Component::FrontendTool,
         tool_call_id: Some(tool_call_id.to_owned()),
-        title: format!("The agent asks the console to run {tool_name}"),
-        command: None,
         tool: Some(ToolPreview {
             name: tool_name.to_owned(),
             arguments: crate::codec::from_json::<Value>(arguments)
                 .unwrap_or_else(|_| Value::String(arguments.to_owned())),
         }),
-        description: None,
-        questions: Vec::new(),
-        env_var: None,
         metadata: vec![("tool".into(), tool_name.to_owned())],
-        diff: None,
-        pattern_keys: Vec::new(),
-        dangerous: false,
-        actions: vec!["submit".into(), "cancel".into()],
-        response_schema: None,
-        expires_at_ms: None,
-        origin: AskOrigin::AgUiFrontendTool {
-            tool_name: tool_name.to_owned(),
-            arguments: arguments.to_owned(),
-        },
-        state: AskState::Pending,
+        ..Ask::new(
+            tool_call_id.to_owned(),
+            AskKind::FrontendTool,
+            Component::FrontendTool,
+            format!("The agent asks the console to run {tool_name}"),
+            vec!["submit".into(), "cancel".into()],
+            AskOrigin::AgUiFrontendTool {
+                tool_name: tool_name.to_owned(),
+                arguments: arguments.to_owned(),
+            },
+        )
     }
 }

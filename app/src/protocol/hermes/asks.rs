@@ -38,7 +38,7 @@ impl HermesNormalizer {
                 };
                 Ask {
                     questions,
-                    ..base_ask(
+                    ..Ask::new(
                         rpc_id,
                         AskKind::Clarify,
                         Component::QuestionFlow,
@@ -93,7 +93,7 @@ impl HermesNormalizer {
             command,
             description: text_of(payload, "description"),
             pattern_keys,
-            ..base_ask(
+            ..Ask::new(
                 id,
                 AskKind::Approval,
                 Component::ApprovalCard,
@@ -114,7 +114,7 @@ impl HermesNormalizer {
         Ask {
             tool_call_id: self.open_tools.last().cloned(),
             command,
-            ..base_ask(
+            ..Ask::new(
                 id,
                 AskKind::Sudo,
                 Component::SudoPrompt,
@@ -197,37 +197,6 @@ impl HermesNormalizer {
     }
 }
 
-pub(super) fn base_ask(
-    id: String,
-    kind: AskKind,
-    component: Component,
-    title: String,
-    actions: Vec<String>,
-    origin: AskOrigin,
-) -> Ask {
-    Ask {
-        id,
-        kind,
-        component,
-        tool_call_id: None,
-        title,
-        command: None,
-        tool: None,
-        description: None,
-        questions: Vec::new(),
-        env_var: None,
-        metadata: Vec::new(),
-        diff: None,
-        pattern_keys: Vec::new(),
-        dangerous: false,
-        actions,
-        response_schema: None,
-        expires_at_ms: None,
-        origin,
-        state: AskState::Pending,
-    }
-}
-
 pub(super) fn secret_ask(id: String, payload: &Value, origin: AskOrigin) -> Ask {
     let env_var = text_of(payload, "env_var");
     let metadata = payload
@@ -253,7 +222,7 @@ pub(super) fn secret_ask(id: String, payload: &Value, origin: AskOrigin) -> Ask 
         }),
         env_var,
         metadata,
-        ..base_ask(
+        ..Ask::new(
             id,
             AskKind::Secret,
             Component::SecretPrompt,
@@ -273,7 +242,7 @@ pub(super) fn terminal_ask(id: String, origin: AskOrigin) -> Ask {
             choices: Vec::new(),
             multi_select: false,
         }],
-        ..base_ask(
+        ..Ask::new(
             id,
             AskKind::TerminalRead,
             Component::QuestionFlow,

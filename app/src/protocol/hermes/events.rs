@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::asks::{base_ask, secret_ask, terminal_ask};
+use super::asks::{secret_ask, terminal_ask};
 use super::wire::strip_ansi;
 use super::{HermesNormalizer, draft, strings, text_of};
 use crate::protocol::ask::{Ask, AskKind, AskOrigin, AskState, Component, Question};
@@ -205,7 +205,7 @@ impl HermesNormalizer {
                         choices,
                         multi_select: false,
                     }],
-                    ..base_ask(
+                    ..Ask::new(
                         request_id.clone(),
                         AskKind::Clarify,
                         component,

@@ -11,7 +11,7 @@ mod responses;
 use serde_json::{Value, json};
 
 use crate::protocol::agui::asks::ask_for_frontend_tool;
-use crate::protocol::ask::{Ask, AskKind, AskOrigin, AskState, Component, ToolPreview};
+use crate::protocol::ask::{Ask, AskKind, AskOrigin, Component, ToolPreview};
 use crate::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
 use crate::protocol::limits::excerpt;
 use crate::protocol::sse::{SseError, SseFrame};
@@ -426,31 +426,22 @@ pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &
         metadata.push(("server".into(), server.to_owned()));
     }
     Ask {
-        id: id.to_owned(),
-        kind: AskKind::Approval,
-        component: Component::ApprovalCard,
-        tool_call_id: None,
-        title,
-        command: None,
         tool: Some(ToolPreview {
             name: name.to_owned(),
             arguments: serde_json::from_str(arguments)
                 .unwrap_or_else(|_| Value::String(arguments.to_owned())),
         }),
-        description: None,
-        questions: Vec::new(),
-        env_var: None,
         metadata,
-        diff: None,
-        pattern_keys: Vec::new(),
-        dangerous: false,
-        actions: vec!["once".into(), "deny".into()],
-        response_schema: None,
-        expires_at_ms: None,
-        origin: AskOrigin::OpenAiApproval {
-            approval_request_id: id.to_owned(),
-        },
-        state: AskState::Pending,
+        ..Ask::new(
+            id.to_owned(),
+            AskKind::Approval,
+            Component::ApprovalCard,
+            title,
+            vec!["once".into(), "deny".into()],
+            AskOrigin::OpenAiApproval {
+                approval_request_id: id.to_owned(),
+            },
+        )
     }
 }
 
