@@ -98,6 +98,23 @@ test('the gallery draws a surface of every basic component and names what a brok
   await expect(page.getByRole('dialog', { name: 'Surface dialog' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'Surface dialog' })).toHaveCount(0);
+  // formatDate writes the bound date with the agent's pattern; a regex check follows the
+  // field as it is typed; openUrl is a link that names its host, and only to the web.
+  await expect(valid.getByText('Sending on Monday, 7 December 2026')).toBeVisible();
+  const phone = valid.getByRole('textbox', { name: 'Phone' });
+  await phone.fill('12345');
+  await expect(valid.getByText('Ten digits, please.')).toBeVisible();
+  await phone.fill('0123456789');
+  await expect(valid.getByText('Ten digits, please.')).toHaveCount(0);
+  const guide = valid.getByRole('link', { name: /Report guide/ });
+  await expect(guide).toHaveAttribute('href', 'https://example.org/docs/weekly-report');
+  await expect(guide).toHaveAttribute('target', '_blank');
+  await expect(guide).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(guide).toContainText('example.org');
+  const odd = valid.locator('[data-action="open-url"]', { hasText: 'Odd link' });
+  await expect(odd).toContainText('(not opened)');
+  await expect(odd).not.toHaveAttribute('href', /.*/);
+  await expect(odd).toHaveAttribute('aria-disabled', 'true');
   await valid.getByRole('textbox', { name: 'Your name' }).fill('Lin');
   await valid.getByRole('checkbox', { name: 'Incidents' }).check();
   await valid.getByRole('button', { name: 'Send' }).click();

@@ -105,7 +105,7 @@ fn logic(fields: &Map<String, Value>, data: &Value, scope: &Scope) -> Option<boo
 }
 
 /// Whether this console evaluates the basic catalog's function `name` (a check calling
-/// one it does not, `regex` say, is not held against the operator).
+/// one it does not is not held against the operator).
 pub fn known_function(name: &str) -> bool {
     FUNCTIONS.contains(&name)
 }
@@ -122,6 +122,8 @@ const FUNCTIONS: &[&str] = &[
     "length",
     "numeric",
     "email",
+    "regex",
+    "formatDate",
 ];
 
 /// `number` with `decimals` places, grouped by thousands when `grouping`.
@@ -181,8 +183,9 @@ fn arg(args: &Value, name: &str, data: &Value, scope: &Scope) -> Value {
         .map_or(Value::Null, |value| resolve(value, data, scope))
 }
 
-/// The basic catalog's functions that compute a value; anything else (`formatDate`,
-/// `regex`, `openUrl`) is null.
+/// The basic catalog's functions that compute a value; anything else is null (`openUrl`
+/// is an action, drawn by the Button that declares it). A check whose function cannot
+/// be evaluated (a malformed pattern) is null too, and not held against the operator.
 fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
     match name {
         "formatString" => match arg(args, "value", data, scope) {
@@ -282,6 +285,19 @@ fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
                     && !value.contains(char::is_whitespace)
             });
             Value::Bool(valid)
+        }
+        "regex" => {
+            let value = text(&arg(args, "value", data, scope));
+            let pattern = text(&arg(args, "pattern", data, scope));
+            super::pattern::matches(&pattern, &value).map_or(Value::Null, Value::Bool)
+        }
+        "formatDate" => {
+            let pattern = match arg(args, "format", data, scope) {
+                Value::String(pattern) if !pattern.is_empty() => pattern,
+                _ => "yyyy-MM-dd HH:mm".to_owned(),
+            };
+            super::date::format_date(&arg(args, "value", data, scope), &pattern)
+                .map_or(Value::Null, Value::String)
         }
         _ => Value::Null,
     }
@@ -445,7 +461,29 @@ mod tests {
             ),
             json!("many tasks")
         );
-        assert!(known_function("email") && !known_function("regex"));
+        assert_eq!(
+            call(
+                "regex",
+                json!({"value": {"path": "/age"}, "pattern": "^\\d+$"})
+            ),
+            json!(true)
+        );
+        assert_eq!(
+            call(
+                "regex",
+                json!({"value": {"path": "/email"}, "pattern": "("})
+            ),
+            Value::Null
+        );
+        assert_eq!(
+            call(
+                "formatDate",
+                json!({"value": "2026-02-02T15:17:00Z", "format": "MMM d, h:mm a"})
+            ),
+            json!("Feb 2, 3:17 PM")
+        );
+        assert_eq!(call("formatDate", json!({"value": "soon"})), Value::Null);
+        assert!(known_function("email") && known_function("regex") && !known_function("openUrl"));
     }
 
     #[test]

@@ -5,6 +5,8 @@
 
 pub mod action;
 pub mod bind;
+pub mod date;
+pub mod pattern;
 pub mod pointer;
 pub mod tree;
 

@@ -50,7 +50,7 @@ pub mod slider;
 pub mod stats;
 pub mod table;
 pub mod terminal;
-mod values;
+pub(crate) mod values;
 
 pub(crate) use fields::Fields;
 pub(crate) use values::unique;

@@ -11,7 +11,10 @@ use super::content::choice;
 use super::node::{At, Ctx, accessible_label, single};
 use crate::a2ui::action::request_for;
 use crate::a2ui::bind::{self, bound_path};
+use crate::a2ui::pattern;
+use crate::catalog::values::http_url;
 use crate::components::id_fragment;
+use crate::markdown::host_of;
 
 /// A DOM id for the control of the component at `at`.
 fn control_id(ctx: Ctx, at: &At) -> String {
@@ -24,47 +27,52 @@ fn control_id(ctx: Ctx, at: &At) -> String {
 }
 
 /// The failing `checks` of a component (each a logic expression with a `message`), as
-/// their messages. A check calling a function this console does not evaluate is skipped.
+/// their messages, and a TextField's `validationRegexp`. A check whose function this
+/// console does not evaluate, or cannot (a malformed pattern), is skipped.
 fn failing_checks(ctx: Ctx, props: &Value, at: &At) -> Vec<String> {
+    let mut failing = Vec::new();
+    if let Some(Value::String(pattern)) = props.get("validationRegexp") {
+        let value = ctx.text(props, "value", &at.scope);
+        if !value.is_empty() && pattern::matches(pattern, &value) == Some(false) {
+            failing.push("This value is not in the form the agent expects.".to_owned());
+        }
+    }
     let Some(Value::Array(checks)) = props.get("checks") else {
-        return Vec::new();
+        return failing;
     };
-    checks
-        .iter()
-        .filter(|check| {
-            // The catalog's form is `{condition, message}`; an older one put the logic
-            // expression itself beside `message`.
-            let rule = match check.get("condition") {
-                Some(condition) => condition.clone(),
-                None => {
-                    let mut rule = (*check).clone();
-                    if let Some(fields) = rule.as_object_mut() {
-                        fields.remove("message");
-                    }
-                    rule
+    let failed = checks.iter().filter(|check| {
+        // The catalog's form is `{condition, message}`; an older one put the logic
+        // expression itself beside `message`.
+        let rule = match check.get("condition") {
+            Some(condition) => condition.clone(),
+            None => {
+                let mut rule = (*check).clone();
+                if let Some(fields) = rule.as_object_mut() {
+                    fields.remove("message");
                 }
-            };
-            let unknown = rule
-                .get("call")
-                .and_then(Value::as_str)
-                .is_some_and(|name| !bind::known_function(name));
-            !unknown
-                && !ctx
-                    .data
-                    .with(|data| bind::truthy(&bind::resolve(&rule, data, &at.scope)))
-        })
-        .map(|check| {
-            let text = check
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            if text.is_empty() {
-                "This value is not accepted.".into()
-            } else {
-                text.to_owned()
+                rule
             }
-        })
-        .collect()
+        };
+        let calls = rule.get("call").and_then(Value::as_str);
+        if calls.is_some_and(|name| !bind::known_function(name)) {
+            return false;
+        }
+        let outcome = ctx.data.with(|data| bind::resolve(&rule, data, &at.scope));
+        let not_evaluated = calls.is_some() && outcome.is_null();
+        !not_evaluated && !bind::truthy(&outcome)
+    });
+    failing.extend(failed.map(|check| {
+        let text = check
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if text.is_empty() {
+            "This value is not accepted.".into()
+        } else {
+            text.to_owned()
+        }
+    }));
+    failing
 }
 
 /// The check messages of a control, spoken with it.
@@ -89,6 +97,13 @@ pub(super) fn button(ctx: Ctx, props: Value, at: At) -> AnyView {
         "borderless" => "button small ghost",
         _ => "button small secondary",
     };
+    if let Some(call) = props
+        .get("action")
+        .and_then(|a| a.get("functionCall"))
+        .filter(|call| call.get("call").and_then(Value::as_str) == Some("openUrl"))
+    {
+        return open_url(ctx, call.clone(), &props, at, class);
+    }
     let event_action = props.get("action").and_then(|a| a.get("event")).is_some();
     let label = accessible_label(ctx, &props, &at.scope);
     let checked = {
@@ -135,6 +150,42 @@ pub(super) fn button(ctx: Ctx, props: Value, at: At) -> AnyView {
             disabled=disabled title=move || why_not().unwrap_or_default() on:click=click>
             {single(ctx, &props, "child", &at)}
         </button>
+    }
+    .into_any()
+}
+
+/// A Button whose action is `openUrl`: a link to a web address, opened in a new tab
+/// without telling the page who sent the operator there, and naming where it goes. Any
+/// other address (`javascript:`, `data:`, a file) is not opened.
+fn open_url(ctx: Ctx, call: Value, props: &Value, at: At, class: &'static str) -> AnyView {
+    let target = {
+        let scope = at.scope.clone();
+        Memo::new(move |_| {
+            let url = ctx
+                .data
+                .with(|data| bind::text(&bind::resolve(&call["args"]["url"], data, &scope)));
+            http_url(&url).ok_or(url)
+        })
+    };
+    let href = move || target.get().ok();
+    let title = move || match target.get() {
+        Ok(url) => format!("Opens {url} in a new tab"),
+        Err(url) if url.is_empty() => "The agent gave no address to open.".to_owned(),
+        Err(_) => "The agent's address is not a web address, so it is not opened.".to_owned(),
+    };
+    let host = move || match target.get() {
+        Ok(url) => host_of(&url)
+            .map(|host| format!(" \u{2197} {host}"))
+            .unwrap_or_default(),
+        Err(_) => " (not opened)".to_owned(),
+    };
+    view! {
+        <a class=class href=href target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer"
+            aria-label=accessible_label(ctx, props, &at.scope) title=title
+            aria-disabled=move || href().is_none().then_some("true") data-action="open-url">
+            {single(ctx, props, "child", &at)}
+            <span class="a2ui-link-host">{host}</span>
+        </a>
     }
     .into_any()
 }

@@ -97,6 +97,15 @@ fn the_hostile_surface_renders_inert_and_loads_nothing() {
     assert!(html.contains("nested deeper than"), "depth is capped");
     assert!(html.contains("not a component of the basic catalog"));
     assert!(
+        html.contains("Not all a&#x27;s.") || html.contains("Not all a's."),
+        "a catastrophic pattern is still answered"
+    );
+    assert!(html.contains("This value is not in the form the agent expects."));
+    assert!(
+        html.contains(">0000002026<"),
+        "an endless date pattern is bounded"
+    );
+    assert!(
         !html.contains("hunter2"),
         "an obscured field never shows its value"
     );
@@ -140,6 +149,22 @@ fn the_gallery_surface_draws_every_basic_component_and_the_broken_one_names_its_
         "{html}"
     );
     assert!(html.contains("Prepared for Ada"));
+    assert!(
+        html.contains("Sending on Monday, 7 December 2026"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("Ten digits, please."),
+        "ten digits pass the regex check"
+    );
+    assert!(
+        html.contains(r#"href="https://example.org/docs/weekly-report" target="_blank" rel="noopener noreferrer""#),
+        "{html}"
+    );
+    assert!(
+        !html.contains("javascript:"),
+        "an address that is not the web's is not linked"
+    );
     let broken = Surfaces::fold(crate::a2ui::operations(&entry["invalid"]));
     assert_eq!(broken.problems.len(), 2, "{:?}", broken.problems);
     assert!(!broken.get("broken").unwrap().ready());
