@@ -4,28 +4,17 @@ use leptos::prelude::*;
 use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_navigate;
-use leptos_router::path;
+use leptos_router::{Lazy, path};
 
 use crate::api::{CreateThread, list_threads};
 use crate::codec::Json;
 use crate::components::identity::{load_me, provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::sidebar::{Sidebar, ThreadsChanged};
-use crate::model::section::Section;
-use crate::pages::audit::AuditPage;
-use crate::pages::gallery::GalleryPage;
 use crate::pages::home::HomePage;
-use crate::pages::members::MembersPage;
-use crate::pages::memory::MemoryPage;
 use crate::pages::not_found::NotFoundPage;
-use crate::pages::note::NotePage;
-use crate::pages::notes::NotesPage;
-use crate::pages::passvault::PassvaultPage;
-use crate::pages::project::ProjectPageView;
-use crate::pages::projects::ProjectsPage;
-use crate::pages::section::SectionPage;
-use crate::pages::sign_in::{LoginPage, SetupPage};
 use crate::pages::thread::ThreadPage;
+use crate::routes;
 
 /// The document the server renders around the app; it also loads the hydration bundle.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -109,7 +98,9 @@ fn asset_hash(_options: &LeptosOptions, _kind: &str) -> Option<String> {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    mark_body_once_interactive();
+    // A hydrating page is marked once the whole of it is hydrated (frontend/).
+    #[cfg(not(feature = "hydrate"))]
+    Effect::new(|_| mark_body_interactive());
     crate::components::remote_media::MediaHosts::provide();
 
     view! {
@@ -120,23 +111,23 @@ pub fn App() -> impl IntoView {
             // A path no route names still renders in the workspace frame (its not-found
             // page with the sidebar); signing in and setting up render alone.
             <Routes fallback=|| view! { <Workspace><NotFoundPage /></Workspace> }>
-                <Route path=path!("/login") view=LoginPage />
-                <Route path=path!("/setup") view=SetupPage />
+                <Route path=path!("/login") view={Lazy::<routes::Login>::new()} />
+                <Route path=path!("/setup") view={Lazy::<routes::Setup>::new()} />
                 <ParentRoute path=path!("") view=|| view! { <Workspace><Outlet /></Workspace> }>
                     <Route path=path!("/") view=HomePage />
                     <Route path=path!("/threads/:id") view=ThreadPage />
-                    <Route path=path!("/projects") view=ProjectsPage />
-                    <Route path=path!("/projects/:id") view=ProjectPageView />
-                    <Route path=path!("/notes") view=NotesPage />
-                    <Route path=path!("/notes/:id") view=NotePage />
-                    <Route path=path!("/memory") view=MemoryPage />
-                    <Route path=path!("/passvault") view=PassvaultPage />
-                    <Route path=path!("/schedules") view=|| view! { <SectionPage section=Section::Schedules /> } />
-                    <Route path=path!("/kanban") view=|| view! { <SectionPage section=Section::Kanban /> } />
-                    <Route path=path!("/curator") view=|| view! { <SectionPage section=Section::CuratorJobs /> } />
-                    <Route path=path!("/audit") view=AuditPage />
-                    <Route path=path!("/gallery") view=GalleryPage />
-                    <Route path=path!("/members") view=MembersPage />
+                    <Route path=path!("/projects") view={Lazy::<routes::Projects>::new()} />
+                    <Route path=path!("/projects/:id") view={Lazy::<routes::Project>::new()} />
+                    <Route path=path!("/notes") view={Lazy::<routes::Notes>::new()} />
+                    <Route path=path!("/notes/:id") view={Lazy::<routes::Note>::new()} />
+                    <Route path=path!("/memory") view={Lazy::<routes::Memory>::new()} />
+                    <Route path=path!("/passvault") view={Lazy::<routes::Passvault>::new()} />
+                    <Route path=path!("/schedules") view={Lazy::<routes::Schedules>::new()} />
+                    <Route path=path!("/kanban") view={Lazy::<routes::Kanban>::new()} />
+                    <Route path=path!("/curator") view={Lazy::<routes::CuratorJobs>::new()} />
+                    <Route path=path!("/audit") view={Lazy::<routes::Audit>::new()} />
+                    <Route path=path!("/gallery") view={Lazy::<routes::Gallery>::new()} />
+                    <Route path=path!("/members") view={Lazy::<routes::Members>::new()} />
                 </ParentRoute>
             </Routes>
         </Router>
@@ -198,11 +189,9 @@ fn Workspace(children: Children) -> impl IntoView {
 }
 
 /// Lets tests and scripts wait for hydration: the attribute appears only once the
-/// browser bundle has taken over the server-rendered page.
-fn mark_body_once_interactive() {
-    Effect::new(|_| {
-        if let Some(body) = document().body() {
-            let _ = body.set_attribute("data-hydrated", "true");
-        }
-    });
+/// browser bundle has taken over the server-rendered page, lazy pages included.
+pub fn mark_body_interactive() {
+    if let Some(body) = document().body() {
+        let _ = body.set_attribute("data-hydrated", "true");
+    }
 }

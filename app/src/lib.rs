@@ -48,6 +48,8 @@ pub mod model;
 pub mod pages;
 pub mod projection;
 pub mod protocol;
+#[cfg(feature = "ui")]
+pub mod routes;
 pub mod tagged;
 pub mod thread_title;
 pub mod when;

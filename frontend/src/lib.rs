@@ -4,7 +4,17 @@
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(app::App);
+    // As `hydrate_lazy`, awaiting the code of a lazy page the server rendered before
+    // taking it over; only then is the page marked interactive.
+    wasm_bindgen_futures::spawn_local(async {
+        let Some(body) = leptos::prelude::document().body() else {
+            return;
+        };
+        leptos::mount::hydrate_from_async(body, app::App)
+            .await
+            .forget();
+        app::app::mark_body_interactive();
+    });
 }
 
 /// Client-side-only build (Trunk): mounts the app into an empty page.
