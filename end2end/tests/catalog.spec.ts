@@ -1,4 +1,4 @@
-import { test, expect, askLane, openHydrated, startScenario, timeline } from './helpers';
+import { test, expect, addUser, askLane, openHydrated, signIn, startScenario, timeline } from './helpers';
 
 // The component gallery: every catalog component, valid and invalid, light and dark,
 // screenshotted per component; keyboard use of the interactive ones.
@@ -146,6 +146,49 @@ test('the gallery lightbox moves with the arrow keys and closes with Escape', as
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(thumbnail).toBeFocused();
+});
+
+test('a host allowed always loads in every browser of that operator until it is forgotten', async ({ browser, baseURL }) => {
+  // A user of their own: the list is kept with the account. A viewer may keep one.
+  const user = `media${Math.random().toString(36).slice(2, 8)}`;
+  addUser(user, 'default', 'viewer');
+  const svg = { status: 200, contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>' };
+  const imagesOf = (page: import('@playwright/test').Page) =>
+    page.locator('[data-component="image_gallery"] [data-example="valid"]');
+  const gateOf = (page: import('@playwright/test').Page) =>
+    imagesOf(page).locator('.media-gate[data-host="images.example.org"]');
+
+  const first = await browser.newContext({ baseURL });
+  const here = await first.newPage();
+  await here.route('https://images.example.org/**', (route) => route.fulfill(svg));
+  await signIn(here, baseURL!, user);
+  await openHydrated(here, '/gallery');
+  await expect(gateOf(here).first()).toBeVisible();
+  const kept = here.waitForResponse((response) => response.url().includes('/fn/set_media_hosts'));
+  await gateOf(here).first().getByRole('button', { name: 'Always' }).click();
+  expect((await kept).status()).toBe(200);
+  await expect(gateOf(here)).toHaveCount(0);
+  await expect(imagesOf(here).locator('img').first()).toBeVisible();
+
+  // Another browser of the same operator loads them without asking, and lists the host.
+  const second = await browser.newContext({ baseURL });
+  const elsewhere = await second.newPage();
+  await elsewhere.route('https://images.example.org/**', (route) => route.fulfill(svg));
+  await signIn(elsewhere, baseURL!, user);
+  await openHydrated(elsewhere, '/gallery');
+  await expect(imagesOf(elsewhere).locator('img').first()).toBeVisible();
+  await expect(gateOf(elsewhere)).toHaveCount(0);
+  await elsewhere.getByText('Media allowed from 1 site').click();
+  await elsewhere.getByRole('list', { name: 'Sites media loads from' }).getByRole('button', { name: 'Forget images.example.org' }).click();
+  await expect(gateOf(elsewhere).first()).toBeVisible();
+  await expect(elsewhere.getByText('Media allowed from 1 site')).toHaveCount(0);
+
+  // Forgotten for the account: the first browser asks again once it reloads.
+  await here.reload();
+  await expect(here.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await expect(gateOf(here).first()).toBeVisible();
+  await first.close();
+  await second.close();
 });
 
 test('a reply streams as Markdown and each delta re-renders only the block it changed', async ({ page }) => {

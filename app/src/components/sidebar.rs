@@ -203,6 +203,7 @@ fn SignedInAs(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
                             "Signed in as " <strong>{me.user}</strong>
                             <span class="muted">{format!(" · {}", me.role)}</span>
                         </p>
+                        <crate::components::remote_media::MediaHostsList />
                         <form method="post" action="/auth/logout">
                             <button type="submit" class="button small ghost">"Sign out"</button>
                         </form>

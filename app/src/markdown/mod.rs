@@ -100,6 +100,20 @@ pub fn host_of(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
+/// `text` as a host an operator may let media load from (`Example.org` → `example.org`):
+/// a name or address of at most 253 characters, letters, digits, dots, hyphens and the
+/// colons of an IPv6 address; `None` for anything else.
+pub fn media_host(text: &str) -> Option<String> {
+    let host = text.trim().to_ascii_lowercase();
+    let fits = !host.is_empty()
+        && host.len() <= 253
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+        && !host.starts_with(['.', '-']);
+    fits.then_some(host)
+}
+
 fn kind_of(tag: Tag<'_>) -> Kind {
     match tag {
         Tag::Paragraph => Kind::Paragraph,
@@ -371,5 +385,23 @@ mod tests {
         );
         assert_eq!(host_of("https://[::1]:80/").as_deref(), Some("::1"));
         assert_eq!(host_of("https:///x"), None);
+    }
+
+    #[test]
+    fn a_media_host_is_a_plain_lowercase_name_or_address() {
+        assert_eq!(media_host(" Example.ORG ").as_deref(), Some("example.org"));
+        assert_eq!(media_host("::1").as_deref(), Some("::1"));
+        for refused in [
+            "",
+            "evil.example/x",
+            "a b",
+            "-x.org",
+            ".org",
+            "x\ny",
+            "é.org",
+        ] {
+            assert_eq!(media_host(refused), None, "{refused:?}");
+        }
+        assert_eq!(media_host(&"a".repeat(254)), None);
     }
 }

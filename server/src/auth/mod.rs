@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod cli;
+mod media_hosts;
 mod members;
 pub mod password;
 pub mod secret;

@@ -31,6 +31,7 @@ use app::api::service::{
     Passvault, PassvaultService, Projects, ProjectsService, Tools, ToolsService, Workspace,
     WorkspaceService,
 };
+use app::components::remote_media::service::{MediaHosts, MediaHostsService};
 use app::{App, shell};
 use axum::Router;
 use axum::extract::FromRef;
@@ -133,6 +134,7 @@ struct Services {
     memory: Arc<dyn MemoryService>,
     passvault: Arc<dyn PassvaultService>,
     tools: Arc<dyn ToolsService>,
+    media_hosts: Arc<dyn MediaHostsService>,
 }
 
 impl Services {
@@ -145,6 +147,7 @@ impl Services {
         provide_context(app::api::service::Memory(self.memory.clone()));
         provide_context(Passvault(self.passvault.clone()));
         provide_context(Tools(self.tools.clone()));
+        provide_context(MediaHosts(self.media_hosts.clone()));
     }
 }
 
@@ -159,6 +162,7 @@ pub fn router(state: AppState) -> Router {
         memory: state.memory.clone(),
         passvault: state.passvault.clone(),
         tools: state.tools.clone(),
+        media_hosts: Arc::new(state.accounts.clone()),
     };
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();

@@ -115,6 +115,8 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ),
     ("/auth/tenant", Role::Viewer, "session.switch_tenant"),
     ("/auth/logout-everywhere", Role::Viewer, "session.end_all"),
+    // Only the caller's own list: which hosts their browser loads media from.
+    ("/fn/set_media_hosts", Role::Viewer, "media_hosts.set"),
     ("/auth/new-tenant", Role::Owner, "tenant.create"),
     ("/fn/create_thread", Role::Operator, "thread.create"),
     ("/fn/rename_thread", Role::Operator, "thread.rename"),
@@ -190,6 +192,7 @@ const READING_FUNCTIONS: &[&str] = &[
     "/fn/vault_matches",
     "/fn/highlight_code",
     "/fn/gallery_payloads",
+    "/fn/media_hosts",
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {

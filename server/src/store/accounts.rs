@@ -73,6 +73,10 @@ pub trait AccountStore: Send + Sync {
     async fn user_by_name(&self, name: &str) -> Result<Option<UserRecord>, StoreError>;
     /// Replaces a user's password hash and ends every session of theirs.
     async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError>;
+    /// The hosts the user lets remote media load from.
+    async fn media_hosts(&self, user_id: &str) -> Result<Vec<String>, StoreError>;
+    /// Replaces the hosts the user lets remote media load from.
+    async fn set_media_hosts(&self, user_id: &str, hosts: &[String]) -> Result<(), StoreError>;
     /// Gives the user `role` in the tenant (replacing any role they had there).
     async fn set_membership(
         &self,

@@ -375,6 +375,14 @@ pub fn probes() -> Vec<Probe> {
         probe(Method::POST, "/fn/me", Form(""), Viewer, false),
         probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
         probe(Method::POST, "/fn/inbox", Form(""), Viewer, false),
+        probe(Method::POST, "/fn/media_hosts", Form(""), Viewer, false),
+        probe(
+            Method::POST,
+            "/fn/set_media_hosts",
+            Form("hosts=example.org"),
+            Viewer,
+            false,
+        ),
         probe(
             Method::POST,
             "/fn/search_threads",

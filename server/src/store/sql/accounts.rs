@@ -79,6 +79,29 @@ impl AccountStore for SqlStore {
             .transpose()
     }
 
+    async fn media_hosts(&self, user_id: &str) -> Result<Vec<String>, StoreError> {
+        let hosts: Option<String> =
+            sqlx::query_scalar("SELECT media_hosts FROM users WHERE id = $1")
+                .bind(user_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(hosts
+            .unwrap_or_default()
+            .lines()
+            .filter(|host| !host.is_empty())
+            .map(str::to_owned)
+            .collect())
+    }
+
+    async fn set_media_hosts(&self, user_id: &str, hosts: &[String]) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET media_hosts = $1 WHERE id = $2")
+            .bind(hosts.join("\n"))
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError> {
         let mut transaction = self.pool.begin().await?;
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
