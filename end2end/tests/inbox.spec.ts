@@ -47,6 +47,14 @@ test('an ask appears in every open tab without a reload and leaves both once ans
     await expect(tab.getByRole('link', { name: 'Inbox, 1 ask waiting' })).toBeVisible();
   }
 
+  // The thread renamed elsewhere is renamed in both open inboxes, with no reload.
+  const thread = (await (await page.request.get(`/api/v1/asks/${key}`)).json()).ask.thread_id;
+  const renamed = await page.request.post('/fn/rename_thread', { form: { thread_id: thread, title: 'Budget review' } });
+  expect(renamed.status()).toBe(200);
+  for (const tab of [page, second]) {
+    await expect(item(tab, key).getByRole('link', { name: 'Budget review' })).toBeVisible();
+  }
+
   await item(second, key).getByRole('button', { name: 'Approve once' }).click();
   for (const tab of [page, second]) {
     await expect(item(tab, key)).toHaveCount(0);

@@ -283,3 +283,73 @@ async fn a_position_beyond_the_feed_makes_the_page_read_the_inbox_again() {
         .unwrap();
     assert_eq!(refused.status(), 400);
 }
+
+#[tokio::test]
+async fn a_thread_or_project_renamed_is_renamed_in_the_open_inbox_without_a_reload() {
+    let api = Api::start(&[]).await;
+    let (status, project) = api
+        .post("/api/v1/projects", json!({ "name": "Launch" }))
+        .await;
+    assert_eq!(status, 201, "{project}");
+    let project_id = project["id"].as_str().unwrap().to_owned();
+    let (status, created) = api
+        .post("/api/v1/threads", json!({ "project_id": project_id }))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let thread = created["thread"]["id"].as_str().unwrap().to_owned();
+    let run = api.say(&thread, "approve").await;
+    let key = format!("{run}:approve-budget");
+    let cursor = pending(&api, 2).await["cursor"].as_u64().unwrap();
+    let mut stream = Stream::open(
+        &api.client,
+        api.url(&format!("/api/v1/inbox/events?after={cursor}")),
+        None,
+    )
+    .await;
+
+    // Renamed from the page (its server function): the stream says so once, as it stands.
+    let response = api
+        .client
+        .post(api.url("/fn/rename_thread"))
+        .form(&[("thread_id", thread.as_str()), ("title", "Incident 42")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let seen = stream
+        .until(|message| message.data["change"] == "thread")
+        .await;
+    let renamed = &seen.last().unwrap().data;
+    assert_eq!(renamed["thread_id"], thread.as_str());
+    assert_eq!(renamed["title"], "Incident 42");
+    assert_eq!(renamed["project_name"], "Launch");
+    assert!(seen.last().unwrap().id.is_some(), "a rename is a feed row");
+
+    let response = api
+        .client
+        .patch(api.url(&format!("/api/v1/projects/{project_id}")))
+        .json(&json!({ "name": "Launch week" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let seen = stream
+        .until(|message| message.data["change"] == "project")
+        .await;
+    assert_eq!(
+        seen.last().unwrap().data,
+        json!({"change": "project", "project_id": project_id, "name": "Launch week"})
+    );
+
+    // What a reload would read says the same.
+    let listed = inbox(&api).await;
+    let ask = listed["asks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ask| ask["key"] == key)
+        .unwrap()
+        .clone();
+    assert_eq!(ask["thread_title"], "Incident 42");
+    assert_eq!(ask["project_name"], "Launch week");
+}

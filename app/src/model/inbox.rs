@@ -85,6 +85,17 @@ pub enum InboxChange {
     },
     /// What a run in progress did last (sent at most about once a second per run).
     Activity { run_id: String, activity: Activity },
+    /// A thread renamed or moved to another project: every row of it says so.
+    Thread {
+        thread_id: String,
+        title: String,
+        #[serde(default)]
+        project_id: Option<String>,
+        #[serde(default)]
+        project_name: Option<String>,
+    },
+    /// A project renamed: every ask of its threads says so.
+    Project { project_id: String, name: String },
 }
 
 impl Inbox {
@@ -132,6 +143,38 @@ impl Inbox {
             InboxChange::Activity { run_id, activity } => {
                 if let Some(run) = self.running.iter_mut().find(|run| run.run_id == run_id) {
                     run.activity = Some(activity);
+                }
+            }
+            InboxChange::Thread {
+                thread_id,
+                title,
+                project_id,
+                project_name,
+            } => {
+                for ask in self
+                    .asks
+                    .iter_mut()
+                    .filter(|ask| ask.thread_id == thread_id)
+                {
+                    ask.thread_title.clone_from(&title);
+                    ask.project_id.clone_from(&project_id);
+                    ask.project_name.clone_from(&project_name);
+                }
+                for run in self
+                    .running
+                    .iter_mut()
+                    .filter(|run| run.thread_id == thread_id)
+                {
+                    run.thread_title.clone_from(&title);
+                }
+            }
+            InboxChange::Project { project_id, name } => {
+                for ask in self
+                    .asks
+                    .iter_mut()
+                    .filter(|ask| ask.project_id.as_deref() == Some(project_id.as_str()))
+                {
+                    ask.project_name = Some(name.clone());
                 }
             }
         }
@@ -249,5 +292,50 @@ mod tests {
             run: None,
         });
         assert_eq!(inbox.running.len(), 1);
+    }
+
+    #[test]
+    fn a_renamed_thread_or_project_renames_every_row_of_it_and_no_other() {
+        let mut inbox = Inbox::default();
+        let mut elsewhere = ask("b", 2);
+        elsewhere.thread_id = "other".into();
+        elsewhere.project_id = Some("p".into());
+        elsewhere.project_name = Some("Ops".into());
+        inbox.apply(InboxChange::Ask {
+            key: "a".into(),
+            ask: Some(Box::new(ask("a", 1))),
+        });
+        inbox.apply(InboxChange::Ask {
+            key: "b".into(),
+            ask: Some(Box::new(elsewhere)),
+        });
+        inbox.apply(InboxChange::Run {
+            run_id: "r1".into(),
+            run: Some(run("r1", 1)),
+        });
+        inbox.apply(InboxChange::Thread {
+            thread_id: "t".into(),
+            title: "Incident 42".into(),
+            project_id: Some("p".into()),
+            project_name: Some("Ops".into()),
+        });
+        let a = inbox.asks.iter().find(|ask| ask.key == "a").unwrap();
+        assert_eq!(a.thread_title, "Incident 42");
+        assert_eq!(a.project_name.as_deref(), Some("Ops"));
+        assert_eq!(inbox.running[0].thread_title, "Incident 42");
+        let b = inbox.asks.iter().find(|ask| ask.key == "b").unwrap();
+        assert_eq!(b.thread_title, "T", "another thread keeps its title");
+
+        inbox.apply(InboxChange::Project {
+            project_id: "p".into(),
+            name: "Operations".into(),
+        });
+        assert!(
+            inbox
+                .asks
+                .iter()
+                .all(|ask| ask.project_name.as_deref() == Some("Operations"))
+        );
+        assert_eq!(inbox.pending, 2, "renaming adds and removes nothing");
     }
 }

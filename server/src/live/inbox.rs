@@ -101,6 +101,23 @@ impl<'a> InboxReader<'a> {
                     run,
                 }
             }
+            FeedSubject::Thread => {
+                let (title, project_id) = self.thread(&entry.key).await?;
+                let project_name = match &project_id {
+                    Some(id) => self.project(id).await?,
+                    None => None,
+                };
+                InboxChange::Thread {
+                    thread_id: entry.key.clone(),
+                    title,
+                    project_id,
+                    project_name,
+                }
+            }
+            FeedSubject::Project => InboxChange::Project {
+                project_id: entry.key.clone(),
+                name: self.project(&entry.key).await?.unwrap_or_default(),
+            },
         })
     }
 

@@ -101,6 +101,12 @@ impl Live {
         self.tenants.channel_count()
     }
 
+    /// Tells the tenant's inbox streams that the feed moved for a reason other than a
+    /// run's events (a thread or project renamed).
+    pub fn tenant_changed(&self, tenant_id: &str) {
+        self.tenants.wake(tenant_id);
+    }
+
     /// What a run in progress did last, in one line.
     pub fn activity(&self, run_id: &str) -> Option<app::model::inbox::Activity> {
         self.tenants.activity(run_id)

@@ -76,6 +76,13 @@ impl Tenants {
         lock(&self.channels).len()
     }
 
+    /// Wakes the tenant's streams to read the feed (nobody listening is not an error).
+    pub(super) fn wake(&self, tenant_id: &str) {
+        if let Some(sender) = lock(&self.channels).get(tenant_id) {
+            let _ = sender.send(TenantSignal::Changed);
+        }
+    }
+
     /// What the run did last, while it is in progress.
     pub(super) fn activity(&self, run_id: &str) -> Option<Activity> {
         lock(&self.runs)

@@ -1,6 +1,7 @@
-//! The tenant's feed: which asks and runs changed, in commit order, for the inbox's live
-//! stream. Rows are written by the database itself (triggers on `asks` and `runs`), so
-//! no writer of either can forget one.
+//! The tenant's feed: which asks and runs changed, and which threads and projects were
+//! renamed, in commit order, for the inbox's live stream. Rows are written by the
+//! database itself (triggers on `asks`, `runs`, `threads` and `projects`), so no writer
+//! can forget one.
 
 use super::{RunRecord, StoreError};
 
@@ -9,9 +10,11 @@ use super::{RunRecord, StoreError};
 pub enum FeedSubject {
     Ask,
     Run,
+    Thread,
+    Project,
 }
 
-/// One change: `key` is the ask's key or the run's id.
+/// One change: `key` is the ask's key, or the run's, thread's or project's id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedEntry {
     pub id: u64,

@@ -197,11 +197,14 @@ impl ProjectsService for ProjectsServiceImpl {
         if !self.store.update_project(&context.tenant, &project).await? {
             return Err(missing(id));
         }
+        self.runs.live().tenant_changed(&context.tenant);
         Ok(project)
     }
 
     async fn delete_project(&self, context: &RequestContext, id: &str) -> Result<(), ApiError> {
         if self.store.delete_project(&context.tenant, id).await? {
+            // Its threads left it: their asks in the inbox say "No project" now.
+            self.runs.live().tenant_changed(&context.tenant);
             Ok(())
         } else {
             Err(missing(id))

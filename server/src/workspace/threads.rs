@@ -173,10 +173,13 @@ impl WorkspaceService for WorkspaceServiceImpl {
                 "a thread title is at most 200 characters".into(),
             ));
         }
-        self.store
+        let renamed = self
+            .store
             .rename_thread(tenant_id, thread_id, title)
             .await?
-            .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))
+            .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id:?} does not exist")))?;
+        self.runs.live().tenant_changed(tenant_id);
+        Ok(renamed)
     }
 
     fn environments(&self) -> Vec<app::model::AgentEnvironment> {

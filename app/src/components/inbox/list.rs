@@ -105,7 +105,7 @@ pub fn InboxList(inbox: TenantInbox, now: Signal<i64>) -> impl IntoView {
                             inbox.asks.iter().find(|ask| ask.key == key).cloned()
                         }))
                         .flatten();
-                        item.map(|item| view! { <InboxItem item now on_answered /> })
+                        item.map(|item| view! { <InboxItem item inbox now on_answered /> })
                     }
                 </For>
             </ol>
@@ -199,7 +199,12 @@ fn Filters(inbox: TenantInbox, filter: RwSignal<Filter>) -> impl IntoView {
 }
 
 #[component]
-fn InboxItem(item: InboxAsk, now: Signal<i64>, on_answered: Callback<String>) -> impl IntoView {
+fn InboxItem(
+    item: InboxAsk,
+    inbox: TenantInbox,
+    now: Signal<i64>,
+    on_answered: Callback<String>,
+) -> impl IntoView {
     let heading_id = format!("inbox-{}", crate::components::id_fragment(&item.key));
     let href = format!("/threads/{}", item.thread_id);
     let opened = item.opened_at_ms;
@@ -208,15 +213,36 @@ fn InboxItem(item: InboxAsk, now: Signal<i64>, on_answered: Callback<String>) ->
     let deadline = move || expires.map(|at| when::time_left(at - now.get()));
     let short_run: String = item.run_id.chars().take(8).collect();
     let key = item.key.clone();
-    let where_from = match &item.project_name {
-        Some(project) => format!("{} · {project}", item.agent),
-        None => item.agent.clone(),
+    // The card stays as drawn; its thread's and project's names follow renames.
+    let names = {
+        let key = item.key.clone();
+        let drawn = (item.thread_title.clone(), item.project_name.clone());
+        Memo::new(move |_| {
+            inbox
+                .with(|inbox| {
+                    inbox
+                        .asks
+                        .iter()
+                        .find(|ask| ask.key == key)
+                        .map(|ask| (ask.thread_title.clone(), ask.project_name.clone()))
+                })
+                .flatten()
+                .unwrap_or_else(|| drawn.clone())
+        })
+    };
+    let title = move || names.with(|(title, _)| title.clone());
+    let agent = item.agent.clone();
+    let where_from = move || {
+        names.with(|(_, project)| match project {
+            Some(project) => format!("{agent} · {project}"),
+            None => agent.clone(),
+        })
     };
     view! {
         <li class="inbox-item" tabindex="-1" data-key=item.key.clone() data-kind=item.kind().as_str()
             aria-labelledby=heading_id.clone()>
             <header class="inbox-meta">
-                <a class="inbox-thread" id=heading_id.clone() href=href>{item.thread_title.clone()}</a>
+                <a class="inbox-thread" id=heading_id.clone() href=href>{title}</a>
                 <span class="muted">{where_from}</span>
                 <span class="muted" title=format!("run {}", item.run_id)>"run " <code>{short_run}</code></span>
                 <time class="muted" datetime=when::rfc3339(opened)>{age}</time>

@@ -79,11 +79,26 @@ fn RunningRow(run: ActiveRun, inbox: TenantInbox, now: Signal<i64>) -> impl Into
             }
         });
     };
-    let label = format!("Stop the run in {}", run.thread_title);
+    let title = {
+        let drawn = run.thread_title.clone();
+        Memo::new(move |_| {
+            inbox
+                .with(|inbox| {
+                    inbox
+                        .running
+                        .iter()
+                        .find(|known| run_id.with_value(|id| &known.run_id == id))
+                        .map(|known| known.thread_title.clone())
+                })
+                .flatten()
+                .unwrap_or_else(|| drawn.clone())
+        })
+    };
+    let label = move || format!("Stop the run in {}", title.get());
     view! {
         <li class="running-item" data-run-id=run.run_id.clone()>
             <div class="running-what">
-                <a href=format!("/threads/{}", run.thread_id) class="running-thread">{run.thread_title.clone()}</a>
+                <a href=format!("/threads/{}", run.thread_id) class="running-thread">{move || title.get()}</a>
                 <span class="muted">{run.agent.clone()}</span>
                 <span class="muted elapsed" aria-label="Running for">{elapsed}</span>
             </div>

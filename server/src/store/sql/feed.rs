@@ -1,4 +1,4 @@
-//! The tenant's feed in SQL (its rows come from triggers; see migration 0011).
+//! The tenant's feed in SQL (its rows come from triggers; see migrations 0011 and 0013).
 
 use app::protocol::status::RunStatus;
 use sqlx::Row;
@@ -30,9 +30,11 @@ impl FeedStore for SqlStore {
                 let subject = match row.try_get::<String, _>("subject")?.as_str() {
                     "ask" => FeedSubject::Ask,
                     "run" => FeedSubject::Run,
+                    "thread" => FeedSubject::Thread,
+                    "project" => FeedSubject::Project,
                     other => {
                         return Err(StoreError::Corrupt(format!(
-                            "feed row about {other:?}, neither an ask nor a run"
+                            "feed row about {other:?}: not an ask, run, thread or project"
                         )));
                     }
                 };
