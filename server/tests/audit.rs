@@ -38,20 +38,7 @@ async fn record_and_read(api: &Api) {
         "operator",
     );
     let viewer = client_with(&api.server.user_with_token("vic", "default", "viewer"));
-    let otto = reqwest::Client::builder()
-        .default_headers(
-            [(
-                reqwest::header::COOKIE,
-                common::session_cookie(&api.server, "otto")
-                    .await
-                    .parse()
-                    .unwrap(),
-            )]
-            .into_iter()
-            .collect(),
-        )
-        .build()
-        .unwrap();
+    let otto = common::session_client(&api.server, "otto").await;
 
     // By token: a thread and a run.
     let thread = api.thread(None).await;

@@ -308,14 +308,7 @@ async fn a_thread_or_project_renamed_is_renamed_in_the_open_inbox_without_a_relo
     .await;
 
     // Renamed from the page (its server function): the stream says so once, as it stands.
-    let response = api
-        .client
-        .post(api.url("/fn/rename_thread"))
-        .form(&[("thread_id", thread.as_str()), ("title", "Incident 42")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    api.rename_thread(&thread, "Incident 42").await;
     let seen = stream
         .until(|message| message.data["change"] == "thread")
         .await;

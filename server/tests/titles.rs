@@ -49,15 +49,7 @@ async fn the_first_message_titles_the_thread_and_later_ones_do_not() {
 async fn a_thread_renamed_before_its_first_message_keeps_its_name() {
     let api = Api::start(&[]).await;
     let thread = api.thread(None).await;
-    // Renaming is the page's server function (the REST API has no rename).
-    let response = api
-        .client
-        .post(api.url("/fn/rename_thread"))
-        .form(&[("thread_id", thread.as_str()), ("title", "Incident 42")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    api.rename_thread(&thread, "Incident 42").await;
     let run = api.say(&thread, "What happened overnight?").await;
     api.settled(&run).await;
     assert_eq!(title_of(&api, &thread).await, "Incident 42");

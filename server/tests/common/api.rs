@@ -73,6 +73,18 @@ impl Api {
         created["thread"]["id"].as_str().unwrap().to_owned()
     }
 
+    /// Renames a thread from the page's server function (the REST API has no rename).
+    pub async fn rename_thread(&self, thread: &str, title: &str) {
+        let response = self
+            .client
+            .post(self.url("/fn/rename_thread"))
+            .form(&[("thread_id", thread), ("title", title)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+    }
+
     /// A new note titled `title`; its id.
     pub async fn note(&self, title: &str) -> String {
         let (status, note) = self

@@ -364,13 +364,22 @@ pub async fn call_server_fn(
     name: &str,
     form: &[(&str, &str)],
 ) -> (reqwest::StatusCode, serde_json::Value) {
+    call_server_fn_as(&server.client(), server, name, form).await
+}
+
+/// [`call_server_fn`] with `client`'s credentials (a session of another user, say).
+pub async fn call_server_fn_as(
+    client: &reqwest::Client,
+    server: &TestServer,
+    name: &str,
+    form: &[(&str, &str)],
+) -> (reqwest::StatusCode, serde_json::Value) {
     let body: String = form
         .iter()
         .map(|(key, value)| format!("{key}={}", urlencode(value)))
         .collect::<Vec<_>>()
         .join("&");
-    let response = server
-        .client()
+    let response = client
         .post(server.url(&format!("/fn/{name}")))
         .header("content-type", "application/x-www-form-urlencoded")
         .header("accept", "application/json")
@@ -412,6 +421,22 @@ pub async fn session_cookie(server: &TestServer, name: &str) -> String {
         .expect("a cookie header")
         .to_owned();
     set.split(';').next().unwrap_or_default().to_owned()
+}
+
+/// A client signed in as `name` by a session of its own, as a browser is.
+pub async fn session_client(server: &TestServer, name: &str) -> reqwest::Client {
+    let cookie = session_cookie(server, name).await;
+    reqwest::Client::builder()
+        .default_headers(
+            [(
+                reqwest::header::COOKIE,
+                cookie.parse().expect("a header value"),
+            )]
+            .into_iter()
+            .collect(),
+        )
+        .build()
+        .expect("a client")
 }
 
 /// POSTs a body over a raw socket and returns the response status. The server may answer

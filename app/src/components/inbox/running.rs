@@ -49,22 +49,28 @@ fn RunningRow(run: ActiveRun, inbox: TenantInbox, now: Signal<i64>) -> impl Into
     let run_id = StoredValue::new(run.run_id.clone());
     let started = run.started_at_ms;
     let elapsed = move || when::elapsed(now.get() - started);
-    // The line follows the stream; the rest of the row stays as drawn.
-    let activity = move || {
+    // The row as the stream now has it: its line and its thread's name follow it.
+    let known = Memo::new(move |_| {
         inbox
             .with(|inbox| {
                 inbox
                     .running
                     .iter()
                     .find(|known| run_id.with_value(|id| &known.run_id == id))
-                    .and_then(|known| {
-                        known
-                            .activity
-                            .as_ref()
-                            .map(|activity| activity.line.clone())
-                    })
+                    .cloned()
             })
             .flatten()
+    });
+    let activity = move || {
+        known
+            .with(|known| {
+                known.as_ref().and_then(|known| {
+                    known
+                        .activity
+                        .as_ref()
+                        .map(|activity| activity.line.clone())
+                })
+            })
             .unwrap_or_else(|| "Starting…".to_owned())
     };
     let stopping = RwSignal::new(false);
@@ -79,21 +85,14 @@ fn RunningRow(run: ActiveRun, inbox: TenantInbox, now: Signal<i64>) -> impl Into
             }
         });
     };
-    let title = {
-        let drawn = run.thread_title.clone();
-        Memo::new(move |_| {
-            inbox
-                .with(|inbox| {
-                    inbox
-                        .running
-                        .iter()
-                        .find(|known| run_id.with_value(|id| &known.run_id == id))
-                        .map(|known| known.thread_title.clone())
-                })
-                .flatten()
-                .unwrap_or_else(|| drawn.clone())
+    let drawn = run.thread_title.clone();
+    let title = Memo::new(move |_| {
+        known.with(|known| {
+            known
+                .as_ref()
+                .map_or_else(|| drawn.clone(), |known| known.thread_title.clone())
         })
-    };
+    });
     let label = move || format!("Stop the run in {}", title.get());
     view! {
         <li class="running-item" data-run-id=run.run_id.clone()>
