@@ -102,12 +102,19 @@ pub fn App() -> impl IntoView {
     #[cfg(not(feature = "hydrate"))]
     Effect::new(|_| mark_body_interactive());
     crate::components::remote_media::MediaHosts::provide();
+    // A lazy page's code, or a page's data, may take a moment to arrive on a slow link.
+    let (routing, set_routing) = signal(false);
 
     view! {
         <Title formatter=|page: String| {
             if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
         } />
-        <Router>
+        <div class="route-progress" data-active=move || routing.get().then_some("")>
+            <span class="visually-hidden" role="status">
+                {move || routing.get().then_some("Opening the page…")}
+            </span>
+        </div>
+        <Router set_is_routing=set_routing>
             // A path no route names still renders in the workspace frame (its not-found
             // page with the sidebar); signing in and setting up render alone.
             <Routes fallback=|| view! { <Workspace><NotFoundPage /></Workspace> }>

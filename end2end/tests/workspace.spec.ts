@@ -37,6 +37,23 @@ test('every workspace section is a route, and those without records yet say so',
   }
 });
 
+test('a page whose code is slow to arrive shows a bar and says so until it opens', async ({ page }) => {
+  await openHydrated(page, '/');
+  // From here on every chunk of the bundle arrives late, as on a slow link.
+  await page.route('**/pkg/*.wasm', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await route.continue();
+  });
+  const bar = page.locator('.route-progress');
+  await expect(bar).not.toHaveAttribute('data-active', /.*/);
+  await page.getByRole('list', { name: 'Sections' }).getByRole('link', { name: 'Memory', exact: true }).click();
+  await expect(bar).toHaveAttribute('data-active', '');
+  await expect(page.getByRole('status').filter({ hasText: 'Opening the page…' })).toHaveCount(1);
+  await expect(page.getByRole('heading', { level: 1, name: 'Memory' })).toBeVisible();
+  await expect(bar).not.toHaveAttribute('data-active', /.*/);
+  await expect(page.getByText('Opening the page…')).toHaveCount(0);
+});
+
 test('the tenant switcher lists only my tenants, founds a new one and scopes threads to it', async ({ page, request }) => {
   const tenant = `team-${Date.now()}`;
   addUser(`eve-${Date.now()}`, `evil-${Date.now()}`, 'owner');
