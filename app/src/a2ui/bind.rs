@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::pointer;
+use super::template::{self, Argument, Expression, Piece};
 
 /// Where relative paths are resolved: the template item a component is drawn for.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -67,8 +68,14 @@ pub fn resolve(value: &Value, data: &Value, scope: &Scope) -> Value {
         return scope.lookup(data, path);
     }
     if let Some(Value::String(name)) = fields.get("call") {
-        let args = fields.get("args").cloned().unwrap_or(Value::Null);
-        return call(name, &args, data, scope);
+        let args = match fields.get("args") {
+            Some(Value::Object(args)) => args
+                .iter()
+                .map(|(name, value)| (name.clone(), argument(value, data, scope)))
+                .collect(),
+            _ => Map::new(),
+        };
+        return call(name, &args, data, scope, 0);
     }
     if let Some(truth) = logic(fields, data, scope) {
         return Value::Bool(truth);
@@ -177,65 +184,76 @@ pub fn truthy(value: &Value) -> bool {
     }
 }
 
-/// The argument `name` of a call, resolved.
-fn arg(args: &Value, name: &str, data: &Value, scope: &Scope) -> Value {
-    args.get(name)
-        .map_or(Value::Null, |value| resolve(value, data, scope))
+/// A call's argument as the function reads it: resolved, and a list item by item (the
+/// `values` of `and` and `or`). A value read from the data model is never resolved again.
+fn argument(value: &Value, data: &Value, scope: &Scope) -> Value {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .map(|item| resolve(item, data, scope))
+            .collect(),
+        other => resolve(other, data, scope),
+    }
 }
+
+/// The argument `name` of a call (null when absent).
+fn arg(args: &Map<String, Value>, name: &str) -> Value {
+    args.get(name).cloned().unwrap_or(Value::Null)
+}
+
+/// Deepest a template may expand templates it reads (a data value may be one, or name
+/// itself); past it a template is shown as written.
+const MOST_TEMPLATE_DEPTH: usize = 8;
 
 /// The basic catalog's functions that compute a value; anything else is null (`openUrl`
 /// is an action, drawn by the Button that declares it). A check whose function cannot
 /// be evaluated (a malformed pattern) is null too, and not held against the operator.
-fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
+fn call(name: &str, args: &Map<String, Value>, data: &Value, scope: &Scope, depth: usize) -> Value {
     match name {
-        "formatString" => match arg(args, "value", data, scope) {
-            Value::String(template) => Value::String(format_string(&template, data, scope)),
+        "formatString" => match arg(args, "value") {
+            Value::String(template) if depth < MOST_TEMPLATE_DEPTH => {
+                Value::String(expand(&template, data, scope, depth))
+            }
             other => Value::String(text(&other)),
         },
         "formatNumber" | "formatCurrency" => {
-            let Some(number) = arg(args, "value", data, scope)
-                .as_f64()
-                .filter(|n| n.is_finite())
-            else {
+            let Some(number) = arg(args, "value").as_f64().filter(|n| n.is_finite()) else {
                 return Value::String(String::new());
             };
             let default_places = if name == "formatCurrency" { 2 } else { 0 };
-            let decimals = arg(args, "decimals", data, scope)
+            let decimals = arg(args, "decimals")
                 .as_u64()
                 .map_or(default_places, |d| d as usize);
-            let grouping = match arg(args, "grouping", data, scope) {
+            let grouping = match arg(args, "grouping") {
                 Value::Null => true,
                 other => truthy(&other),
             };
             let digits = format_number(number, decimals, grouping);
             Value::String(if name == "formatCurrency" {
-                format!("{} {digits}", text(&arg(args, "currency", data, scope)))
+                format!("{} {digits}", text(&arg(args, "currency")))
             } else {
                 digits
             })
         }
         "pluralize" => {
-            let count = arg(args, "value", data, scope).as_f64().unwrap_or(f64::NAN);
+            let count = arg(args, "value").as_f64().unwrap_or(f64::NAN);
             let category = match count {
                 0.0 if args.get("zero").is_some() => "zero",
                 1.0 => "one",
                 2.0 if args.get("two").is_some() => "two",
                 _ => "other",
             };
-            let chosen = arg(args, category, data, scope);
+            let chosen = arg(args, category);
             Value::String(text(if chosen.is_null() {
                 &Value::Null
             } else {
                 &chosen
             }))
         }
-        "not" => Value::Bool(!truthy(&arg(args, "value", data, scope))),
+        "not" => Value::Bool(!truthy(&arg(args, "value"))),
         "and" | "or" => {
             let values = match args.get("values") {
-                Some(Value::Array(values)) => values
-                    .iter()
-                    .map(|value| truthy(&resolve(value, data, scope)))
-                    .collect::<Vec<_>>(),
+                Some(Value::Array(values)) => values.iter().map(truthy).collect::<Vec<_>>(),
                 _ => Vec::new(),
             };
             Value::Bool(if name == "and" {
@@ -244,9 +262,9 @@ fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
                 values.iter().any(|v| *v)
             })
         }
-        "required" => Value::Bool(truthy(&arg(args, "value", data, scope))),
+        "required" => Value::Bool(truthy(&arg(args, "value"))),
         "length" => {
-            let count = match arg(args, "value", data, scope) {
+            let count = match arg(args, "value") {
                 Value::String(text) => text.chars().count(),
                 Value::Array(items) => items.len(),
                 _ => 0,
@@ -259,7 +277,7 @@ fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
             Value::Bool(count >= min && count <= max)
         }
         "numeric" => {
-            let number = match arg(args, "value", data, scope) {
+            let number = match arg(args, "value") {
                 Value::Number(n) => n.as_f64(),
                 Value::String(text) => text.trim().parse::<f64>().ok(),
                 _ => None,
@@ -276,7 +294,7 @@ fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
             )
         }
         "email" => {
-            let value = text(&arg(args, "value", data, scope));
+            let value = text(&arg(args, "value"));
             let valid = value.split_once('@').is_some_and(|(local, domain)| {
                 !local.is_empty()
                     && domain.contains('.')
@@ -287,49 +305,56 @@ fn call(name: &str, args: &Value, data: &Value, scope: &Scope) -> Value {
             Value::Bool(valid)
         }
         "regex" => {
-            let value = text(&arg(args, "value", data, scope));
-            let pattern = text(&arg(args, "pattern", data, scope));
+            let value = text(&arg(args, "value"));
+            let pattern = text(&arg(args, "pattern"));
             super::pattern::matches(&pattern, &value).map_or(Value::Null, Value::Bool)
         }
         "formatDate" => {
-            let pattern = match arg(args, "format", data, scope) {
+            let pattern = match arg(args, "format") {
                 Value::String(pattern) if !pattern.is_empty() => pattern,
                 _ => "yyyy-MM-dd HH:mm".to_owned(),
             };
-            super::date::format_date(&arg(args, "value", data, scope), &pattern)
+            super::date::format_date(&arg(args, "value"), &pattern)
                 .map_or(Value::Null, Value::String)
         }
         _ => Value::Null,
     }
 }
 
-/// `template` with each `${path}` (absolute, relative or `@index`) replaced by its value's
-/// text; `\${` stays literal.
+/// `template` with each `${…}` replaced by its value's text: a path (absolute, relative
+/// or `@index`) or a call of one of the functions above, whose arguments may nest
+/// further expressions ([`template`](super::template)); `\${` stays literal.
 pub fn format_string(template: &str, data: &Value, scope: &Scope) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(start) = rest.find("${") {
-        if rest[..start].ends_with('\\') {
-            out.push_str(&rest[..start - 1]);
-            out.push_str("${");
-            rest = &rest[start + 2..];
-            continue;
-        }
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        match after.find('}') {
-            Some(end) => {
-                out.push_str(&text(&scope.lookup(data, after[..end].trim())));
-                rest = &after[end + 1..];
-            }
-            None => {
-                out.push_str(&rest[start..]);
-                rest = "";
-            }
+    expand(template, data, scope, 0)
+}
+
+fn expand(template: &str, data: &Value, scope: &Scope, depth: usize) -> String {
+    template::parse(template)
+        .iter()
+        .map(|piece| match piece {
+            Piece::Text(plain) => plain.clone(),
+            Piece::Expression(expression) => text(&evaluate(expression, data, scope, depth)),
+        })
+        .collect()
+}
+
+fn evaluate(expression: &Expression, data: &Value, scope: &Scope, depth: usize) -> Value {
+    match expression {
+        Expression::Path(path) => scope.lookup(data, path),
+        Expression::Call { name, args } => {
+            let args = args
+                .iter()
+                .map(|(name, argument)| {
+                    let value = match argument {
+                        Argument::Literal(value) => value.clone(),
+                        Argument::Expression(inner) => evaluate(inner, data, scope, depth),
+                    };
+                    (name.clone(), value)
+                })
+                .collect();
+            call(name, &args, data, scope, depth + 1)
         }
     }
-    out.push_str(rest);
-    out
 }
 
 /// An action's `context`, each value resolved (an object of name → value).
@@ -394,6 +419,39 @@ mod tests {
             format_string("open ${", &data, &Scope::default()),
             "open ${"
         );
+    }
+
+    #[test]
+    fn format_string_calls_functions_with_nested_expressions() {
+        let data = json!({"due": "2026-12-07", "n": 1234.5, "tasks": [{"line": "one"}]});
+        let value = json!({"call": "formatString", "args": {"value":
+            "Due ${formatDate(value:${/due}, format:'EEE d MMM')}, ${formatNumber(value:${/n}, decimals:1)} — ${pluralize(value:1, one:'one task', other:'tasks')}"}});
+        assert_eq!(
+            resolve(&value, &data, &Scope::default()),
+            json!("Due Mon 7 Dec, 1,234.5 — one task")
+        );
+        assert_eq!(
+            format_string(
+                "${formatString(value:'${line} #${@index}')}",
+                &data,
+                &Scope::item("/tasks", 0)
+            ),
+            "one #0"
+        );
+        assert_eq!(
+            format_string("${nothing_known()}!", &data, &Scope::default()),
+            "!"
+        );
+    }
+
+    #[test]
+    fn a_template_that_names_itself_stops_expanding() {
+        let data = json!({"loop": "x${formatString(value:${/loop})}"});
+        let shown = format_string("${formatString(value:${/loop})}", &data, &Scope::default());
+        assert!(shown.starts_with("xxxxxxx"), "{shown}");
+        assert!(shown.len() < 200, "{shown}");
+        let value = json!({"call": "formatString", "args": {"value": {"path": "/loop"}}});
+        assert!(text(&resolve(&value, &data, &Scope::default())).starts_with("xxx"));
     }
 
     #[test]

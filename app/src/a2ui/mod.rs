@@ -8,6 +8,7 @@ pub mod bind;
 pub mod date;
 pub mod pattern;
 pub mod pointer;
+pub mod template;
 pub mod tree;
 
 use std::collections::BTreeMap;

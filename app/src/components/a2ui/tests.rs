@@ -106,6 +106,10 @@ fn the_hostile_surface_renders_inert_and_loads_nothing() {
         "an endless date pattern is bounded"
     );
     assert!(
+        html.contains("looplooploop") && !html.contains(&"loop".repeat(12)),
+        "a template that names itself stops expanding"
+    );
+    assert!(
         !html.contains("hunter2"),
         "an obscured field never shows its value"
     );
