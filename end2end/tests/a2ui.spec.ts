@@ -55,6 +55,8 @@ test('an A2UI form is filled from the keyboard, its action reaches the agent onc
   await page.keyboard.press('Enter');
   await expect(log.getByText('Action "book" from book: Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
   await expect(log.getByText(/sent “book” from surface booking/)).toBeVisible();
+  // The surface asked for its data model: the operator's edits went with the action.
+  await expect(log.getByText(/The form's data model says Grace\./)).toBeVisible();
   await expect(surface.getByText('Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
   // The operator's edits the agent did not change are still there.
   await expect(surface.getByRole('heading', { name: 'Book a room for Grace' })).toBeVisible();

@@ -45,6 +45,8 @@ async fn an_action_the_surface_declares_reaches_the_agent_and_its_update_lands_o
         said.contains("Action \"book\" from book: Booked the green room for Grace (6 people) at 2026-12-08T09:30."),
         "{said}"
     );
+    // The surface asks for its data model; a client that sends none gives the agent's own.
+    assert!(said.contains("The form's data model says Ada."), "{said}");
     let items = answered["view"]["items"].as_array().unwrap();
     let action = items
         .iter()
@@ -67,6 +69,30 @@ async fn an_action_the_surface_declares_reaches_the_agent_and_its_update_lands_o
         update["data"]["a2ui_operations"][0]["updateDataModel"]["path"],
         "/status"
     );
+}
+
+#[tokio::test]
+async fn the_data_model_the_operator_left_goes_with_the_action_when_the_surface_asks() {
+    let api = Api::start(&[]).await;
+    let thread = thread_with_the_form(&api).await;
+    let mut action = booking(operator_context());
+    action["dataModel"] = json!({"name": "Lin", "room": ["green"], "size": 6});
+    let (status, started) = api
+        .post(&format!("/api/v1/threads/{thread}/surface-actions"), action)
+        .await;
+    assert_eq!(status, 202, "{started}");
+    let answered = api.settled(started["run"]["id"].as_str().unwrap()).await;
+    let said = texts(&answered["view"]).join(" ");
+    assert!(said.contains("The form's data model says Lin."), "{said}");
+
+    // Too large a model is refused before any agent sees it, naming the field.
+    let mut action = booking(operator_context());
+    action["dataModel"] = json!({"blob": "x".repeat(300 * 1024)});
+    let (status, refused) = api
+        .post(&format!("/api/v1/threads/{thread}/surface-actions"), action)
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused.to_string().contains("dataModel"), "{refused}");
 }
 
 #[tokio::test]

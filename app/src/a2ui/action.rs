@@ -10,6 +10,8 @@ use super::bind::{Scope, resolve_context};
 
 /// Largest context an action may carry (serialized).
 pub const MOST_CONTEXT_BYTES: usize = 64 * 1024;
+/// Largest data model an action may carry (serialized).
+pub const MOST_DATA_MODEL_BYTES: usize = 256 * 1024;
 
 /// What the browser sends: the action the component declares and its resolved context.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,6 +22,9 @@ pub struct ActionRequest {
     pub name: String,
     #[serde(default)]
     pub context: Map<String, Value>,
+    /// The surface's data model as the operator left it, when the surface asked for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_model: Option<Value>,
 }
 
 /// An action checked against its surface, ready for the agent.
@@ -32,12 +37,29 @@ pub struct UserAction {
     /// ISO-8601, set by the console when it accepts the action.
     pub timestamp: String,
     pub context: Map<String, Value>,
+    /// The surface's data model, for a surface created with `sendDataModel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_model: Option<Value>,
 }
 
 impl UserAction {
-    /// AG-UI's `forwardedProps.a2uiAction`.
+    /// AG-UI's `forwardedProps`: the action as A2UI's `userAction` (`a2uiAction`), and the
+    /// surface's data model as A2UI's client data model (`a2uiClientDataModel`) when the
+    /// surface asked for it.
     pub fn forwarded_props(&self) -> Value {
-        json!({ "a2uiAction": { "userAction": self } })
+        let user_action = json!({
+            "name": self.name,
+            "surfaceId": self.surface_id,
+            "sourceComponentId": self.source_component_id,
+            "timestamp": self.timestamp,
+            "context": self.context,
+        });
+        let mut props = json!({ "a2uiAction": { "userAction": user_action } });
+        if let Some(model) = &self.data_model {
+            props["a2uiClientDataModel"] =
+                json!({ "surfaces": { self.surface_id.clone(): model } });
+        }
+        props
     }
 }
 
@@ -62,13 +84,14 @@ pub fn declared_event(component: &Value) -> Option<&Value> {
 }
 
 /// The request a component's action makes, with its context resolved from `data` as
-/// drawn in `scope`.
+/// drawn in `scope`, and `data` itself when the surface asked for its data model.
 pub fn request_for(
     surface_id: &str,
     component_id: &str,
     component: &Value,
     data: &Value,
     scope: &Scope,
+    send_data_model: bool,
 ) -> Option<ActionRequest> {
     let event = declared_event(component)?;
     let name = event.get("name")?.as_str()?.to_owned();
@@ -77,6 +100,7 @@ pub fn request_for(
         source_component_id: component_id.to_owned(),
         name,
         context: resolve_context(event.get("context"), data, scope),
+        data_model: send_data_model.then(|| data.clone()),
     })
 }
 
@@ -146,11 +170,33 @@ pub fn validate(
             format!("{size} bytes; at most {MOST_CONTEXT_BYTES}"),
         ));
     }
+    let data_model = match (&request.data_model, surface.send_data_model) {
+        (Some(_), false) => {
+            return Err(refuse(
+                "dataModel",
+                format!("surface {:?} did not ask for its data model", surface.id),
+            ));
+        }
+        (Some(model), true) => {
+            let size = serde_json::to_string(model).map_or(usize::MAX, |text| text.len());
+            if size > MOST_DATA_MODEL_BYTES {
+                return Err(refuse(
+                    "dataModel",
+                    format!("{size} bytes; at most {MOST_DATA_MODEL_BYTES}"),
+                ));
+            }
+            Some(model.clone())
+        }
+        // A client that sends none (the REST API, say) gives the model as the agent left it.
+        (None, true) => Some(surface.data.clone()),
+        (None, false) => None,
+    };
     Ok(UserAction {
         name: request.name.clone(),
         surface_id: surface.id.clone(),
         source_component_id: request.source_component_id.clone(),
         timestamp,
         context: request.context.clone(),
+        data_model,
     })
 }

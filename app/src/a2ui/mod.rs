@@ -35,6 +35,9 @@ pub struct Surface {
     /// Every component by id, as sent (`{id, component, …props}`).
     pub components: BTreeMap<String, Value>,
     pub data: Value,
+    /// `createSurface.sendDataModel`: every action carries the data model as the operator
+    /// left it (AG-UI `forwardedProps.a2uiClientDataModel`).
+    pub send_data_model: bool,
 }
 
 impl Surface {
@@ -215,6 +218,7 @@ impl Surfaces {
             catalog_id: catalog_id.to_owned(),
             components: BTreeMap::new(),
             data: Value::Object(serde_json::Map::new()),
+            send_data_model: body.get("sendDataModel") == Some(&Value::Bool(true)),
         });
     }
 

@@ -1,6 +1,6 @@
 use serde_json::{Value, json};
 
-use super::action::{ActionRequest, request_for, validate};
+use super::action::{ActionRequest, MOST_DATA_MODEL_BYTES, request_for, validate};
 use super::bind::Scope;
 use super::tree::walk;
 use super::*;
@@ -206,6 +206,7 @@ fn book_request(context: Value) -> ActionRequest {
         source_component_id: "book".into(),
         name: "book".into(),
         context: context.as_object().unwrap().clone(),
+        data_model: None,
     }
 }
 
@@ -221,6 +222,7 @@ fn an_action_is_built_from_the_component_and_the_data_the_operator_left() {
         &surface.components["book"],
         &data,
         &Scope::default(),
+        surface.send_data_model,
     )
     .unwrap();
     assert_eq!(request, book_request(json!({"room": "Green", "size": 4})));
@@ -230,6 +232,78 @@ fn an_action_is_built_from_the_component_and_the_data_the_operator_left() {
         json!({"a2uiAction": {"userAction": {
             "name": "book", "surfaceId": "board", "sourceComponentId": "book",
             "timestamp": "2026-12-05T00:00:00Z", "context": {"room": "Green", "size": 4}}}})
+    );
+}
+
+#[test]
+fn a_surface_that_asks_for_its_data_model_gets_it_with_every_action_and_no_other_does() {
+    let mut ops = board();
+    ops[0] = op(
+        "createSurface",
+        json!({"surfaceId": "board", "catalogId": BASIC_CATALOG, "sendDataModel": true}),
+    );
+    let asking = Surfaces::fold(&ops);
+    let surface = asking.get("board").unwrap();
+    assert!(surface.send_data_model);
+    let mut data = surface.data.clone();
+    data["room"] = json!("Green");
+    let request = request_for(
+        "board",
+        "book",
+        &surface.components["book"],
+        &data,
+        &Scope::default(),
+        true,
+    )
+    .unwrap();
+    assert_eq!(request.data_model.as_ref(), Some(&data));
+    let action = validate(&asking, &request, "t".into()).unwrap();
+    let props = action.forwarded_props();
+    assert_eq!(
+        props["a2uiClientDataModel"]["surfaces"]["board"]["room"],
+        "Green"
+    );
+    assert!(
+        props["a2uiAction"]["userAction"].get("dataModel").is_none(),
+        "the user action keeps A2UI's own fields"
+    );
+    // A client that sends none gives the model as the agent left it.
+    let bare = book_request(json!({"room": "Blue", "size": 4}));
+    let action = validate(&asking, &bare, "t".into()).unwrap();
+    assert_eq!(action.data_model.unwrap()["room"], "Blue");
+    // Too large a model is refused, naming the field.
+    let mut huge = request.clone();
+    huge.data_model = Some(json!({"blob": "x".repeat(MOST_DATA_MODEL_BYTES)}));
+    assert_eq!(
+        validate(&asking, &huge, "t".into()).unwrap_err().field,
+        "dataModel"
+    );
+
+    // A surface that did not ask neither sends nor accepts one.
+    let quiet = Surfaces::fold(&board());
+    let surface = quiet.get("board").unwrap();
+    let request = request_for(
+        "board",
+        "book",
+        &surface.components["book"],
+        &data,
+        &Scope::default(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(request.data_model, None);
+    assert!(
+        validate(&quiet, &request, "t".into())
+            .unwrap()
+            .forwarded_props()
+            .get("a2uiClientDataModel")
+            .is_none()
+    );
+    let mut pushed = request;
+    pushed.data_model = Some(data);
+    assert_eq!(
+        validate(&quiet, &pushed, "t".into()).unwrap_err().field,
+        "dataModel"
     );
 }
 

@@ -128,7 +128,14 @@ pub(super) fn button(ctx: Ctx, props: Value, at: At) -> AnyView {
         move |_| {
             let Some(send) = ctx.on_action else { return };
             let request = ctx.data.with_untracked(|data| {
-                request_for(&ctx.surface_id.get_value(), &at.id, &props, data, &at.scope)
+                request_for(
+                    &ctx.surface_id.get_value(),
+                    &at.id,
+                    &props,
+                    data,
+                    &at.scope,
+                    ctx.send_data_model,
+                )
             });
             if let Some(request) = request {
                 ctx.notice.set(Some(format!(

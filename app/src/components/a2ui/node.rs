@@ -30,6 +30,8 @@ pub(super) struct Ctx {
     drawn: StoredValue<usize>,
     /// The last thing an action did, said once under the surface.
     pub notice: RwSignal<Option<String>>,
+    /// Whether actions carry the data model (`createSurface.sendDataModel`).
+    pub send_data_model: bool,
 }
 
 impl Ctx {
@@ -102,6 +104,7 @@ pub(super) fn draw(
         on_action,
         drawn: StoredValue::new(0),
         notice: RwSignal::new(None),
+        send_data_model: surface.send_data_model,
     };
     let read_only = on_action.is_none();
     // Built untracked: a value read while building (a label, a slider's bounds) must not

@@ -88,7 +88,7 @@ pub async fn run(State(agent): State<DemoAgent>, body: Bytes) -> Response {
     let steps = if resume.is_some() {
         resume_script(&agent, &input, &run)
     } else if let Some(action) = super::surface::action_of(&input) {
-        super::surface::answer(action, &run)
+        super::surface::answer(action, &input, &run)
     } else if let Some(result) = tool_answer(&input) {
         // A follow-up run carrying the console's answer to a frontend tool call.
         let mut steps = vec![run.started()];

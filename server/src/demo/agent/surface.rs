@@ -1,7 +1,8 @@
 //! The A2UI scenario: `surface` sends a booking form as an A2UI surface (text, inputs
 //! bound to its data model, a template list, tabs, a button that declares an action);
-//! a run carrying the operator's action (`forwardedProps.a2uiAction`) answers it and
-//! updates the surface's data model.
+//! a run carrying the operator's action (`forwardedProps.a2uiAction`, with the form's data
+//! model in `a2uiClientDataModel`, which the surface asks for) answers it and updates the
+//! surface's data model.
 
 use serde_json::{Value, json};
 
@@ -69,7 +70,7 @@ pub(super) fn booking(steps: &mut Vec<Step>, run: &Run<'_>) {
         json!([
             op(
                 "createSurface",
-                json!({"surfaceId": SURFACE, "catalogId": CATALOG})
+                json!({"surfaceId": SURFACE, "catalogId": CATALOG, "sendDataModel": true})
             ),
             op(
                 "updateComponents",
@@ -92,8 +93,9 @@ pub(super) fn action_of(input: &Value) -> Option<&Value> {
         .get("userAction")
 }
 
-/// A run carrying an action: said back, and the surface's status updated.
-pub(super) fn answer(action: &Value, run: &Run<'_>) -> Vec<Step> {
+/// A run carrying an action: said back (with whose name the form's data model holds),
+/// and the surface's status updated.
+pub(super) fn answer(action: &Value, input: &Value, run: &Run<'_>) -> Vec<Step> {
     let mut steps = vec![run.started()];
     let context = &action["context"];
     let text = |key: &str| match &context[key] {
@@ -113,11 +115,16 @@ pub(super) fn answer(action: &Value, run: &Run<'_>) -> Vec<Step> {
         text("size"),
         text("when")
     );
+    let model = &input["forwardedProps"]["a2uiClientDataModel"]["surfaces"][SURFACE];
+    let model_said = match model["name"].as_str() {
+        Some(name) => format!(" The form's data model says {name}."),
+        None => " The form's data model did not come.".to_owned(),
+    };
     say(
         &mut steps,
         &format!("m-{}", run.run_id),
         &format!(
-            "Action {:?} from {}: {status}",
+            "Action {:?} from {}: {status}{model_said}",
             action["name"].as_str().unwrap_or_default(),
             action["sourceComponentId"].as_str().unwrap_or_default()
         ),
