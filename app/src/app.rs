@@ -100,7 +100,7 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     // A hydrating page is marked once the whole of it is hydrated (frontend/).
     #[cfg(not(feature = "hydrate"))]
-    Effect::new(|_| mark_body_interactive());
+    Effect::new(|_| crate::interactive::mark_interactive());
     crate::components::remote_media::MediaHosts::provide();
     // A lazy page's code, or a page's data, may take a moment to arrive on a slow link.
     let (routing, set_routing) = signal(false);
@@ -192,13 +192,5 @@ fn Workspace(children: Children) -> impl IntoView {
             {children()}
             <PaneResizer pane=Pane::Context />
         </div>
-    }
-}
-
-/// Lets tests and scripts wait for hydration: the attribute appears only once the
-/// browser bundle has taken over the server-rendered page, lazy pages included.
-pub fn mark_body_interactive() {
-    if let Some(body) = document().body() {
-        let _ = body.set_attribute("data-hydrated", "true");
     }
 }

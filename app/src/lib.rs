@@ -40,6 +40,8 @@ pub mod console_tools;
 pub mod error;
 pub mod highlight;
 #[cfg(feature = "ui")]
+pub mod interactive;
+#[cfg(feature = "ui")]
 pub mod live;
 pub mod markdown;
 pub mod memory;

@@ -84,6 +84,9 @@ test('the gallery draws a surface of every basic component and names what a brok
     const valid = entry.locator('[data-example="valid"]').getByRole('region', { name: 'Surface gallery' });
     await expect(valid.getByRole('heading', { name: 'Weekly report' })).toBeVisible();
     await expect(valid.getByText('Prepared for Ada')).toBeVisible();
+    // The theme's colour tints the surface; its name is said to be the agent's own claim.
+    await expect(valid).toHaveAttribute('data-primary', '');
+    await expect(valid.getByText(/From Report Bot, as the agent names itself/)).toBeVisible();
     await expect(valid.getByRole('listitem')).toHaveCount(3);
     await expect(valid.getByRole('img', { name: 'A small square' })).toBeVisible();
     await expect(valid.getByRole('button', { name: 'Load videos from example.org' })).toBeVisible();

@@ -13,7 +13,7 @@ pub fn hydrate() {
         leptos::mount::hydrate_from_async(body, app::App)
             .await
             .forget();
-        app::app::mark_body_interactive();
+        app::interactive::mark_interactive();
     });
 }
 

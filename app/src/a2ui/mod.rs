@@ -9,6 +9,7 @@ pub mod date;
 pub mod pattern;
 pub mod pointer;
 pub mod template;
+pub mod theme;
 pub mod tree;
 
 use std::collections::BTreeMap;
@@ -38,6 +39,8 @@ pub struct Surface {
     /// `createSurface.sendDataModel`: every action carries the data model as the operator
     /// left it (AG-UI `forwardedProps.a2uiClientDataModel`).
     pub send_data_model: bool,
+    /// What of `createSurface.theme` the console honours.
+    pub theme: theme::Theme,
 }
 
 impl Surface {
@@ -219,6 +222,7 @@ impl Surfaces {
             components: BTreeMap::new(),
             data: Value::Object(serde_json::Map::new()),
             send_data_model: body.get("sendDataModel") == Some(&Value::Bool(true)),
+            theme: theme::Theme::read(body.get("theme")),
         });
     }
 

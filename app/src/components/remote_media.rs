@@ -78,8 +78,9 @@ pub struct MediaHosts {
 }
 
 impl MediaHosts {
-    /// Made once for the whole app; the operator's hosts are read after hydration, so the
-    /// server's page and the first browser render agree (nothing loaded).
+    /// Made once for the whole app; the operator's hosts are read once the page is
+    /// interactive, so the server's page and the browser's hydration agree (nothing
+    /// loaded) however long hydration waits for a lazy page's code.
     pub fn provide() {
         let hosts = MediaHosts {
             page: RwSignal::new(Vec::new()),
@@ -87,7 +88,13 @@ impl MediaHosts {
             failure: RwSignal::new(None),
         };
         #[cfg(any(feature = "hydrate", feature = "csr"))]
-        Effect::new(move |_| {
+        Effect::new(move |read: Option<bool>| {
+            if read == Some(true) {
+                return true;
+            }
+            if !crate::interactive::is_interactive() {
+                return false;
+            }
             leptos::task::spawn_local(async move {
                 let Ok(kept) = load_media_hosts().await else {
                     return;
@@ -104,6 +111,7 @@ impl MediaHosts {
                 }
                 forget_browser_hosts();
             });
+            true
         });
         provide_context(hosts);
     }

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::a2ui::action::ActionRequest;
+use crate::a2ui::theme::Theme;
 use crate::a2ui::{LocalEdits, Surface, Surfaces, surface_ids};
+use crate::components::remote_media::RemoteMedia;
 
 mod content;
 mod inputs;
@@ -54,8 +56,14 @@ pub fn SurfacePreview(
                     })
                 }
             });
+            let theme = Memo::new(move |_| {
+                surface.with(|surface| surface.as_ref().map(|surface| surface.theme.clone()))
+            });
+            let primary = move || theme.with(|theme| theme.as_ref().and_then(|t| t.primary_color.clone()));
             view! {
-                <section class="a2ui-surface" data-surface=id.clone() aria-label=format!("Surface {id}")>
+                <section class="a2ui-surface" data-surface=id.clone() aria-label=format!("Surface {id}")
+                    data-primary=move || primary().map(|_| "") style:--a2ui-primary=primary>
+                    {move || theme.get().map(|theme| view! { <Attribution theme /> })}
                     {move || match surface.get() {
                         Some(surface) if surface.ready() => view! { <SurfaceView surface edits on_action /> }.into_any(),
                         Some(_) => view! {
@@ -79,6 +87,34 @@ pub fn SurfacePreview(
         })
         .collect_view()
         .into_any()
+}
+
+/// The name and icon the agent gives itself in the surface's theme, said to be its own
+/// claim (an agent may name itself anything); nothing when it gives neither.
+#[component]
+fn Attribution(theme: Theme) -> impl IntoView {
+    let Theme {
+        agent_display_name: name,
+        icon_url: icon,
+        ..
+    } = theme;
+    if name.is_none() && icon.is_none() {
+        return ().into_any();
+    }
+    let icon = icon.map(|src| {
+        let media = {
+            let src = src.clone();
+            move || view! { <img class="a2ui-attribution-icon" src=src.clone() alt="" referrerpolicy="no-referrer" /> }
+        };
+        view! { <RemoteMedia src what="images" description="The agent's icon" media /> }
+    });
+    view! {
+        <p class="a2ui-attribution muted">
+            {icon}
+            {name.map(|name| view! { "From " <strong>{name}</strong> ", as the agent names itself" })}
+        </p>
+    }
+    .into_any()
 }
 
 /// One surface, drawn once the page runs in the browser and the renderer has loaded (the

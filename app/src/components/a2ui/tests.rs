@@ -109,6 +109,7 @@ fn the_hostile_surface_renders_inert_and_loads_nothing() {
         html.contains("looplooploop") && !html.contains(&"loop".repeat(12)),
         "a template that names itself stops expanding"
     );
+
     assert!(
         !html.contains("hunter2"),
         "an obscured field never shows its value"
@@ -200,4 +201,41 @@ fn an_enormous_text_is_cut_for_display() {
         &html[..200]
     );
     assert!(!html.contains(&"A".repeat(4_001)));
+}
+
+/// The preview pane's part around a surface (its section and attribution), as the server
+/// renders it.
+fn previewed(operations: &[Value]) -> String {
+    let surfaces = Surfaces::fold(operations);
+    let data = json!({ "a2ui_operations": operations });
+    Owner::new().with(|| {
+        view! { <super::SurfacePreview data surfaces=Signal::stored(surfaces) on_action=None /> }
+            .to_html()
+    })
+}
+
+#[test]
+fn a_surface_theme_tints_it_and_its_name_is_said_to_be_the_agents_claim() {
+    let gallery: Value =
+        serde_json::from_str(include_str!("../../../../fixtures/catalog/gallery.json")).unwrap();
+    let html = previewed(crate::a2ui::operations(
+        &gallery[crate::a2ui::ARTIFACT_KIND]["valid"],
+    ));
+    assert!(html.contains("--a2ui-primary:#1f883d"), "{html}");
+    assert!(html.contains("From <strong>Report Bot"), "{html}");
+
+    let corpus: Value =
+        serde_json::from_str(include_str!("../../../../fixtures/catalog/hostile.json")).unwrap();
+    let html = previewed(corpus["a2ui_operations"].as_array().unwrap());
+    assert!(
+        !html.contains("evil.example/theme"),
+        "a theme colour is a hex code or nothing"
+    );
+    assert!(!html.contains("data-primary"), "{html}");
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;Trusted Bank"),
+        "a display name is text: {html}"
+    );
+    assert!(html.contains("as the agent names itself"));
+    assert!(!html.contains("javascript:"));
 }
