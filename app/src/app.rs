@@ -110,7 +110,8 @@ pub fn App() -> impl IntoView {
             if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
         } />
         <div class="route-progress" data-active=move || routing.get().then_some("")>
-            <span class="visually-hidden" role="status">
+            // A live region without the status role: pages keep `status` for their own.
+            <span class="visually-hidden" aria-live="polite">
                 {move || routing.get().then_some("Opening the page…")}
             </span>
         </div>
