@@ -121,6 +121,19 @@ impl Runs {
             .running_tools
             .claim(&record.key)
             .ok_or_else(|| ApiError::Conflict(format!("{tool} is already running for this ask")))?;
+        // The ask was read before the claim: another receipt may have run the tool and
+        // closed the ask since, and released its claim. Only a still pending ask runs it.
+        let still_pending = self
+            .host
+            .store
+            .get_ask(tenant_id, &record.key)
+            .await?
+            .is_some_and(|current| current.ask.state.is_pending());
+        if !still_pending {
+            return Err(ApiError::Conflict(format!(
+                "this ask was answered meanwhile; {tool} ran once"
+            )));
+        }
         let run = self.get_run(tenant_id, &record.run_id).await?;
         let caller = ToolCaller {
             agent: run.agent.clone(),
