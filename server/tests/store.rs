@@ -13,6 +13,7 @@ use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
 use app::protocol::recorded::normalize_recorded;
 use app::protocol::status::RunStatus;
 use serde_json::json;
+use server::store::notes::{NoteContent, NoteWrite};
 use server::store::{DeliveryOutcome, Resolution, Store, UpstreamEvent, ask_key};
 
 /// A run paused on the two asks of `pause_on_two_decisions.sse`; its stored events.
@@ -661,5 +662,48 @@ async fn threads_are_found_by_title_and_words_within_their_tenant() {
             "{name}: every word"
         );
         assert!(search(&[]).await.is_empty(), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn concurrent_writes_that_read_first_wait_their_turn_instead_of_failing() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = backend.store.clone();
+        let content = |n: usize| NoteContent {
+            title: format!("Edit {n}"),
+            body: "body".into(),
+            tags: Vec::new(),
+            project_id: None,
+        };
+        store
+            .create_note("default", "shared", &content(0), "ada", 1)
+            .await
+            .unwrap();
+        // An edit reads the note's version and then writes; new notes are written
+        // meanwhile by other connections, as an agent's tool and an operator would.
+        let mut writers = Vec::new();
+        for n in 1..=24 {
+            let store = store.clone();
+            writers.push(tokio::spawn(async move {
+                let edit = store
+                    .edit_note("default", "shared", &content(n), None, "ada", 2)
+                    .await;
+                let other = store
+                    .create_note("default", &format!("other-{n}"), &content(n), "ada", 2)
+                    .await;
+                (
+                    edit.map(|write| matches!(write, NoteWrite::Done(_))),
+                    other.map(|_| ()),
+                )
+            }));
+        }
+        for writer in writers {
+            let (edit, other) = writer.await.unwrap();
+            assert!(matches!(edit, Ok(true)), "{name}: {edit:?}");
+            assert!(other.is_ok(), "{name}: {other:?}");
+        }
+        let note = store.get_note("default", "shared").await.unwrap().unwrap();
+        assert_eq!(note.version, 25, "{name}: every edit made a version");
     }
 }

@@ -218,8 +218,12 @@ async fn a_note_write_waits_for_an_operator_runs_once_and_is_attributed() {
         let resumed = api.nth_run(&thread, 1).await;
         assert_eq!(resumed["run"]["status"], "succeeded", "{name}");
         let written = setup.notes_titled("Release checklist").await;
-        assert_eq!(written.len(), 1, "{name}: {written:?}");
         let result = setup.last_result();
+        assert_eq!(
+            written.len(),
+            1,
+            "{name}: {written:?}; the agent got {result}"
+        );
         assert_eq!(result["written"], written[0]["id"], "{name}: {result}");
         assert!(result.get("forged").is_none(), "{name}");
         let (_, note) = api

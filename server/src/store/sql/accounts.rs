@@ -103,7 +103,7 @@ impl AccountStore for SqlStore {
     }
 
     async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
             .bind(password_hash)
             .bind(user_id)
@@ -330,7 +330,7 @@ impl AccountStore for SqlStore {
         tenant_id: &str,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         let used = sqlx::query(
             "UPDATE setup_tokens SET used_at_ms = $1 \
              WHERE digest = $2 AND used_at_ms IS NULL AND NOT EXISTS (SELECT 1 FROM users)",

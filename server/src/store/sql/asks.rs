@@ -73,7 +73,7 @@ impl SqlStore {
     ) -> Result<Resolution, StoreError> {
         let resolution = serde_json::to_string(&state)
             .map_err(|error| StoreError::Corrupt(error.to_string()))?;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         // The conditional update is the whole exactly-once guarantee: only one
         // transaction can move the row out of `pending`.
         let won = sqlx::query(

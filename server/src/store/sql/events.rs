@@ -184,7 +184,7 @@ impl SqlStore {
         if drafts.is_empty() && upstream.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let events = append_in(
             &mut tx,
             self.dialect,
@@ -224,7 +224,7 @@ impl SqlStore {
                 )),
             }
         }
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let mut update = Statement::new(
             self.dialect,
             "UPDATE runs SET last_sequence = last_sequence + CASE id",

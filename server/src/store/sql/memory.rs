@@ -109,20 +109,14 @@ impl MemoryStore for SqlStore {
         writer: &Writer,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let mut transaction = self.pool.begin().await?;
-        // Taking the write lock first (SQLite) and locking the scope's rows (PostgreSQL)
-        // makes the comparison below hold until the commit.
+        let mut transaction = self.begin_write().await?;
+        // The write lock taken at the start (SQLite) or the scope's rows locked
+        // (PostgreSQL) make the comparison below hold until the commit.
         let lock = if self.dialect == super::Dialect::Postgres {
             " FOR UPDATE"
         } else {
             ""
         };
-        if self.dialect == super::Dialect::Sqlite {
-            sqlx::query("UPDATE tenants SET name = name WHERE id = $1")
-                .bind(tenant_id)
-                .execute(&mut *transaction)
-                .await?;
-        }
         let rows = sqlx::query(&format!(
             "SELECT id, text FROM memory WHERE tenant_id = $1 AND scope = $2 AND scope_id = $3 \
              ORDER BY seq{lock}"

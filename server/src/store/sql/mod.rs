@@ -99,6 +99,18 @@ impl SqlStore {
     }
 }
 
+impl SqlStore {
+    /// A transaction that writes. On SQLite it takes the write lock at `BEGIN IMMEDIATE`,
+    /// where the busy timeout applies: a deferred transaction that read first fails at
+    /// once (SQLITE_BUSY_SNAPSHOT) when another connection committed since its read.
+    pub(super) async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Db>, StoreError> {
+        Ok(match self.dialect {
+            Dialect::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Dialect::Postgres => self.pool.begin().await?,
+        })
+    }
+}
+
 /// A file path as it may stand in a `sqlite://` URL: every byte that is not plainly safe
 /// is percent-encoded, so spaces, `?` or `#` in a data directory cannot change its meaning.
 fn percent_encode_path(path: &Path) -> String {

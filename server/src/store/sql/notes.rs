@@ -122,7 +122,7 @@ impl NoteStore for SqlStore {
         now_ms: i64,
     ) -> Result<Note, StoreError> {
         let tags = content.tags.join(" ");
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO notes (tenant_id, id, project_id, title, body, tags, version, \
              created_at_ms, created_by, updated_at_ms, updated_by) \
@@ -238,12 +238,20 @@ impl NoteStore for SqlStore {
         author: &str,
         now_ms: i64,
     ) -> Result<NoteWrite, StoreError> {
-        let mut transaction = self.pool.begin().await?;
-        let row = sqlx::query("SELECT version FROM notes WHERE tenant_id = $1 AND id = $2")
-            .bind(tenant_id)
-            .bind(note_id)
-            .fetch_optional(&mut *transaction)
-            .await?;
+        let mut transaction = self.begin_write().await?;
+        // Edits of one note queue behind each other: the write lock taken at the start
+        // (SQLite) or the note's row locked here (PostgreSQL).
+        let lock = match self.dialect {
+            super::Dialect::Postgres => " FOR UPDATE",
+            super::Dialect::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT version FROM notes WHERE tenant_id = $1 AND id = $2{lock}"
+        ))
+        .bind(tenant_id)
+        .bind(note_id)
+        .fetch_optional(&mut *transaction)
+        .await?;
         let Some(row) = row else {
             return Ok(NoteWrite::Missing);
         };
@@ -291,7 +299,7 @@ impl NoteStore for SqlStore {
     }
 
     async fn delete_note(&self, tenant_id: &str, note_id: &str) -> Result<bool, StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         let deleted = sqlx::query("DELETE FROM notes WHERE tenant_id = $1 AND id = $2")
             .bind(tenant_id)
             .bind(note_id)

@@ -39,7 +39,7 @@ impl PinStore for SqlStore {
         kind: Pinned,
         ids: &[String],
     ) -> Result<(), StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         sqlx::query(
             "DELETE FROM pins WHERE tenant_id = $1 AND holder_kind = $2 AND holder_id = $3 \
              AND kind = $4",

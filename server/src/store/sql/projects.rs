@@ -143,7 +143,7 @@ impl ProjectStore for SqlStore {
     }
 
     async fn delete_project(&self, tenant_id: &str, project_id: &str) -> Result<bool, StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         let deleted = sqlx::query("DELETE FROM projects WHERE tenant_id = $1 AND id = $2")
             .bind(tenant_id)
             .bind(project_id)
