@@ -191,6 +191,35 @@ test('a host allowed always loads in every browser of that operator until it is 
   await second.close();
 });
 
+test('a list an older console kept in the browser moves to the account, and stays in the browser until it has', async ({ browser, baseURL }) => {
+  const user = `moved${Math.random().toString(36).slice(2, 8)}`;
+  addUser(user, 'default', 'viewer');
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, baseURL!, user);
+  await openHydrated(page, '/');
+  const oldKey = 'agent-os.media-hosts';
+  const keptInBrowser = () => page.evaluate((key) => localStorage.getItem(key), oldKey);
+  const reloadWith = async (list: string[]) => {
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [oldKey, list.join('\n')]);
+    const saved = page.waitForResponse((response) => response.url().includes('/fn/set_media_hosts'));
+    await page.reload();
+    return (await saved).status();
+  };
+
+  // More hosts than an account keeps: the server refuses, the browser keeps its list.
+  const tooMany = Array.from({ length: 201 }, (_, n) => `h${n}.example.org`);
+  expect(await reloadWith(tooMany)).not.toBe(200);
+  await expect(page.locator('.media-hosts [role="alert"]')).toHaveText(/^Not kept: .*at most 200 hosts/);
+  expect(await keptInBrowser()).toBe(tooMany.join('\n'));
+
+  // A list the account can hold moves there, and only then leaves the browser.
+  expect(await reloadWith(['images.example.org', 'cdn.example.net'])).toBe(200);
+  await expect(page.getByText('Media allowed from 2 sites')).toBeVisible();
+  await expect.poll(keptInBrowser).toBeNull();
+  await context.close();
+});
+
 test('a reply streams as Markdown and each delta re-renders only the block it changed', async ({ page }) => {
   // Count every block element the message loses while it streams, and mark the first
   // block as soon as it appears: a settled block is never replaced by a later delta.

@@ -106,10 +106,10 @@ impl MediaHosts {
                         merged.push(host);
                     }
                 }
-                if merged.len() > kept.len() {
-                    hosts.save(merged);
+                // The browser's old list goes only once the account holds all of it.
+                if merged.len() == kept.len() || hosts.store(merged).await {
+                    forget_browser_hosts();
                 }
-                forget_browser_hosts();
             });
             true
         });
@@ -146,25 +146,32 @@ impl MediaHosts {
         self.save(hosts);
     }
 
-    /// Shows `hosts` at once and keeps them on the server; on failure the list goes back
-    /// to what the server holds and the failure is said.
+    /// Shows `hosts` at once and keeps them on the server.
     fn save(&self, hosts: Vec<String>) {
-        self.always.set(hosts.clone());
         let this = *self;
         leptos::task::spawn_local(async move {
-            match save_media_hosts(hosts.join("\n")).await {
-                Ok(kept) => {
-                    this.always.set(kept);
-                    this.failure.set(None);
-                }
-                Err(error) => {
-                    this.failure.set(Some(error.to_string()));
-                    if let Ok(kept) = load_media_hosts().await {
-                        this.always.set(kept);
-                    }
-                }
-            }
+            this.store(hosts).await;
         });
+    }
+
+    /// Shows `hosts` at once and keeps them on the server; on failure the list goes back
+    /// to what the server holds and the failure is said. Whether the server kept them.
+    async fn store(self, hosts: Vec<String>) -> bool {
+        self.always.set(hosts.clone());
+        match save_media_hosts(hosts.join("\n")).await {
+            Ok(kept) => {
+                self.always.set(kept);
+                self.failure.set(None);
+                true
+            }
+            Err(error) => {
+                self.failure.set(Some(error.to_string()));
+                if let Ok(kept) = load_media_hosts().await {
+                    self.always.set(kept);
+                }
+                false
+            }
+        }
     }
 }
 
