@@ -156,6 +156,27 @@ async fn fifty_concurrent_receipts_for_one_ask_give_one_200_and_forty_nine_409s(
 }
 
 #[tokio::test]
+async fn messages_sent_at_once_to_one_thread_start_one_run() {
+    let api = Api::start(&[]).await;
+    for attempt in 0..5 {
+        let thread = api.thread(None).await;
+        let path = format!("/api/v1/threads/{thread}/messages");
+        let send = || api.post(&path, json!({ "text": "slow" }));
+        let ((a, _), (b, _), (c, _), (d, body)) = tokio::join!(send(), send(), send(), send());
+        let mut statuses = [a, b, c, d];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [202, 409, 409, 409], "#{attempt}: {body}");
+        let runs = api.runs(&thread).await;
+        assert_eq!(runs.len(), 1, "#{attempt}: {runs:?}");
+        let run = runs[0]["id"].as_str().unwrap();
+        let (status, _) = api
+            .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+            .await;
+        assert_eq!(status, 200, "#{attempt}");
+    }
+}
+
+#[tokio::test]
 async fn cancelling_a_run_drops_the_stream_and_the_agent_sees_it() {
     let api = Api::start(&[]).await;
     let thread = api.thread(None).await;

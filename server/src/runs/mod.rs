@@ -3,6 +3,7 @@
 //! cancel, and recover after a restart. What differs per agent is its [`Connector`].
 
 mod cancel;
+mod claims;
 pub mod context;
 mod delivery;
 mod receipts;
@@ -40,7 +41,11 @@ pub struct Runs {
     vault: Arc<Vault>,
     /// What runs the workspace tools agents call (the workspace, set at start).
     tools: OnceLock<Arc<dyn tools::ToolRunner>>,
-    running_tools: tools::Running,
+    /// Workspace tools being run now, by ask key: a second receipt for one is refused.
+    running_tools: claims::Claims,
+    /// Threads whose next run is being started: a second start is refused until the
+    /// first run exists (and then sees it running).
+    starting: claims::Claims,
 }
 
 impl Runs {
@@ -52,7 +57,8 @@ impl Runs {
             held: Mutex::new(HashMap::new()),
             vault,
             tools: OnceLock::new(),
-            running_tools: tools::Running::default(),
+            running_tools: claims::Claims::default(),
+            starting: claims::Claims::default(),
         });
         // When a run's stream ends, the workspace tools it called that run freely run, and
         // what the agent said becomes something the thread is found by.

@@ -10,6 +10,7 @@ use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::status::RunStatus;
 
 use super::Runs;
+use super::claims::Claim;
 use crate::clock::now_ms;
 use crate::connectors::{Connector, Launch, Prepared, RunOptions, Turn};
 use crate::store::{NewRun, RunRecord};
@@ -59,7 +60,7 @@ impl Runs {
         if text.is_empty() {
             return Err(ApiError::BadRequest("the message is empty".into()));
         }
-        self.refuse_while_running(tenant_id, thread_id).await?;
+        let _starting = self.claim_thread(tenant_id, thread_id).await?;
         let run_id = uuid::Uuid::new_v4().to_string();
         let turn = Turn {
             tenant_id: tenant_id.to_owned(),
@@ -95,7 +96,7 @@ impl Runs {
     ) -> Result<RunRecord, ApiError> {
         let run = self.get_run(tenant_id, run_id).await?;
         let thread_id = run.thread_id.clone();
-        self.refuse_while_running(tenant_id, &thread_id).await?;
+        let _starting = self.claim_thread(tenant_id, &thread_id).await?;
         let records = self.host.store.list_runs(tenant_id, &thread_id).await?;
         let views = self.host.thread_views(tenant_id, &thread_id).await?;
         let last_turn = views.iter().zip(&records).rev().find_map(|(view, record)| {
@@ -127,18 +128,28 @@ impl Runs {
         self.start_turn(turn, options).await
     }
 
-    pub(super) async fn refuse_while_running(
+    /// The right to start the thread's next run, held until that run exists: refused
+    /// while another start is under way or a run is in progress, so two messages sent
+    /// at once (a double click, two tabs) start one run.
+    pub(super) async fn claim_thread(
         &self,
         tenant_id: &str,
         thread_id: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<Claim<'_>, ApiError> {
+        let busy = || {
+            ApiError::Conflict(format!(
+                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
+            ))
+        };
+        let claim = self
+            .starting
+            .claim(&format!("{tenant_id}/{thread_id}"))
+            .ok_or_else(busy)?;
         let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
         if runs.iter().any(|run| run.status == RunStatus::Running) {
-            return Err(ApiError::Conflict(format!(
-                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
-            )));
+            return Err(busy());
         }
-        Ok(())
+        Ok(claim)
     }
 
     async fn start_turn(

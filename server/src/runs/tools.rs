@@ -4,8 +4,7 @@
 //! here, on the server, once — whatever result a receipt carries is replaced by what
 //! running it gave.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use app::error::ApiError;
 use app::protocol::ask::{AskOrigin, AskState};
@@ -14,6 +13,7 @@ use app::workspace_tools::{ToolPolicy, WorkspaceCall, failed, is_workspace_tool}
 use serde_json::json;
 
 use super::Runs;
+use super::claims::Claim;
 use crate::clock::now_ms;
 use crate::store::AskRecord;
 
@@ -56,35 +56,6 @@ pub trait ToolRunner: Send + Sync {
         call: WorkspaceCall,
         caller: &ToolCaller,
     ) -> serde_json::Value;
-}
-
-/// Workspace tool calls being run now, by ask key: a second receipt for one waits its
-/// turn as a conflict rather than running it again.
-#[derive(Default)]
-pub(super) struct Running(Mutex<HashSet<String>>);
-
-/// Holds an ask's claim on running its tool until dropped.
-pub(super) struct Claim<'a> {
-    running: &'a Running,
-    key: String,
-}
-
-impl Drop for Claim<'_> {
-    fn drop(&mut self) {
-        if let Ok(mut running) = self.running.0.lock() {
-            running.remove(&self.key);
-        }
-    }
-}
-
-impl Running {
-    fn claim(&self, key: &str) -> Option<Claim<'_>> {
-        let mut running = self.0.lock().ok()?;
-        running.insert(key.to_owned()).then(|| Claim {
-            running: self,
-            key: key.to_owned(),
-        })
-    }
 }
 
 /// The workspace tool an ask is for, if it is one.
