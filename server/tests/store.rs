@@ -707,3 +707,55 @@ async fn concurrent_writes_that_read_first_wait_their_turn_instead_of_failing() 
         assert_eq!(note.version, 25, "{name}: every edit made a version");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_and_the_runs_own_events_committing_together_never_deadlock() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = backend.store.clone();
+        for n in 0..20 {
+            let run_id = format!("run-both-{n}");
+            paused_run(&*store, &run_id).await;
+            let key = ask_key(&run_id, "approve-budget");
+            // The run's stream moves it on (a status change, noted in the tenant's feed)
+            // while an operator's answer closes one of its asks.
+            let streamed = {
+                let store = store.clone();
+                let run_id = run_id.clone();
+                tokio::spawn(async move {
+                    let started = EventDraft::new(
+                        EventBody::RunStarted {
+                            protocol_version: None,
+                        },
+                        None,
+                        None,
+                    );
+                    store
+                        .append("default", &run_id, &[], vec![text("more"), started], 11)
+                        .await
+                        .map(|_| ())
+                })
+            };
+            let answer = {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    store
+                        .close_ask(
+                            "default",
+                            &key,
+                            "ada",
+                            answered("once"),
+                            &json!({}),
+                            false,
+                            11,
+                        )
+                        .await
+                        .map(|_| ())
+                })
+            };
+            let (streamed, answer) = (streamed.await.unwrap(), answer.await.unwrap());
+            assert!(streamed.is_ok(), "{name} #{n}: {streamed:?}");
+            assert!(answer.is_ok(), "{name} #{n}: {answer:?}");
+        }
+    }
+}

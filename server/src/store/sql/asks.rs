@@ -74,6 +74,18 @@ impl SqlStore {
         let resolution = serde_json::to_string(&state)
             .map_err(|error| StoreError::Corrupt(error.to_string()))?;
         let mut tx = self.begin_write().await?;
+        if self.dialect == super::Dialect::Postgres {
+            // Locks in the order the run's own appends take them — its run row, then the
+            // tenant's feed (the triggers) — so an answer and the run's stream committing
+            // together wait for each other rather than deadlock.
+            sqlx::query(
+                "SELECT r.id FROM runs r JOIN asks a ON a.tenant_id = r.tenant_id                  AND a.run_id = r.id WHERE a.tenant_id = $1 AND a.key = $2 FOR UPDATE OF r",
+            )
+            .bind(tenant_id)
+            .bind(key)
+            .fetch_optional(&mut *tx)
+            .await?;
+        }
         // The conditional update is the whole exactly-once guarantee: only one
         // transaction can move the row out of `pending`.
         let won = sqlx::query(
