@@ -154,3 +154,68 @@ async fn owners_see_and_revoke_only_their_tenants_tokens() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn owners_changing_each_other_at_once_leave_an_owner_and_a_removal_stays_removed() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let accounts = Accounts::new(backend.store.clone());
+        let (ada, _) = two_tenants(&accounts).await;
+        let bob = accounts
+            .add_user("bob", PASSWORD, "acme", Role::Owner)
+            .await
+            .unwrap();
+        let bob = owner_of("acme", "bob", &bob.id);
+        accounts
+            .add_member(&ada, "carl", Role::Viewer, Some(PASSWORD))
+            .await
+            .unwrap();
+        for attempt in 0..10 {
+            // Each of the two owners demotes the other: one of them stays an owner.
+            let (first, second) = tokio::join!(
+                accounts.set_member_role(&ada, "bob", Role::Viewer),
+                accounts.set_member_role(&bob, "ada", Role::Viewer),
+            );
+            let refused = [&first, &second]
+                .iter()
+                .filter(|outcome| {
+                    outcome
+                        .as_ref()
+                        .is_err_and(|error| error.to_string().contains("needs an owner"))
+                })
+                .count();
+            assert_eq!(refused, 1, "{name} #{attempt}: {first:?} {second:?}");
+            let owners = accounts
+                .members(&ada)
+                .await
+                .unwrap()
+                .into_iter()
+                .filter(|member| member.role == Role::Owner)
+                .count();
+            assert_eq!(owners, 1, "{name} #{attempt}");
+            let owner = if first.is_ok() { &ada } else { &bob };
+            for user in ["ada", "bob"] {
+                accounts
+                    .set_member_role(owner, user, Role::Owner)
+                    .await
+                    .unwrap();
+            }
+
+            // A removal and a role change at once: the member is gone either way.
+            let (removed, _) = tokio::join!(
+                accounts.remove_member(&ada, "carl"),
+                accounts.set_member_role(&bob, "carl", Role::Operator),
+            );
+            removed.unwrap();
+            let members = accounts.members(&ada).await.unwrap();
+            assert!(
+                members.iter().all(|member| member.user != "carl"),
+                "{name} #{attempt}: {members:?}"
+            );
+            accounts
+                .add_member(&ada, "carl", Role::Viewer, None)
+                .await
+                .unwrap();
+        }
+    }
+}

@@ -8,28 +8,30 @@ use app::model::{IssuedToken, Member, RequestContext, Role, TokenSummary};
 
 use super::accounts::{Accounts, AuthError, check_user_name, new_user};
 use crate::clock::now_ms;
+use crate::store::accounts::{MemberChange, MemberChanged};
 
 impl Accounts {
-    /// Refuses a change that leaves `tenant` with no owner: the member being changed is
-    /// its last owner and will not be one afterwards.
-    async fn keep_an_owner(
+    /// Makes `change` to `user_id`'s membership of `tenant` (named `user` in errors),
+    /// unless it would leave the tenant without an owner.
+    async fn change_member(
         &self,
         tenant: &str,
         user_id: &str,
-        next: Option<Role>,
+        user: &str,
+        change: MemberChange,
     ) -> Result<(), AuthError> {
-        if next == Some(Role::Owner) {
-            return Ok(());
+        match self
+            .store
+            .change_membership(user_id, tenant, change, now_ms())
+            .await?
+        {
+            MemberChanged::Done => Ok(()),
+            MemberChanged::NotMember => Err(AuthError::NotMember {
+                user: user.to_owned(),
+                tenant: tenant.to_owned(),
+            }),
+            MemberChanged::LastOwner => Err(AuthError::LastOwner(tenant.to_owned())),
         }
-        let members = self.store.members(tenant).await?;
-        let owners: Vec<_> = members
-            .iter()
-            .filter(|member| member.role == Role::Owner)
-            .collect();
-        if owners.len() == 1 && owners[0].user_id == user_id {
-            return Err(AuthError::LastOwner(tenant.to_owned()));
-        }
-        Ok(())
     }
 
     async fn member_id(&self, tenant: &str, name: &str) -> Result<String, AuthError> {
@@ -70,10 +72,7 @@ impl MembersService for Accounts {
         check_user_name(user).map_err(ApiError::BadRequest)?;
         let user_id =
             match self.store.user_by_name(user).await? {
-                Some(existing) => {
-                    self.keep_an_owner(tenant, &existing.id, Some(role)).await?;
-                    existing.id
-                }
+                Some(existing) => existing.id,
                 None => {
                     let password = password.filter(|password| !password.is_empty()).ok_or_else(|| {
                     ApiError::BadRequest(format!(
@@ -87,8 +86,7 @@ impl MembersService for Accounts {
                     created.id
                 }
             };
-        self.store
-            .set_membership(&user_id, tenant, role, now_ms())
+        self.change_member(tenant, &user_id, user, MemberChange::Join(role))
             .await?;
         Ok(())
     }
@@ -100,19 +98,14 @@ impl MembersService for Accounts {
         role: Role,
     ) -> Result<(), ApiError> {
         let user_id = self.member_id(&context.tenant, user).await?;
-        self.keep_an_owner(&context.tenant, &user_id, Some(role))
-            .await?;
-        self.store
-            .set_membership(&user_id, &context.tenant, role, now_ms())
+        self.change_member(&context.tenant, &user_id, user, MemberChange::Role(role))
             .await?;
         Ok(())
     }
 
     async fn remove_member(&self, context: &RequestContext, user: &str) -> Result<(), ApiError> {
         let user_id = self.member_id(&context.tenant, user).await?;
-        self.keep_an_owner(&context.tenant, &user_id, None).await?;
-        self.store
-            .remove_membership(&user_id, &context.tenant)
+        self.change_member(&context.tenant, &user_id, user, MemberChange::Leave)
             .await?;
         Ok(())
     }

@@ -25,6 +25,27 @@ impl std::fmt::Debug for UserRecord {
     }
 }
 
+/// What an owner does to a membership.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberChange {
+    /// The user joins with the role, or takes it if they are a member already.
+    Join(Role),
+    /// A member takes the role.
+    Role(Role),
+    /// A member leaves.
+    Leave,
+}
+
+/// How a [`MemberChange`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberChanged {
+    Done,
+    /// The user is not a member (a role change or a removal).
+    NotMember,
+    /// The change would leave the tenant without an owner; nothing changed.
+    LastOwner,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Membership {
     pub tenant_id: String,
@@ -89,8 +110,16 @@ pub trait AccountStore: Send + Sync {
     async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError>;
     /// The tenant's members with their roles, by name.
     async fn members(&self, tenant_id: &str) -> Result<Vec<Member>, StoreError>;
-    /// Takes the user out of the tenant; false when they were not in it.
-    async fn remove_membership(&self, user_id: &str, tenant_id: &str) -> Result<bool, StoreError>;
+    /// An owner's change to someone's membership, made only if the tenant keeps an
+    /// owner; the check and the change are one transaction, so two owners demoting each
+    /// other at once leave one of them an owner.
+    async fn change_membership(
+        &self,
+        user_id: &str,
+        tenant_id: &str,
+        change: MemberChange,
+        now_ms: i64,
+    ) -> Result<MemberChanged, StoreError>;
 
     async fn create_session(
         &self,

@@ -7,7 +7,8 @@ use sqlx::any::AnyRow;
 use super::SqlStore;
 use crate::store::StoreError;
 use crate::store::accounts::{
-    AccountStore, Member, Membership, SessionRecord, TokenRecord, UserRecord,
+    AccountStore, Member, MemberChange, MemberChanged, Membership, SessionRecord, TokenRecord,
+    UserRecord,
 };
 
 fn role_of(text: &str) -> Result<Role, StoreError> {
@@ -174,13 +175,74 @@ impl AccountStore for SqlStore {
             .collect()
     }
 
-    async fn remove_membership(&self, user_id: &str, tenant_id: &str) -> Result<bool, StoreError> {
-        let result = sqlx::query("DELETE FROM memberships WHERE user_id = $1 AND tenant_id = $2")
-            .bind(user_id)
+    async fn change_membership(
+        &self,
+        user_id: &str,
+        tenant_id: &str,
+        change: MemberChange,
+        now_ms: i64,
+    ) -> Result<MemberChanged, StoreError> {
+        let mut transaction = self.begin_write().await?;
+        // SQLite's write lock is taken already; PostgreSQL's tenant row serializes the
+        // tenant's membership changes, so the owners counted stay counted until commit.
+        if self.dialect == super::Dialect::Postgres {
+            sqlx::query("SELECT id FROM tenants WHERE id = $1 FOR UPDATE")
+                .bind(tenant_id)
+                .fetch_optional(&mut *transaction)
+                .await?;
+        }
+        let current =
+            sqlx::query("SELECT role FROM memberships WHERE user_id = $1 AND tenant_id = $2")
+                .bind(user_id)
+                .bind(tenant_id)
+                .fetch_optional(&mut *transaction)
+                .await?
+                .map(|row| role_of(&row.try_get::<String, _>("role")?))
+                .transpose()?;
+        let next = match change {
+            MemberChange::Join(role) | MemberChange::Role(role) => Some(role),
+            MemberChange::Leave => None,
+        };
+        if current.is_none() && !matches!(change, MemberChange::Join(_)) {
+            return Ok(MemberChanged::NotMember);
+        }
+        if current == Some(Role::Owner) && next != Some(Role::Owner) {
+            let owners: i64 = sqlx::query(
+                "SELECT COUNT(*) AS owners FROM memberships WHERE tenant_id = $1 AND role = $2",
+            )
             .bind(tenant_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(result.rows_affected() == 1)
+            .bind(Role::Owner.label())
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get("owners")?;
+            if owners <= 1 {
+                return Ok(MemberChanged::LastOwner);
+            }
+        }
+        match next {
+            Some(role) => {
+                sqlx::query(
+                    "INSERT INTO memberships (user_id, tenant_id, role, created_at_ms) \
+                     VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (user_id, tenant_id) DO UPDATE SET role = excluded.role",
+                )
+                .bind(user_id)
+                .bind(tenant_id)
+                .bind(role.label())
+                .bind(now_ms)
+                .execute(&mut *transaction)
+                .await?;
+            }
+            None => {
+                sqlx::query("DELETE FROM memberships WHERE user_id = $1 AND tenant_id = $2")
+                    .bind(user_id)
+                    .bind(tenant_id)
+                    .execute(&mut *transaction)
+                    .await?;
+            }
+        }
+        transaction.commit().await?;
+        Ok(MemberChanged::Done)
     }
 
     async fn create_session(
