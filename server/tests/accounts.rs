@@ -563,3 +563,45 @@ async fn founding_a_tenant_makes_its_founder_owner_and_never_joins_a_taken_one()
         assert!(bad.unwrap_err().to_string().contains("tenant name"));
     }
 }
+
+#[tokio::test]
+async fn a_login_checked_against_a_password_changed_meanwhile_opens_no_session() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let accounts = Accounts::new(backend.store.clone());
+        accounts
+            .add_user("ada", PASSWORD, "acme", Role::Owner)
+            .await
+            .unwrap();
+        let checked = backend.store.user_by_name("ada").await.unwrap().unwrap();
+        // The password changes between the login's check and its session.
+        accounts
+            .set_password("ada", "a different passphrase")
+            .await
+            .unwrap();
+        let opened = backend
+            .store
+            .create_session("digest-old", &checked.id, &checked.password_hash, "acme", 1)
+            .await
+            .unwrap();
+        assert!(
+            !opened,
+            "{name}: a session outlived the password it was checked with"
+        );
+        assert!(
+            backend.store.session("digest-old").await.unwrap().is_none(),
+            "{name}"
+        );
+        let current = backend.store.user_by_name("ada").await.unwrap().unwrap();
+        let opened = backend
+            .store
+            .create_session("digest-new", &current.id, &current.password_hash, "acme", 1)
+            .await
+            .unwrap();
+        assert!(opened, "{name}");
+        assert!(
+            accounts.login("ada", PASSWORD, None).await.is_err(),
+            "{name}"
+        );
+    }
+}

@@ -81,9 +81,19 @@ impl Accounts {
                 })?,
         };
         let cookie = secret::random_hex(32);
-        self.store
-            .create_session(&secret::digest(&cookie), &user.id, &tenant, now_ms())
+        let opened = self
+            .store
+            .create_session(
+                &secret::digest(&cookie),
+                &user.id,
+                &user.password_hash,
+                &tenant,
+                now_ms(),
+            )
             .await?;
+        if !opened {
+            return Err(AuthError::BadCredentials);
+        }
         Ok(Opened {
             cookie,
             identity: Identity {

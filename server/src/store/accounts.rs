@@ -121,13 +121,17 @@ pub trait AccountStore: Send + Sync {
         now_ms: i64,
     ) -> Result<MemberChanged, StoreError>;
 
+    /// Opens a session for the user if their password is still the one `checked_hash`
+    /// verified; false when it changed meanwhile (a change ends every session, and a
+    /// login checked against the old password must not outlive it).
     async fn create_session(
         &self,
         digest: &str,
         user_id: &str,
+        checked_hash: &str,
         tenant_id: &str,
         now_ms: i64,
-    ) -> Result<(), StoreError>;
+    ) -> Result<bool, StoreError>;
     async fn session(&self, digest: &str) -> Result<Option<SessionRecord>, StoreError>;
     async fn touch_session(&self, digest: &str, now_ms: i64) -> Result<(), StoreError>;
     async fn set_session_tenant(&self, digest: &str, tenant_id: &str) -> Result<(), StoreError>;

@@ -249,20 +249,28 @@ impl AccountStore for SqlStore {
         &self,
         digest: &str,
         user_id: &str,
+        checked_hash: &str,
         tenant_id: &str,
         now_ms: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
+    ) -> Result<bool, StoreError> {
+        // On PostgreSQL the user's row is read under a share lock, so a password change
+        // committing meanwhile is waited for and its new hash seen.
+        let lock = match self.dialect {
+            super::Dialect::Postgres => " FOR SHARE",
+            super::Dialect::Sqlite => "",
+        };
+        let created = sqlx::query(&format!(
             "INSERT INTO sessions (digest, user_id, tenant_id, created_at_ms, last_seen_ms) \
-             VALUES ($1, $2, $3, $4, $4)",
-        )
+             SELECT $1, id, $2, $3, $3 FROM users WHERE id = $4 AND password_hash = $5{lock}"
+        ))
         .bind(digest)
-        .bind(user_id)
         .bind(tenant_id)
         .bind(now_ms)
+        .bind(user_id)
+        .bind(checked_hash)
         .execute(&self.pool)
         .await?;
-        Ok(())
+        Ok(created.rows_affected() == 1)
     }
 
     async fn session(&self, digest: &str) -> Result<Option<SessionRecord>, StoreError> {
