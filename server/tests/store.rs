@@ -14,6 +14,7 @@ use app::protocol::recorded::normalize_recorded;
 use app::protocol::status::RunStatus;
 use serde_json::json;
 use server::store::notes::{NoteContent, NoteWrite};
+use server::store::pins::{Holder, Pinned};
 use server::store::{DeliveryOutcome, Resolution, Store, UpstreamEvent, ask_key};
 
 /// A run paused on the two asks of `pause_on_two_decisions.sse`; its stored events.
@@ -757,5 +758,37 @@ async fn an_answer_and_the_runs_own_events_committing_together_never_deadlock() 
             assert!(streamed.is_ok(), "{name} #{n}: {streamed:?}");
             assert!(answer.is_ok(), "{name} #{n}: {answer:?}");
         }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_of_pins_replaced_at_once_end_as_one_of_them() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = backend.store.clone();
+        let lists: Vec<Vec<String>> = (0..8)
+            .map(|n| (0..3).map(|k| format!("note-{}", (n + k) % 5)).collect())
+            .collect();
+        let mut replacing = Vec::new();
+        for ids in lists.clone() {
+            let store = store.clone();
+            replacing.push(tokio::spawn(async move {
+                store
+                    .set_pins("default", Holder::Thread, "t-1", Pinned::Note, &ids)
+                    .await
+            }));
+        }
+        for replaced in replacing {
+            let replaced = replaced.await.unwrap();
+            assert!(replaced.is_ok(), "{name}: {replaced:?}");
+        }
+        let kept = store
+            .pins("default", Holder::Thread, "t-1", Pinned::Note)
+            .await
+            .unwrap();
+        assert!(
+            lists.contains(&kept),
+            "{name}: {kept:?} is no list that was set"
+        );
     }
 }
