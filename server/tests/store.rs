@@ -8,11 +8,13 @@ mod backends;
 
 use std::sync::Arc;
 
+use app::memory::{Change, ScopeKind};
 use app::protocol::ask::{AskState, RecordedAnswer};
 use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
 use app::protocol::recorded::normalize_recorded;
 use app::protocol::status::RunStatus;
 use serde_json::json;
+use server::store::memory::{ScopeRef, Writer};
 use server::store::notes::{NoteContent, NoteWrite};
 use server::store::pins::{Holder, Pinned};
 use server::store::{DeliveryOutcome, Resolution, Store, UpstreamEvent, ask_key};
@@ -790,5 +792,45 @@ async fn lists_of_pins_replaced_at_once_end_as_one_of_them() {
             lists.contains(&kept),
             "{name}: {kept:?} is no list that was set"
         );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_to_one_memory_scope_made_against_the_same_entries_apply_once() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = backend.store.clone();
+        let scope = ScopeRef {
+            kind: ScopeKind::Tenant,
+            id: String::new(),
+        };
+        // Every change was planned against the empty scope: the first applies, the
+        // others find the scope changed and write nothing.
+        let mut changing = Vec::new();
+        for n in 0..8 {
+            let (store, scope) = (store.clone(), scope.clone());
+            changing.push(tokio::spawn(async move {
+                let add = Change::Add {
+                    index: 0,
+                    text: format!("fact {n}"),
+                };
+                let writer = Writer {
+                    source: "operator",
+                    author: "ada".into(),
+                };
+                store
+                    .apply_memory("default", &scope, &[], &[add], &writer, 1)
+                    .await
+            }));
+        }
+        let mut applied = 0;
+        for change in changing {
+            if change.await.unwrap().unwrap() {
+                applied += 1;
+            }
+        }
+        assert_eq!(applied, 1, "{name}");
+        let entries = store.memory_entries("default", &scope).await.unwrap();
+        assert_eq!(entries.len(), 1, "{name}: {entries:?}");
     }
 }
