@@ -15,7 +15,8 @@ use crate::store::{AppendRequest, Store, StoreError, UpstreamEvent};
 const MAX_BATCH: usize = 256;
 
 struct Job {
-    request: AppendRequest,
+    /// None: a mark answered once every job queued before it is stored.
+    request: Option<AppendRequest>,
     reply: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -43,18 +44,27 @@ impl Recorder {
         if drafts.is_empty() && upstream.is_empty() {
             return Ok(());
         }
+        self.queue(Some(AppendRequest {
+            tenant_id: tenant_id.to_owned(),
+            run_id: run_id.to_owned(),
+            upstream: upstream.to_vec(),
+            drafts,
+        }))
+        .await
+    }
+
+    /// Returns once everything handed over before this call is stored (or failed).
+    pub async fn flushed(&self) -> Result<(), StoreError> {
+        self.queue(None).await
+    }
+
+    async fn queue(&self, request: Option<AppendRequest>) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
-        let job = Job {
-            request: AppendRequest {
-                tenant_id: tenant_id.to_owned(),
-                run_id: run_id.to_owned(),
-                upstream: upstream.to_vec(),
-                drafts,
-            },
-            reply,
-        };
         let closed = || StoreError::Corrupt("the event writer has stopped".into());
-        self.jobs.send(job).await.map_err(|_| closed())?;
+        self.jobs
+            .send(Job { request, reply })
+            .await
+            .map_err(|_| closed())?;
         answer.await.map_err(|_| closed())?
     }
 }
@@ -68,31 +78,45 @@ async fn write_loop(store: Arc<dyn Store>, live: Live, mut queue: mpsc::Receiver
                 Err(_) => break,
             }
         }
-        if jobs.len() > 1 {
-            let batch = jobs.iter().map(|job| job.request.clone()).collect();
-            if let Ok(stored) = store.append_batch(batch, now_ms()).await {
-                for (job, events) in jobs.into_iter().zip(stored) {
-                    publish(&live, &events);
-                    let _ = job.reply.send(Ok(()));
-                }
-                continue;
+        // Marks are answered after the batch they came with, so after all before them.
+        let (jobs, marks): (Vec<Job>, Vec<Job>) =
+            jobs.into_iter().partition(|job| job.request.is_some());
+        write(&store, &live, jobs).await;
+        for mark in marks {
+            let _ = mark.reply.send(Ok(()));
+        }
+    }
+}
+
+/// Stores the appends in one transaction, or one by one when that fails.
+async fn write(store: &Arc<dyn Store>, live: &Live, jobs: Vec<Job>) {
+    let jobs: Vec<(AppendRequest, oneshot::Sender<Result<(), StoreError>>)> = jobs
+        .into_iter()
+        .filter_map(|job| Some((job.request?, job.reply)))
+        .collect();
+    if jobs.len() > 1 {
+        let batch = jobs.iter().map(|(request, _)| request.clone()).collect();
+        if let Ok(stored) = store.append_batch(batch, now_ms()).await {
+            for ((_, reply), events) in jobs.into_iter().zip(stored) {
+                publish(live, &events);
+                let _ = reply.send(Ok(()));
             }
-            // One bad append (an unknown run, say) must not sink the others.
+            return;
         }
-        for job in jobs {
-            let request = job.request;
-            let result = store
-                .append(
-                    &request.tenant_id,
-                    &request.run_id,
-                    &request.upstream,
-                    request.drafts,
-                    now_ms(),
-                )
-                .await
-                .map(|events| publish(&live, &events));
-            let _ = job.reply.send(result);
-        }
+        // One bad append (an unknown run, say) must not sink the others.
+    }
+    for (request, reply) in jobs {
+        let result = store
+            .append(
+                &request.tenant_id,
+                &request.run_id,
+                &request.upstream,
+                request.drafts,
+                now_ms(),
+            )
+            .await
+            .map(|events| publish(live, &events));
+        let _ = reply.send(result);
     }
 }
 

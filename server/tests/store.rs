@@ -834,3 +834,67 @@ async fn changes_to_one_memory_scope_made_against_the_same_entries_apply_once() 
         assert_eq!(entries.len(), 1, "{name}: {entries:?}");
     }
 }
+
+fn finished(outcome: RunOutcome) -> EventDraft {
+    EventDraft::new(EventBody::RunFinished { outcome }, None, None)
+}
+
+#[tokio::test]
+async fn the_consoles_stop_lands_only_on_a_running_run_and_an_ended_run_keeps_its_ending() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let store = backend.store.clone();
+        // A run that paused on its asks just before the stop: nothing is added.
+        paused_run(&*store, "run-paused").await;
+        let before = store
+            .events("default", "run-paused", 0, None)
+            .await
+            .unwrap();
+        let stop = || vec![text("stopped"), finished(RunOutcome::Cancelled)];
+        let refused = store
+            .append_while_running("default", "run-paused", stop(), 12)
+            .await
+            .unwrap();
+        assert!(refused.is_none(), "{name}");
+        let after = store
+            .events("default", "run-paused", 0, None)
+            .await
+            .unwrap();
+        assert_eq!(after.len(), before.len(), "{name}");
+        let run = store
+            .get_run("default", "run-paused")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(run.status, RunStatus::Interrupted, "{name}");
+
+        // A running run is stopped; what its stream says afterwards moves nothing.
+        backends::new_run(&*store, "default", "run-live").await;
+        store
+            .append("default", "run-live", &[], vec![text("working")], 11)
+            .await
+            .unwrap();
+        let stopped = store
+            .append_while_running("default", "run-live", stop(), 12)
+            .await
+            .unwrap()
+            .expect("a running run is stopped");
+        assert_eq!(stopped.len(), 2, "{name}");
+        store
+            .append(
+                "default",
+                "run-live",
+                &[],
+                vec![finished(RunOutcome::Success)],
+                13,
+            )
+            .await
+            .unwrap();
+        let run = store.get_run("default", "run-live").await.unwrap().unwrap();
+        assert_eq!(run.status, RunStatus::Cancelled, "{name}");
+        let unknown = store
+            .append_while_running("default", "no-such-run", stop(), 12)
+            .await;
+        assert!(unknown.is_err(), "{name}");
+    }
+}

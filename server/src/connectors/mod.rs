@@ -100,6 +100,11 @@ impl Host {
             .await
     }
 
+    /// Returns once every event handed over before this call is stored.
+    pub async fn flushed(&self) -> Result<(), StoreError> {
+        self.recorder.flushed().await
+    }
+
     /// Sets what is done when a run's stream ends by itself (not when it is stopped); the
     /// first one set stays.
     pub fn on_stream_end(&self, hook: StreamEnd) {

@@ -24,23 +24,32 @@ impl Runs {
             return self.get_run(tenant_id, run_id).await;
         }
         self.host.stop_stream(run_id);
-        self.host
-            .record(
-                tenant_id,
-                run_id,
-                &[],
-                vec![
-                    notice(Level::Warning, "Stopped by the operator".into()),
-                    EventDraft::new(
-                        EventBody::RunFinished {
-                            outcome: RunOutcome::Cancelled,
-                        },
-                        Some(now_ms()),
-                        None,
-                    ),
-                ],
-            )
-            .await?;
+        // What the stream handed over before it stopped is stored first; if that ended
+        // the run (it finished or paused on asks just then), its own ending stands.
+        self.host.flushed().await?;
+        let stopped = vec![
+            notice(Level::Warning, "Stopped by the operator".into()),
+            EventDraft::new(
+                EventBody::RunFinished {
+                    outcome: RunOutcome::Cancelled,
+                },
+                Some(now_ms()),
+                None,
+            ),
+        ];
+        let Some(events) = self
+            .host
+            .store
+            .append_while_running(tenant_id, run_id, stopped, now_ms())
+            .await?
+        else {
+            let run = self.get_run(tenant_id, run_id).await?;
+            return Err(ApiError::Conflict(format!(
+                "run {run_id:?} ended before it could be stopped (it is {})",
+                run.status
+            )));
+        };
+        self.host.live.publish(&events);
         self.get_run(tenant_id, run_id).await
     }
 }

@@ -273,6 +273,16 @@ pub trait Store:
         now_ms: i64,
     ) -> Result<Vec<RunEvent>, StoreError>;
 
+    /// Appends `drafts` (the console's own ending of a run) only while the run is still
+    /// running, in one transaction with the check; `None` when it had ended meanwhile.
+    async fn append_while_running(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Option<Vec<RunEvent>>, StoreError>;
+
     /// Several runs' appends in one transaction (group commit under load). All or
     /// nothing: on an error the caller retries them one by one.
     async fn append_batch(

@@ -99,8 +99,11 @@ pub(super) async fn insert_events(
         }
         if let Some(status) = RunStatus::after(&event.body) {
             let finished = status.is_terminal().then_some(now_ms);
+            // A run that has ended keeps its ending: what arrives after it (a stream's
+            // last words after the operator stopped it) is kept but moves nothing.
             sqlx::query(
-                "UPDATE runs SET status = $1, finished_at_ms = $2 WHERE id = $3 AND tenant_id = $4",
+                "UPDATE runs SET status = $1, finished_at_ms = $2 WHERE id = $3 AND tenant_id = $4 \
+                 AND status IN ('pending', 'running')",
             )
             .bind(status.label())
             .bind(finished)
@@ -197,6 +200,46 @@ impl SqlStore {
         .await?;
         tx.commit().await?;
         Ok(events)
+    }
+
+    pub(super) async fn append_while_running(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Option<Vec<RunEvent>>, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let lock = match self.dialect {
+            Dialect::Postgres => " FOR UPDATE",
+            Dialect::Sqlite => "",
+        };
+        let status: Option<String> = sqlx::query(&format!(
+            "SELECT status FROM runs WHERE tenant_id = $1 AND id = $2{lock}"
+        ))
+        .bind(tenant_id)
+        .bind(run_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .map(|row| row.try_get("status"))
+        .transpose()?;
+        match status {
+            None => return Err(StoreError::UnknownRun(run_id.to_owned())),
+            Some(status) if status != RunStatus::Running.label() => return Ok(None),
+            Some(_) => {}
+        }
+        let events = append_in(
+            &mut tx,
+            self.dialect,
+            tenant_id,
+            run_id,
+            &[],
+            drafts,
+            now_ms,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(events))
     }
 
     pub(super) async fn append_batch(

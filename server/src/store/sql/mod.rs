@@ -283,6 +283,16 @@ impl Store for SqlStore {
         SqlStore::append(self, tenant_id, run_id, upstream, drafts, now_ms).await
     }
 
+    async fn append_while_running(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Option<Vec<RunEvent>>, StoreError> {
+        SqlStore::append_while_running(self, tenant_id, run_id, drafts, now_ms).await
+    }
+
     async fn append_batch(
         &self,
         batch: Vec<AppendRequest>,
