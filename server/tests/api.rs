@@ -177,6 +177,29 @@ async fn messages_sent_at_once_to_one_thread_start_one_run() {
 }
 
 #[tokio::test]
+async fn a_thread_takes_another_agent_until_its_first_run_and_keeps_it_after() {
+    let api = Api::start(&["--agent", "other=http://127.0.0.1:{port}/demo/agent"]).await;
+    let thread = api.thread(None).await;
+    let server = &api.server;
+    let bind = |agent: &'static str| {
+        let thread = thread.clone();
+        async move {
+            let form = [("thread_id", thread.as_str()), ("agent", agent)];
+            common::call_server_fn(server, "bind_agent", &form).await
+        }
+    };
+    let (status, _) = bind("other").await;
+    assert_eq!(status, 200);
+    let run = api.settled(&api.say(&thread, "hello").await).await;
+    assert_eq!(run["run"]["agent"], "other", "{run}");
+    let (status, refused) = bind("demo").await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(refused.to_string().contains("keeps its agent"), "{refused}");
+    let (_, page) = api.get(&format!("/api/v1/threads/{thread}")).await;
+    assert_eq!(page["agent"], "other", "{page}");
+}
+
+#[tokio::test]
 async fn cancelling_a_run_drops_the_stream_and_the_agent_sees_it() {
     let api = Api::start(&[]).await;
     let thread = api.thread(None).await;

@@ -48,6 +48,35 @@ impl Runs {
         }
     }
 
+    /// Binds the thread to `agent` while it has no runs; a start under way holds the
+    /// thread, so the agent a first message is sent to is the one its run talks to.
+    pub async fn bind_agent(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+        agent: &str,
+    ) -> Result<(), ApiError> {
+        let keeps = || ApiError::Conflict("a thread keeps its agent once it has runs".into());
+        let _starting = self
+            .starting
+            .claim(&thread_key(tenant_id, thread_id))
+            .ok_or_else(keeps)?;
+        if !self
+            .host
+            .store
+            .list_runs(tenant_id, thread_id)
+            .await?
+            .is_empty()
+        {
+            return Err(keeps());
+        }
+        Ok(self
+            .host
+            .store
+            .bind_thread_agent(tenant_id, thread_id, agent)
+            .await?)
+    }
+
     /// A user message: starts a run of the thread's agent carrying the thread so far.
     pub async fn send_message(
         self: &Arc<Self>,
@@ -143,7 +172,7 @@ impl Runs {
         };
         let claim = self
             .starting
-            .claim(&format!("{tenant_id}/{thread_id}"))
+            .claim(&thread_key(tenant_id, thread_id))
             .ok_or_else(busy)?;
         let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
         if runs.iter().any(|run| run.status == RunStatus::Running) {
@@ -220,4 +249,9 @@ impl Runs {
         }
         Ok(run)
     }
+}
+
+/// What a thread's start is claimed by.
+fn thread_key(tenant_id: &str, thread_id: &str) -> String {
+    format!("{tenant_id}/{thread_id}")
 }

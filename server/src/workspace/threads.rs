@@ -221,15 +221,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
     ) -> Result<(), ApiError> {
         self.get_thread(tenant_id, thread_id).await?;
         self.runs.agents().check("agent", agent)?;
-        if !self.store.list_runs(tenant_id, thread_id).await?.is_empty() {
-            return Err(ApiError::Conflict(
-                "a thread keeps its agent once it has runs".into(),
-            ));
-        }
-        Ok(self
-            .store
-            .bind_thread_agent(tenant_id, thread_id, agent)
-            .await?)
+        self.runs.bind_agent(tenant_id, thread_id, agent).await
     }
 
     async fn send_message(
