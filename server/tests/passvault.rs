@@ -309,3 +309,64 @@ async fn a_reveal_needs_the_password_again_is_throttled_and_audited() {
         blocked.to_string().contains("try again") || blocked.to_string().contains("reveal again")
     );
 }
+
+#[tokio::test]
+async fn two_edits_of_one_entry_at_once_both_hold() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&["--db", &backend.url]).await;
+        for attempt in 0..10 {
+            let id = keep(&api, &format!("Key {attempt}"), "ACME_KEY", SECRET).await;
+            let path = format!("/api/v1/passvault/{id}");
+            let edit =
+                |body: Value| send(&api.client, &api, reqwest::Method::PATCH, &path, Some(body));
+            // One owner renames it while another describes it: neither undoes the other.
+            let ((renamed, ..), (described, ..)) = tokio::join!(
+                edit(json!({"name": format!("Renamed {attempt}")})),
+                edit(json!({"description": "rotated monthly"})),
+            );
+            assert_eq!((renamed, described), (200, 200), "{name}");
+            let (_, entry) = api.get(&path).await;
+            assert_eq!(
+                entry["name"],
+                format!("Renamed {attempt}"),
+                "{name}: {entry}"
+            );
+            assert_eq!(
+                entry["description"], "rotated monthly",
+                "{name} #{attempt}: {entry}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_name_asked_for_by_several_new_entries_at_once_is_given_to_one() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&["--db", &backend.url]).await;
+        for attempt in 0..5 {
+            let create = || {
+                api.post(
+                    "/api/v1/passvault",
+                    json!({"name": format!("Key {attempt}"), "env_var": "ACME_KEY", "value": SECRET}),
+                )
+            };
+            let (a, b, c, d) = tokio::join!(create(), create(), create(), create());
+            let mut statuses = [a.0, b.0, c.0, d.0];
+            statuses.sort_unstable();
+            // The losers are told the name is taken, not that the store failed.
+            assert_eq!(
+                statuses,
+                [201, 409, 409, 409],
+                "{name}: {a:?} {b:?} {c:?} {d:?}"
+            );
+        }
+        let (_, list) = api.get("/api/v1/passvault").await;
+        assert_eq!(
+            list["entries"].as_array().unwrap().len(),
+            5,
+            "{name}: {list}"
+        );
+    }
+}

@@ -189,3 +189,80 @@ async fn a_project_groups_its_threads_asks_runs_and_notes_and_gives_threads_its_
         assert_eq!(other.status(), 404);
     }
 }
+
+#[tokio::test]
+async fn two_edits_of_one_project_at_once_both_hold() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&["--db", &backend.url]).await;
+        for attempt in 0..10 {
+            let (status, project) = api
+                .post(
+                    "/api/v1/projects",
+                    json!({"name": format!("Before {attempt}")}),
+                )
+                .await;
+            assert_eq!(status, 201, "{name}: {project}");
+            let id = project["id"].as_str().unwrap().to_owned();
+            let patch = |body: serde_json::Value| {
+                api.client
+                    .patch(api.url(&format!("/api/v1/projects/{id}")))
+                    .json(&body)
+                    .send()
+            };
+            // One owner renames it while another archives it: neither undoes the other.
+            let (renamed, archived) = tokio::join!(
+                patch(json!({"name": format!("After {attempt}")})),
+                patch(json!({"archived": true})),
+            );
+            assert_eq!(renamed.unwrap().status(), 200, "{name}");
+            assert_eq!(archived.unwrap().status(), 200, "{name}");
+            let (_, now) = api.get(&format!("/api/v1/projects/{id}")).await;
+            let project = &now["project"];
+            assert_eq!(project["name"], format!("After {attempt}"), "{name}: {now}");
+            assert!(
+                project["archived_at_ms"].is_i64(),
+                "{name} #{attempt}: {now}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_name_asked_for_by_several_creations_at_once_is_given_to_one() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&["--db", &backend.url]).await;
+        for attempt in 0..5 {
+            let create = || {
+                api.post(
+                    "/api/v1/projects",
+                    json!({"name": format!("Same {attempt}")}),
+                )
+            };
+            let (a, b, c, d) = tokio::join!(create(), create(), create(), create());
+            let mut statuses = [a.0, b.0, c.0, d.0];
+            statuses.sort_unstable();
+            assert_eq!(
+                statuses,
+                [201, 409, 409, 409],
+                "{name}: {a:?} {b:?} {c:?} {d:?}"
+            );
+            for (status, body) in [a, b, c, d] {
+                if status == 409 {
+                    assert_eq!(
+                        body["error"]["message"],
+                        format!("name: there is a project named \"Same {attempt}\" already"),
+                        "{name}"
+                    );
+                }
+            }
+        }
+        let (_, list) = api.get("/api/v1/projects").await;
+        assert_eq!(
+            list["projects"].as_array().unwrap().len(),
+            5,
+            "{name}: {list}"
+        );
+    }
+}

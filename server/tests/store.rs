@@ -898,3 +898,62 @@ async fn the_consoles_stop_lands_only_on_a_running_run_and_an_ended_run_keeps_it
         assert!(unknown.is_err(), "{name}");
     }
 }
+
+/// Runs `statements` on the store at `url` over a connection of its own.
+async fn run_sql(url: &str, statements: &[&str]) {
+    use sqlx::Connection;
+    if url.starts_with("sqlite:") {
+        let mut db = sqlx::SqliteConnection::connect(url).await.unwrap();
+        for statement in statements {
+            sqlx::query(statement).execute(&mut db).await.unwrap();
+        }
+    } else {
+        let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+        for statement in statements {
+            sqlx::query(statement).execute(&mut db).await.unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn projects_sharing_a_name_from_before_names_were_held_unique_keep_their_rows() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        // The store as it was before migration 14, holding one name twice.
+        run_sql(
+            &backend.url,
+            &[
+                "DROP INDEX projects_by_name",
+                "DELETE FROM _sqlx_migrations WHERE version = 14",
+                "INSERT INTO projects (tenant_id, id, name, description, created_at_ms, \
+                 updated_at_ms) VALUES ('default', 'p1', 'Launch', '', 1, 1), \
+                 ('default', 'p2', 'Launch', '', 2, 2), ('default', 'p3', 'Other', '', 3, 3)",
+            ],
+        )
+        .await;
+        let store = server::store::open(&backend.url).await.unwrap();
+        let named = |id: &'static str| {
+            let store = store.clone();
+            async move {
+                store
+                    .get_project("default", id)
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .name
+            }
+        };
+        assert_eq!(named("p1").await, "Launch", "{name}: the oldest keeps it");
+        let renamed = named("p2").await;
+        assert!(
+            renamed.starts_with("Launch (") && renamed != "Launch",
+            "{name}: {renamed}"
+        );
+        assert_eq!(named("p3").await, "Other", "{name}");
+        // From now on the database refuses a second holder.
+        let mut copy = store.get_project("default", "p3").await.unwrap().unwrap();
+        copy.id = "p4".into();
+        let refused = store.create_project("default", &copy).await;
+        assert!(refused.is_err(), "{name}");
+    }
+}

@@ -37,6 +37,20 @@ pub enum StoreError {
     UnsupportedUrl(String),
 }
 
+/// `stored` with a unique key's refusal (a name another row of the tenant holds, taken by
+/// a write that committed first) told as `taken`, and any other failure as a store failure.
+pub fn refused_if_taken<T>(
+    stored: Result<T, StoreError>,
+    taken: impl FnOnce() -> app::error::ApiError,
+) -> Result<T, app::error::ApiError> {
+    match stored {
+        Err(StoreError::Database(sqlx::Error::Database(error))) if error.is_unique_violation() => {
+            Err(taken())
+        }
+        other => Ok(other?),
+    }
+}
+
 /// What a client is told of a store failure: that it happened and where the log has
 /// it; the failure itself (which may name tables, values or the database host) is logged.
 impl From<StoreError> for app::error::ApiError {

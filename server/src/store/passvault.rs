@@ -40,13 +40,15 @@ pub trait PassvaultStore: Send + Sync {
         offset: u32,
         limit: u32,
     ) -> Result<VaultList, StoreError>;
-    /// Stores the entry's fields as given, and `sealed` as its value when given; false
-    /// when there is no such entry.
+    /// Stores the entry's fields as given, and `sealed` as its value when given, if the
+    /// entry is still as it was when read (its `updated_at_ms` then was `read_at`); false
+    /// when it changed meanwhile or is gone.
     async fn update_vault_entry(
         &self,
         tenant_id: &str,
         entry: &VaultEntry,
         sealed: Option<&str>,
+        read_at: i64,
     ) -> Result<bool, StoreError>;
     async fn delete_vault_entry(&self, tenant_id: &str, id: &str) -> Result<bool, StoreError>;
     /// Notes that the entry answered an ask, sent by `by`.

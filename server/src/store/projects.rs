@@ -30,8 +30,14 @@ pub trait ProjectStore: Send + Sync {
         offset: u32,
         limit: u32,
     ) -> Result<ProjectList, StoreError>;
-    /// Stores the project's fields as given; false when there is no such project.
-    async fn update_project(&self, tenant_id: &str, project: &Project) -> Result<bool, StoreError>;
+    /// Stores the project's fields as given if it is still as it was when read (its
+    /// `updated_at_ms` then was `read_at`); false when it changed meanwhile or is gone.
+    async fn update_project(
+        &self,
+        tenant_id: &str,
+        project: &Project,
+        read_at: i64,
+    ) -> Result<bool, StoreError>;
     /// Deletes the project; its threads and notes stay, outside any project, and its pins
     /// go. False when there was none.
     async fn delete_project(&self, tenant_id: &str, project_id: &str) -> Result<bool, StoreError>;

@@ -16,8 +16,8 @@ use app::model::{AuditEntry, RequestContext, Role};
 
 use crate::auth::password;
 use crate::auth::throttle::{PER_ACCOUNT, Throttle, WINDOW_MS};
-use crate::clock::now_ms;
-use crate::store::Store;
+use crate::clock::{EDIT_TRIES, now_ms, stamp_after};
+use crate::store::{Store, refused_if_taken};
 use crate::vault::{Vault, missing};
 
 pub struct PassvaultServiceImpl {
@@ -36,6 +36,31 @@ impl PassvaultServiceImpl {
         }
     }
 
+    /// `entry` with `edit`'s fields applied, each checked (the value is sealed apart).
+    async fn edited(
+        &self,
+        context: &RequestContext,
+        mut entry: VaultEntry,
+        edit: VaultEntryEdit,
+    ) -> Result<VaultEntry, ApiError> {
+        if let Some(name) = edit.name {
+            entry.name = bad(check_name(&name))?;
+            self.check_unique(&context.tenant, &entry.name, Some(&entry.id))
+                .await?;
+        }
+        if let Some(env_var) = edit.env_var {
+            entry.env_var = bad(check_env_var(&env_var))?;
+        }
+        if let Some(description) = edit.description {
+            entry.description = bad(check_description(&description))?;
+        }
+        if let Some(metadata) = edit.metadata {
+            entry.metadata = check_metadata(&metadata).map_err(ApiError::BadRequest)?;
+        }
+        entry.updated_at_ms = stamp_after(entry.updated_at_ms);
+        Ok(entry)
+    }
+
     /// Refuses a name another entry of the tenant has.
     async fn check_unique(
         &self,
@@ -44,9 +69,7 @@ impl PassvaultServiceImpl {
         except: Option<&str>,
     ) -> Result<(), ApiError> {
         match self.store.vault_entry_named(tenant, name).await? {
-            Some(other) if Some(other.id.as_str()) != except => Err(ApiError::Conflict(format!(
-                "name: there is a passvault entry named {name:?} already"
-            ))),
+            Some(other) if Some(other.id.as_str()) != except => Err(taken(name)),
             _ => Ok(()),
         }
     }
@@ -98,6 +121,12 @@ fn require(context: &RequestContext, role: Role, doing: &str) -> Result<(), ApiE
             context.tenant, context.role
         )))
     }
+}
+
+fn taken(name: &str) -> ApiError {
+    ApiError::Conflict(format!(
+        "name: there is a passvault entry named {name:?} already"
+    ))
 }
 
 fn bad(result: Result<String, String>) -> Result<String, ApiError> {
@@ -156,9 +185,11 @@ impl PassvaultService for PassvaultServiceImpl {
         let sealed = self
             .vault
             .seal(&context.tenant, &created.id, &entry.value)?;
-        self.store
+        let stored = self
+            .store
             .create_vault_entry(&context.tenant, &created, &sealed)
-            .await?;
+            .await;
+        refused_if_taken(stored, || taken(&created.name))?;
         Ok(created)
     }
 
@@ -169,25 +200,6 @@ impl PassvaultService for PassvaultServiceImpl {
         edit: VaultEntryEdit,
     ) -> Result<VaultEntry, ApiError> {
         require(context, Role::Owner, "changing a secret")?;
-        let mut entry = self
-            .store
-            .vault_entry(&context.tenant, id)
-            .await?
-            .ok_or_else(|| missing(id))?;
-        if let Some(name) = edit.name {
-            entry.name = bad(check_name(&name))?;
-            self.check_unique(&context.tenant, &entry.name, Some(id))
-                .await?;
-        }
-        if let Some(env_var) = edit.env_var {
-            entry.env_var = bad(check_env_var(&env_var))?;
-        }
-        if let Some(description) = edit.description {
-            entry.description = bad(check_description(&description))?;
-        }
-        if let Some(metadata) = edit.metadata {
-            entry.metadata = check_metadata(&metadata).map_err(ApiError::BadRequest)?;
-        }
         let sealed = match &edit.value {
             Some(value) => {
                 check_value(value).map_err(ApiError::BadRequest)?;
@@ -195,15 +207,31 @@ impl PassvaultService for PassvaultServiceImpl {
             }
             None => None,
         };
-        entry.updated_at_ms = now_ms();
-        if !self
-            .store
-            .update_vault_entry(&context.tenant, &entry, sealed.as_deref())
-            .await?
-        {
-            return Err(missing(id));
+        // Made on the entry as read; if another edit landed meanwhile, made again on what
+        // that edit left, so neither undoes the other.
+        for _ in 0..EDIT_TRIES {
+            let read = self
+                .store
+                .vault_entry(&context.tenant, id)
+                .await?
+                .ok_or_else(|| missing(id))?;
+            let entry = self.edited(context, read.clone(), edit.clone()).await?;
+            let stored = self
+                .store
+                .update_vault_entry(
+                    &context.tenant,
+                    &entry,
+                    sealed.as_deref(),
+                    read.updated_at_ms,
+                )
+                .await;
+            if refused_if_taken(stored, || taken(&entry.name))? {
+                return Ok(entry);
+            }
         }
-        Ok(entry)
+        Err(ApiError::Conflict(format!(
+            "secret {id:?} is being changed by someone else; try again"
+        )))
     }
 
     async fn delete_secret(&self, context: &RequestContext, id: &str) -> Result<(), ApiError> {

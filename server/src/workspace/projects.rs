@@ -13,10 +13,10 @@ use app::model::projects::{
 };
 
 use super::run_summary;
-use crate::clock::now_ms;
+use crate::clock::{EDIT_TRIES, now_ms, stamp_after};
 use crate::runs::Runs;
-use crate::store::Store;
 use crate::store::notes::NoteFilter;
+use crate::store::{Store, refused_if_taken};
 
 /// How many of a project's latest runs its page lists.
 const RECENT_RUNS: u32 = 10;
@@ -47,6 +47,34 @@ impl ProjectsServiceImpl {
         }
     }
 
+    /// `project` with `edit` applied, each field checked.
+    async fn edited(
+        &self,
+        context: &RequestContext,
+        mut project: Project,
+        edit: ProjectEdit,
+    ) -> Result<Project, ApiError> {
+        if let Some(name) = edit.name {
+            project.name = check_name(&name).map_err(ApiError::BadRequest)?;
+            self.check_unique(&context.tenant, &project.name, Some(&project.id))
+                .await?;
+        }
+        if let Some(description) = edit.description {
+            project.description = check_description(&description).map_err(ApiError::BadRequest)?;
+        }
+        if let Some(agent) = edit.default_agent {
+            project.default_agent = self.check_agent(agent)?;
+        }
+        let now = stamp_after(project.updated_at_ms);
+        match edit.archived {
+            Some(true) if project.archived_at_ms.is_none() => project.archived_at_ms = Some(now),
+            Some(false) => project.archived_at_ms = None,
+            _ => {}
+        }
+        project.updated_at_ms = now;
+        Ok(project)
+    }
+
     /// Refuses a name another project of the tenant has.
     async fn check_unique(
         &self,
@@ -55,12 +83,14 @@ impl ProjectsServiceImpl {
         except: Option<&str>,
     ) -> Result<(), ApiError> {
         match self.store.project_named(tenant, name).await? {
-            Some(other) if Some(other.id.as_str()) != except => Err(ApiError::Conflict(format!(
-                "name: there is a project named {name:?} already"
-            ))),
+            Some(other) if Some(other.id.as_str()) != except => Err(taken(name)),
             _ => Ok(()),
         }
     }
+}
+
+fn taken(name: &str) -> ApiError {
+    ApiError::Conflict(format!("name: there is a project named {name:?} already"))
 }
 
 fn missing(id: &str) -> ApiError {
@@ -165,7 +195,10 @@ impl ProjectsService for ProjectsServiceImpl {
             created_at_ms: now,
             updated_at_ms: now,
         };
-        self.store.create_project(&context.tenant, &project).await?;
+        refused_if_taken(
+            self.store.create_project(&context.tenant, &project).await,
+            || taken(&project.name),
+        )?;
         Ok(project)
     }
 
@@ -175,30 +208,23 @@ impl ProjectsService for ProjectsServiceImpl {
         id: &str,
         edit: ProjectEdit,
     ) -> Result<Project, ApiError> {
-        let mut project = self.get_project(context, id).await?;
-        if let Some(name) = edit.name {
-            project.name = check_name(&name).map_err(ApiError::BadRequest)?;
-            self.check_unique(&context.tenant, &project.name, Some(id))
-                .await?;
+        // Made on the project as read; if another edit landed meanwhile, made again on
+        // what that edit left, so neither undoes the other (a rename, say, an archiving).
+        for _ in 0..EDIT_TRIES {
+            let read = self.get_project(context, id).await?;
+            let project = self.edited(context, read.clone(), edit.clone()).await?;
+            let stored = self
+                .store
+                .update_project(&context.tenant, &project, read.updated_at_ms)
+                .await;
+            if refused_if_taken(stored, || taken(&project.name))? {
+                self.runs.live().tenant_changed(&context.tenant);
+                return Ok(project);
+            }
         }
-        if let Some(description) = edit.description {
-            project.description = check_description(&description).map_err(ApiError::BadRequest)?;
-        }
-        if let Some(agent) = edit.default_agent {
-            project.default_agent = self.check_agent(agent)?;
-        }
-        let now = now_ms();
-        match edit.archived {
-            Some(true) if project.archived_at_ms.is_none() => project.archived_at_ms = Some(now),
-            Some(false) => project.archived_at_ms = None,
-            _ => {}
-        }
-        project.updated_at_ms = now;
-        if !self.store.update_project(&context.tenant, &project).await? {
-            return Err(missing(id));
-        }
-        self.runs.live().tenant_changed(&context.tenant);
-        Ok(project)
+        Err(ApiError::Conflict(format!(
+            "project {id:?} is being edited by someone else; try again"
+        )))
     }
 
     async fn delete_project(&self, context: &RequestContext, id: &str) -> Result<(), ApiError> {

@@ -157,10 +157,12 @@ impl PassvaultStore for SqlStore {
         tenant_id: &str,
         entry: &VaultEntry,
         sealed: Option<&str>,
+        read_at: i64,
     ) -> Result<bool, StoreError> {
         let updated = sqlx::query(
             "UPDATE passvault SET name = $1, env_var = $2, description = $3, metadata = $4, \
-             updated_at_ms = $5, sealed = COALESCE($6, sealed) WHERE tenant_id = $7 AND id = $8",
+             updated_at_ms = $5, sealed = COALESCE($6, sealed) WHERE tenant_id = $7 AND id = $8 \
+             AND updated_at_ms = $9",
         )
         .bind(&entry.name)
         .bind(&entry.env_var)
@@ -170,6 +172,7 @@ impl PassvaultStore for SqlStore {
         .bind(sealed)
         .bind(tenant_id)
         .bind(&entry.id)
+        .bind(read_at)
         .execute(&self.pool)
         .await?;
         Ok(updated.rows_affected() == 1)

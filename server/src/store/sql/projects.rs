@@ -125,10 +125,16 @@ impl ProjectStore for SqlStore {
         })
     }
 
-    async fn update_project(&self, tenant_id: &str, project: &Project) -> Result<bool, StoreError> {
+    async fn update_project(
+        &self,
+        tenant_id: &str,
+        project: &Project,
+        read_at: i64,
+    ) -> Result<bool, StoreError> {
         let updated = sqlx::query(
             "UPDATE projects SET name = $1, description = $2, default_agent = $3, \
-             archived_at_ms = $4, updated_at_ms = $5 WHERE tenant_id = $6 AND id = $7",
+             archived_at_ms = $4, updated_at_ms = $5 WHERE tenant_id = $6 AND id = $7 \
+             AND updated_at_ms = $8",
         )
         .bind(&project.name)
         .bind(&project.description)
@@ -137,6 +143,7 @@ impl ProjectStore for SqlStore {
         .bind(project.updated_at_ms)
         .bind(tenant_id)
         .bind(&project.id)
+        .bind(read_at)
         .execute(&self.pool)
         .await?;
         Ok(updated.rows_affected() == 1)
