@@ -1,5 +1,7 @@
-//! Crash points: the tests that prove answers survive a crash stop the server between two
-//! steps of a delivery. Debug builds only; a release build has no such switch.
+//! Crash and pause points: the tests that prove answers survive a crash stop the server
+//! between two steps of a delivery, and those that prove two requests cannot interleave
+//! badly hold the first inside the window. Debug builds only; a release build has no
+//! such switch.
 
 /// Exits at once, as a crash would, when `AGENT_OS_CRASH_AT` names this point.
 #[cfg(debug_assertions)]
@@ -12,3 +14,19 @@ pub fn crash_point(name: &str) {
 
 #[cfg(not(debug_assertions))]
 pub fn crash_point(_name: &str) {}
+
+/// Waits half a second the first time the process reaches this point, when
+/// `AGENT_OS_PAUSE_AT` names it, so a test can send a second request into the window.
+#[cfg(debug_assertions)]
+pub async fn pause_point(name: &str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static PAUSED: AtomicBool = AtomicBool::new(false);
+    if std::env::var("AGENT_OS_PAUSE_AT").is_ok_and(|at| at == name)
+        && !PAUSED.swap(true, Ordering::SeqCst)
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}
+
+#[cfg(not(debug_assertions))]
+pub async fn pause_point(_name: &str) {}

@@ -192,6 +192,40 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
 }
 
 #[tokio::test]
+async fn setup_links_used_at_once_make_one_first_owner() {
+    for backend in backends::all().await {
+        let store = backend.store.clone();
+        let tokens: Vec<String> = (0..8).map(|i| format!("link-{i}")).collect();
+        for token in &tokens {
+            store.create_setup_token(token, 1).await.unwrap();
+        }
+        let setups = tokens.iter().enumerate().map(|(i, token)| {
+            let store = store.clone();
+            let owner = UserRecord {
+                id: uuid::Uuid::new_v4().to_string(),
+                name: format!("owner{i}"),
+                password_hash: "$argon2id$stand-in".to_owned(),
+                created_at_ms: 1,
+            };
+            async move {
+                store
+                    .complete_setup(token, &owner, &format!("tenant{i}"), 2)
+                    .await
+                    .unwrap()
+            }
+        });
+        let made = futures_util::future::join_all(setups).await;
+        assert_eq!(
+            made.iter().filter(|made| **made).count(),
+            1,
+            "{}: {made:?}",
+            backend.name
+        );
+        assert_eq!(store.count_users().await.unwrap(), 1, "{}", backend.name);
+    }
+}
+
+#[tokio::test]
 async fn the_setup_link_works_once_and_only_while_there_are_no_users() {
     for backend in backends::all().await {
         let store = &backend.store;

@@ -437,3 +437,94 @@ async fn a_spawned_gateway_sees_neither_the_servers_secrets_nor_its_working_dire
         "the gateway starts in the user's home"
     );
 }
+
+/// An AG-UI agent whose first run pauses on two interrupts, a secret and an approval;
+/// every request that carries answers is kept.
+async fn two_ask_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/agent", listener.local_addr().unwrap());
+    let resumes = Arc::new(Mutex::new(Vec::new()));
+    let kept = resumes.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(input) = common::agent::read_request(&mut socket).await else {
+                continue;
+            };
+            let ids = json!({"threadId": input["threadId"], "runId": input["runId"]});
+            let with = |mut event: Value| {
+                for (key, value) in ids.as_object().unwrap() {
+                    event[key] = value.clone();
+                }
+                event
+            };
+            let ending = if input["resume"].is_null() {
+                with(
+                    json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [
+                        {"id": "token", "reason": "agent-os:secret", "message": "Paste the deploy token",
+                         "metadata": {"envVar": "DEPLOY_TOKEN"}},
+                        {"id": "deploy", "reason": "tool_approval", "message": "Deploy now?",
+                         "metadata": {"choices": ["once", "deny"], "command": "deploy web"}},
+                    ]}}),
+                )
+            } else {
+                kept.lock().unwrap().push(input.clone());
+                with(json!({"type": "RUN_FINISHED"}))
+            };
+            common::agent::respond(&mut socket, &[with(json!({"type": "RUN_STARTED"})), ending])
+                .await;
+        }
+    });
+    (url, resumes)
+}
+
+#[tokio::test]
+async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_resume() {
+    const SECRET: &str = "deploy-token-7c1e";
+    let (agent_url, resumes) = two_ask_agent().await;
+    let agent = format!("deployer={agent_url}");
+    // The secret's receipt is held just after its ask closes; the other arrives meanwhile.
+    let api = Api::start_with_env(
+        &["--agent", &agent, "--no-demo"],
+        &[("AGENT_OS_PAUSE_AT", "after-close")],
+    )
+    .await;
+    let thread = api.thread(Some("deployer")).await;
+    let run = api.say(&thread, "deploy").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(
+        paused["view"]["asks"].as_array().unwrap().len(),
+        2,
+        "{paused}"
+    );
+    let ((secret, answered_secret), (approval, answered_approval)) = tokio::join!(
+        api.receipt(
+            &run,
+            "token",
+            "secret_prompt",
+            "save",
+            json!({"value": SECRET})
+        ),
+        async {
+            tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+            api.receipt(&run, "deploy", "approval_card", "once", json!({}))
+                .await
+        },
+    );
+    assert_eq!(
+        (secret, approval),
+        (200, 200),
+        "{answered_secret} {answered_approval}"
+    );
+    // Neither answer was lost to the other: the secret was not asked for again, and the
+    // one resume carries it.
+    let (_, ask) = api.get(&format!("/api/v1/asks/{run}:token")).await;
+    assert_eq!(ask["ask"]["ask"]["state"]["state"], "resolved", "{ask}");
+    api.nth_run(&thread, 1).await;
+    let sent = resumes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "one resume: {sent:?}");
+    assert!(
+        sent[0]["resume"].to_string().contains(SECRET),
+        "{}",
+        sent[0]["resume"]
+    );
+}

@@ -562,6 +562,27 @@ async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
 }
 
 #[tokio::test]
+async fn threads_created_at_once_are_numbered_apart() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let created = (0..8).map(|i| {
+            let store = backend.store.clone();
+            async move {
+                store
+                    .create_thread("default", &format!("th-at-once-{i}"), None, 1)
+                    .await
+                    .unwrap()
+                    .title
+            }
+        });
+        let mut titles = futures_util::future::join_all(created).await;
+        titles.sort_unstable();
+        titles.dedup();
+        assert_eq!(titles.len(), 8, "{name}: {titles:?}");
+    }
+}
+
+#[tokio::test]
 async fn a_thread_is_titled_by_its_first_message_once_and_never_over_a_rename() {
     for backend in backends::all().await {
         let name = backend.name;

@@ -46,6 +46,10 @@ pub struct Runs {
     /// Threads whose next run is being started: a second start is refused until the
     /// first run exists (and then sees it running).
     starting: claims::Claims,
+    /// Runs whose asks are being answered, one answer at a time per run: an answer is
+    /// closed and held before another can close, so the resume the last one starts finds
+    /// every answer (a password among them) still here.
+    answering: claims::Turns,
 }
 
 impl Runs {
@@ -59,6 +63,7 @@ impl Runs {
             tools: OnceLock::new(),
             running_tools: claims::Claims::default(),
             starting: claims::Claims::default(),
+            answering: claims::Turns::default(),
         });
         // When a run's stream ends, the workspace tools it called that run freely run, and
         // what the agent said becomes something the thread is found by.

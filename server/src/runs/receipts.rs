@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::{Runs, notice};
 use crate::clock::now_ms;
 use crate::connectors::AnswerRoute;
-use crate::fault::crash_point;
+use crate::fault::{crash_point, pause_point};
 use crate::store::{AskRecord, DeliveryOutcome, Resolution};
 
 /// What became of a receipt.
@@ -98,6 +98,8 @@ impl Runs {
         if let AskState::Resolved { answer: recorded } = &mut state {
             recorded.actor = Some(actor.to_owned());
         }
+        // One answer to the run at a time, from closing its ask to holding or sending it.
+        let _turn = self.answering.take(&record.run_id).await;
         let resolution = self
             .host
             .store
@@ -126,6 +128,7 @@ impl Runs {
                     tracing::error!(%error, entry = entry_id, "could not note a passvault entry's use");
                 }
                 crash_point("after-close");
+                pause_point("after-close").await;
                 self.deliver(tenant_id, &record, answer).await?;
                 let updated = self
                     .host

@@ -400,7 +400,8 @@ impl AccountStore for SqlStore {
         tenant_id: &str,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let mut transaction = self.begin_write().await?;
+        // Queued behind any other setup, so two links used at once make one first owner.
+        let mut transaction = self.begin_write_on("setup").await?;
         let used = sqlx::query(
             "UPDATE setup_tokens SET used_at_ms = $1 \
              WHERE digest = $2 AND used_at_ms IS NULL AND NOT EXISTS (SELECT 1 FROM users)",

@@ -109,20 +109,15 @@ impl MemoryStore for SqlStore {
         writer: &Writer,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let mut transaction = self.begin_write().await?;
-        // The write lock taken at the start (SQLite) or a lock on the scope (PostgreSQL;
-        // locking its rows would not stop another change adding one) make the comparison
-        // below hold until the commit.
-        if self.dialect == super::Dialect::Postgres {
-            sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
-                .bind(format!(
-                    "memory:{tenant_id}:{}:{}",
-                    scope.kind.label(),
-                    scope.id
-                ))
-                .execute(&mut *transaction)
-                .await?;
-        }
+        // Queued behind other changes to the scope (not only its rows: another change could
+        // add one), so the comparison below holds until the commit.
+        let mut transaction = self
+            .begin_write_on(&format!(
+                "memory:{tenant_id}:{}:{}",
+                scope.kind.label(),
+                scope.id
+            ))
+            .await?;
         let rows = sqlx::query(
             "SELECT id, text FROM memory WHERE tenant_id = $1 AND scope = $2 AND scope_id = $3 \
              ORDER BY seq",

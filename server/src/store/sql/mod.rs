@@ -109,6 +109,23 @@ impl SqlStore {
             Dialect::Postgres => self.pool.begin().await?,
         })
     }
+
+    /// A transaction that writes, queued behind every other one begun on `subject`: the
+    /// write lock does it on SQLite, a lock on the subject's name on PostgreSQL (for
+    /// checks that locking rows cannot hold, such as that no row exists yet).
+    pub(super) async fn begin_write_on(
+        &self,
+        subject: &str,
+    ) -> Result<sqlx::Transaction<'static, Db>, StoreError> {
+        let mut transaction = self.begin_write().await?;
+        if self.dialect == Dialect::Postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                .bind(subject)
+                .execute(&mut *transaction)
+                .await?;
+        }
+        Ok(transaction)
+    }
 }
 
 /// A file path as it may stand in a `sqlite://` URL: every byte that is not plainly safe

@@ -39,19 +39,15 @@ impl PinStore for SqlStore {
         kind: Pinned,
         ids: &[String],
     ) -> Result<(), StoreError> {
-        let mut transaction = self.begin_write().await?;
-        // Two replacements of one list queue (SQLite's write lock is taken already): a
-        // delete at READ COMMITTED does not see rows another replacement is inserting.
-        if self.dialect == super::Dialect::Postgres {
-            sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
-                .bind(format!(
-                    "pins:{tenant_id}:{}:{holder_id}:{}",
-                    holder.label(),
-                    kind.label()
-                ))
-                .execute(&mut *transaction)
-                .await?;
-        }
+        // Two replacements of one list queue: a delete at READ COMMITTED does not see rows
+        // another replacement is inserting.
+        let mut transaction = self
+            .begin_write_on(&format!(
+                "pins:{tenant_id}:{}:{holder_id}:{}",
+                holder.label(),
+                kind.label()
+            ))
+            .await?;
         sqlx::query(
             "DELETE FROM pins WHERE tenant_id = $1 AND holder_kind = $2 AND holder_id = $3 \
              AND kind = $4",

@@ -63,6 +63,9 @@ impl SqlStore {
         project_id: Option<&str>,
         created_at_ms: i64,
     ) -> Result<ThreadSummary, StoreError> {
+        // Queued behind the tenant's other new threads, so each counts the one before it
+        // and gets a title of its own.
+        let mut transaction = self.begin_write_on(&format!("threads:{tenant_id}")).await?;
         let row = sqlx::query(&format!(
             "INSERT INTO threads (id, tenant_id, title, created_at_ms, project_id) \
              VALUES ($1, $2, 'Thread ' || (SELECT COUNT(*) + 1 FROM threads WHERE tenant_id = $2), $3, $4) \
@@ -72,8 +75,9 @@ impl SqlStore {
         .bind(tenant_id)
         .bind(created_at_ms)
         .bind(project_id)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *transaction)
         .await?;
+        transaction.commit().await?;
         Ok(thread_row(&row)?)
     }
 
