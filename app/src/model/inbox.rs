@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::ask::{Ask, AskKind};
+use crate::tagged::internally_tagged;
 
 /// A pending ask with the thread, agent and project it belongs to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,7 +69,7 @@ pub const INBOX_LIMIT: usize = 500;
 
 /// One change on the tenant's live stream.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "change", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum InboxChange {
     /// The ask as it now is: `ask` when it waits, none once it left the inbox
     /// (answered, expired or cancelled).
@@ -97,6 +98,8 @@ pub enum InboxChange {
     /// A project renamed: every ask of its threads says so.
     Project { project_id: String, name: String },
 }
+
+internally_tagged!(InboxChange, "change");
 
 impl Inbox {
     /// Applies one change; asks stay newest first, runs oldest first.
