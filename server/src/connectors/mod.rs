@@ -56,7 +56,7 @@ pub struct Host {
     pub recorder: Recorder,
     pub http: reqwest::Client,
     pub timeouts: AgentTimeouts,
-    streaming: Mutex<HashMap<String, tokio::task::AbortHandle>>,
+    streaming: Mutex<HashMap<String, tokio::task::JoinHandle<()>>>,
     /// Called with the tenant and run once a run's stream has ended by itself.
     stream_end: std::sync::OnceLock<StreamEnd>,
     /// Where an agent's per-tenant credentials are kept (set once at start).
@@ -141,6 +141,12 @@ impl Host {
     {
         let host = Arc::clone(self);
         let (tenant, key) = (tenant_id.to_owned(), run_id.to_owned());
+        // Spawned under the lock, so a stream that ends at once forgets itself only after
+        // it was noted.
+        let mut streaming = self
+            .streaming
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let handle = tokio::spawn(async move {
             task.await;
             host.forget_stream(&key);
@@ -148,9 +154,7 @@ impl Host {
                 hook(tenant, key);
             }
         });
-        if let Ok(mut streaming) = self.streaming.lock() {
-            streaming.insert(run_id.to_owned(), handle.abort_handle());
-        }
+        streaming.insert(run_id.to_owned(), handle);
     }
 
     fn forget_stream(&self, run_id: &str) {
@@ -159,14 +163,23 @@ impl Host {
         }
     }
 
-    /// Drops run `run_id`'s stream, if it has one (the agent sees its connection close).
-    pub fn stop_stream(&self, run_id: &str) -> bool {
+    /// Drops run `run_id`'s stream, if it has one (the agent sees its connection close),
+    /// and returns once its task is gone: a task in the middle of a step on another
+    /// thread finishes that step first, so nothing it read is handed over afterwards.
+    pub async fn stop_stream(&self, run_id: &str) -> bool {
         let handle = self
             .streaming
             .lock()
             .ok()
             .and_then(|mut streaming| streaming.remove(run_id));
-        handle.map(|handle| handle.abort()).is_some()
+        let Some(handle) = handle else {
+            return false;
+        };
+        handle.abort();
+        // Cancelled is the expected outcome; a panic in the stream was logged where it
+        // happened.
+        let _ = handle.await;
+        true
     }
 
     /// The views of a thread's runs so far, oldest first.

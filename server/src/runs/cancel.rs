@@ -23,7 +23,7 @@ impl Runs {
         {
             return self.get_run(tenant_id, run_id).await;
         }
-        self.host.stop_stream(run_id);
+        self.host.stop_stream(run_id).await;
         // What the stream handed over before it stopped is stored first; if that ended
         // the run (it finished or paused on asks just then), its own ending stands.
         self.host.flushed().await?;
