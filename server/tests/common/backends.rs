@@ -109,3 +109,43 @@ pub async fn new_run(store: &dyn Store, tenant: &str, run_id: &str) {
         .await
         .expect("the store writes");
 }
+
+/// A run paused on the two asks of `pause_on_two_decisions.sse`; its stored events.
+pub async fn paused_run(store: &dyn Store, run_id: &str) -> Vec<app::protocol::channel::RunEvent> {
+    new_run(store, "default", run_id).await;
+    let drafts = app::protocol::recorded::normalize_recorded(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/agui/pause_on_two_decisions.sse"
+        ))
+        .unwrap(),
+        Default::default(),
+    );
+    store
+        .append("default", run_id, &[], drafts, 9)
+        .await
+        .unwrap()
+}
+
+pub fn text(delta: &str) -> app::protocol::channel::EventDraft {
+    app::protocol::channel::EventDraft::new(
+        app::protocol::channel::EventBody::TextDelta {
+            message_id: "m".into(),
+            delta: delta.into(),
+        },
+        None,
+        None,
+    )
+}
+
+pub fn answered(action: &str) -> app::protocol::ask::AskState {
+    app::protocol::ask::AskState::Resolved {
+        answer: app::protocol::ask::RecordedAnswer {
+            action: action.into(),
+            data: serde_json::Value::Null,
+            summary: format!("answered {action}"),
+            actor: Some("operator".into()),
+            at: None,
+        },
+    }
+}
