@@ -50,6 +50,11 @@ impl Runs {
             )));
         };
         self.host.live.publish(&events);
+        // Answers held for a resume that will not come now go (a password among them).
+        if let Ok(mut held) = self.held.lock() {
+            let prefix = format!("{run_id}:");
+            held.retain(|key, _| !key.starts_with(&prefix));
+        }
         self.get_run(tenant_id, run_id).await
     }
 }

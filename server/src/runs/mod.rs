@@ -75,6 +75,8 @@ impl Runs {
                 };
                 tokio::spawn(async move {
                     runs.answer_free_tools(&tenant_id, &run_id).await;
+                    runs.resume_answered_while_streaming(&tenant_id, &run_id)
+                        .await;
                     runs.index_replies(&tenant_id, &run_id).await;
                 });
             }));

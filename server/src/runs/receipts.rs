@@ -9,6 +9,7 @@ use app::model::passvault::SUDO_ENV_VAR;
 use app::protocol::ask::{Ask, AskState, Component};
 use app::protocol::channel::Level;
 use app::protocol::receipts::{ReceiptEnvelope, ValidatedAnswer, resolved_state, validate};
+use app::protocol::status::RunStatus;
 use serde_json::{Value, json};
 
 use super::{Runs, notice};
@@ -60,6 +61,25 @@ impl Runs {
                 )
                 .await?;
             return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
+        }
+        // A run that failed or was stopped takes no more answers: nothing would carry them.
+        let run = self.get_run(tenant_id, &record.run_id).await?;
+        if matches!(run.status, RunStatus::Failed | RunStatus::Cancelled) {
+            self.host
+                .store
+                .record_refused_receipt(
+                    tenant_id,
+                    key,
+                    actor,
+                    "ended",
+                    &redacted_envelope(&json!("not kept")),
+                    now_ms(),
+                )
+                .await?;
+            return Err(ApiError::Conflict(format!(
+                "ask {key:?} can no longer be answered: its run ended ({}) before it was",
+                run.status
+            )));
         }
         let checked = match validate(&record.ask, &envelope.receipt) {
             Ok(answer) => match self.fill_from_vault(tenant_id, &record.ask, answer).await {

@@ -37,7 +37,7 @@ impl Runs {
     ) -> Result<(), ApiError> {
         let store = &self.host.store;
         let asks = store.run_asks(tenant_id, run_id).await?;
-        if asks.iter().any(|record| record.ask.state.is_pending()) {
+        if asks.is_empty() || asks.iter().any(|record| record.ask.state.is_pending()) {
             return Ok(());
         }
         if !store.claim_resume(tenant_id, run_id).await? {
@@ -83,6 +83,21 @@ impl Runs {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Once a run's stream has ended by itself: asks it raised while still streaming (a
+    /// Responses runtime's approval request arrives mid-stream) may all be answered by
+    /// now, their answers held, and the resume their last answer tried found the run
+    /// still running; the run, paused now, is resumed with them.
+    pub(super) async fn resume_answered_while_streaming(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+    ) {
+        let _turn = self.answering.take(run_id).await;
+        if let Err(error) = self.resume_when_answered(tenant_id, run_id, false).await {
+            tracing::error!(%error, run_id, "could not resume a run answered while it streamed");
+        }
     }
 
     /// The answers to a paused run's asks. A password or secret is only in memory; one

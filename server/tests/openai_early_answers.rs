@@ -1,0 +1,153 @@
+//! A Responses runtime's approval request arrives while its response still streams: an
+//! answer given before the stream ends waits, and goes back once the run has paused; a run
+//! stopped with the ask still open takes no answer.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::api::{Api, texts};
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+
+/// A Responses endpoint whose first response asks to approve an MCP call, then waits for
+/// `release` before it ends as incomplete; a request that carries the approval's answer is
+/// answered with "Approved." Every request body is kept.
+async fn runtime(release: Arc<Notify>) -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(input) = common::agent::read_request(&mut socket).await else {
+                continue;
+            };
+            kept.lock().unwrap().push(input.clone());
+            let release = release.clone();
+            tokio::spawn(async move {
+                let frame = |frame: Value| format!("data: {frame}\n\n");
+                let created = json!({"type": "response.created", "response": {"id": "resp_1", "status": "in_progress"}});
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
+                let answered = input.to_string().contains("mcp_approval_response");
+                let mut out = format!("{head}{}", frame(created));
+                if answered {
+                    out.push_str(&frame(json!({"type": "response.output_item.added", "item": {"type": "message", "id": "msg_1", "role": "assistant"}})));
+                    out.push_str(&frame(json!({"type": "response.output_text.delta", "item_id": "msg_1", "delta": "Approved."})));
+                    out.push_str(&frame(json!({"type": "response.output_item.done", "item": {"type": "message", "id": "msg_1"}})));
+                    out.push_str(&frame(json!({"type": "response.completed", "response": {"id": "resp_2", "status": "completed"}})));
+                    let _ = socket.write_all(out.as_bytes()).await;
+                    let _ = socket.shutdown().await;
+                    return;
+                }
+                let item = json!({"type": "mcp_approval_request", "id": "mcpr_1", "server_label": "wiki", "name": "read_wiki", "arguments": "{}"});
+                out.push_str(&frame(
+                    json!({"type": "response.output_item.added", "item": item}),
+                ));
+                out.push_str(&frame(
+                    json!({"type": "response.output_item.done", "item": item}),
+                ));
+                if socket.write_all(out.as_bytes()).await.is_err() {
+                    return;
+                }
+                release.notified().await;
+                let end = json!({"type": "response.incomplete", "response": {"id": "resp_1", "status": "incomplete", "incomplete_details": {"reason": "mcp_approval"}}});
+                let _ = socket.write_all(frame(end).as_bytes()).await;
+                let _ = socket.shutdown().await;
+            });
+        }
+    });
+    (url, seen)
+}
+
+/// Waits until run `run` shows an ask, and says the run's status then.
+async fn until_asked(api: &Api, run: &str) -> (String, String) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+        if let Some(ask) = shown["view"]["asks"]
+            .as_array()
+            .and_then(|asks| asks.first())
+        {
+            return (
+                ask["id"].as_str().unwrap().to_owned(),
+                shown["run"]["status"].as_str().unwrap().to_owned(),
+            );
+        }
+        assert!(Instant::now() < deadline, "no ask arrived: {shown}");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+async fn console(url: &str) -> Api {
+    let agent = format!("early={url},api=responses,model=demo-model");
+    Api::start(&["--openai", &agent, "--no-demo"]).await
+}
+
+#[tokio::test]
+async fn an_approval_answered_while_its_response_streams_goes_back_once_the_run_pauses() {
+    let release = Arc::new(Notify::new());
+    let (url, seen) = runtime(release.clone()).await;
+    let api = console(&url).await;
+    let thread = api.thread(Some("early")).await;
+    let run = api.say(&thread, "read the wiki").await;
+    let (ask, status) = until_asked(&api, &run).await;
+    assert_eq!(status, "running", "the response still streams");
+    let (answered, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(answered, 200, "{body}");
+    release.notify_one();
+
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    assert_eq!(texts(&resumed["view"]), ["Approved."]);
+    let sent = seen.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    let answers: Vec<&Value> = sent[1]["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "mcp_approval_response")
+        .collect();
+    assert_eq!(answers.len(), 1, "{}", sent[1]);
+    assert_eq!(answers[0]["approve"], true);
+}
+
+#[tokio::test]
+async fn an_ask_of_a_run_stopped_before_it_was_answered_takes_no_answer() {
+    let release = Arc::new(Notify::new());
+    let (url, seen) = runtime(release).await;
+    let api = console(&url).await;
+    let thread = api.thread(Some("early")).await;
+    let run = api.say(&thread, "read the wiki").await;
+    let (ask, _) = until_asked(&api, &run).await;
+    let (stopped, body) = api
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(stopped, 200, "{body}");
+
+    let (refused, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(refused, 409, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("can no longer be answered: its run ended (cancelled)"),
+        "{body}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        1,
+        "nothing more reached the runtime"
+    );
+    assert_eq!(api.runs(&thread).await.len(), 1);
+}
