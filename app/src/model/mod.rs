@@ -84,6 +84,20 @@ impl RequestContext {
     pub fn acted_by(&self) -> String {
         acted_by(&self.actor, self.token_id.as_deref())
     }
+
+    /// Refuses (403) a caller whose role does not reach `role`, naming what needed it.
+    /// Services that guard their own data check this besides the route table, so a
+    /// caller the table let through by mistake still cannot read or change it.
+    pub fn require(&self, role: Role, doing: &str) -> Result<(), crate::error::ApiError> {
+        if self.role.allows(role) {
+            Ok(())
+        } else {
+            Err(crate::error::ApiError::Forbidden(format!(
+                "{doing} needs the {role} role in tenant {:?}; you are a {}",
+                self.tenant, self.role
+            )))
+        }
+    }
 }
 
 /// Who acted, as people read it: the user, and the API token if one was used.
@@ -255,6 +269,30 @@ internally_tagged!(AnswerOutcome, "outcome");
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_role_below_the_one_needed_is_refused_saying_what_needed_it() {
+        let context = |role: Role| RequestContext {
+            tenant: "acme".into(),
+            role,
+            user_id: "u".into(),
+            actor: "bob".into(),
+            token_id: None,
+            memberships: Vec::new(),
+        };
+        let refused = context(Role::Viewer)
+            .require(Role::Owner, "reading the audit trail")
+            .unwrap_err();
+        assert!(matches!(refused, crate::error::ApiError::Forbidden(_)));
+        assert!(
+            refused
+                .to_string()
+                .contains("reading the audit trail needs the owner role"),
+            "{refused}"
+        );
+        assert!(context(Role::Owner).require(Role::Owner, "x").is_ok());
+        assert!(context(Role::Owner).require(Role::Viewer, "x").is_ok());
+    }
 
     #[test]
     fn tenant_names_are_checked_with_a_reason() {

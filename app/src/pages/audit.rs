@@ -14,7 +14,9 @@ use crate::when::{readable, rfc3339};
 #[server(prefix = "/fn", endpoint = "audit")]
 pub async fn load_audit() -> Result<Vec<AuditEntry>, ApiError> {
     use crate::api::service::*;
-    with_status(workspace()?.audit(&tenant()?, 200).await)
+    let context = context()?;
+    with_status(context.require(crate::model::Role::Owner, "reading the audit trail"))?;
+    with_status(workspace()?.audit(&context.tenant, 200).await)
 }
 
 #[component]

@@ -27,8 +27,10 @@ impl MediaHostsService for Accounts {
 }
 
 /// `hosts` as kept: each a plain lowercase name or address, once, blank lines skipped.
+/// Refused as soon as there are too many, so a huge list costs no more than a full one.
 fn hosts_to_keep(hosts: &[String]) -> Result<Vec<String>, ApiError> {
     let mut kept: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for given in hosts.iter().filter(|host| !host.trim().is_empty()) {
         let host = media_host(given).ok_or_else(|| {
             ApiError::BadRequest(format!(
@@ -36,14 +38,14 @@ fn hosts_to_keep(hosts: &[String]) -> Result<Vec<String>, ApiError> {
                 given.chars().take(80).collect::<String>()
             ))
         })?;
-        if !kept.contains(&host) {
+        if seen.insert(host.clone()) {
             kept.push(host);
         }
-    }
-    if kept.len() > MOST_MEDIA_HOSTS {
-        return Err(ApiError::BadRequest(format!(
-            "at most {MOST_MEDIA_HOSTS} hosts may be allowed"
-        )));
+        if kept.len() > MOST_MEDIA_HOSTS {
+            return Err(ApiError::BadRequest(format!(
+                "at most {MOST_MEDIA_HOSTS} hosts may be allowed"
+            )));
+        }
     }
     Ok(kept)
 }
@@ -67,5 +69,17 @@ mod tests {
             .map(|n| format!("h{n}.org"))
             .collect();
         assert!(hosts_to_keep(&many).is_err());
+    }
+
+    #[test]
+    fn a_huge_list_is_refused_without_comparing_every_pair() {
+        let given: Vec<String> = (0..300_000).map(|n| format!("h{n}.example")).collect();
+        let refused = hosts_to_keep(&given).unwrap_err();
+        assert!(refused.to_string().contains("at most"), "{refused}");
+        // Repeats of an allowed list are each kept once.
+        let repeated: Vec<String> = (0..300_000)
+            .map(|n| format!("h{}.example", n % 3))
+            .collect();
+        assert_eq!(hosts_to_keep(&repeated).unwrap().len(), 3);
     }
 }

@@ -51,6 +51,7 @@ impl Accounts {
 #[async_trait::async_trait]
 impl MembersService for Accounts {
     async fn members(&self, context: &RequestContext) -> Result<Vec<Member>, ApiError> {
+        context.require(Role::Owner, "reading the members")?;
         let members = self.store.members(&context.tenant).await?;
         Ok(members
             .into_iter()
@@ -111,6 +112,7 @@ impl MembersService for Accounts {
     }
 
     async fn tokens(&self, context: &RequestContext) -> Result<Vec<TokenSummary>, ApiError> {
+        context.require(Role::Owner, "reading the tenant's tokens")?;
         let tokens = self.store.tokens(None).await?;
         Ok(tokens
             .into_iter()

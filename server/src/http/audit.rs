@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use app::model::{AuditEntry, RequestContext};
+use app::model::{AuditEntry, RequestContext, Role};
 use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{Query, Request, State};
@@ -60,6 +60,7 @@ async fn list(
     Context(context): Context,
     Query(query): Query<ListQuery>,
 ) -> Result<Response, HttpError> {
+    context.require(Role::Owner, "reading the audit trail")?;
     let limit = query.limit.unwrap_or(100).clamp(1, MOST);
     let entries = state.runs.store().audit(&context.tenant, limit).await?;
     Ok(axum::Json(json!({ "tenant": context.tenant, "entries": entries })).into_response())

@@ -112,17 +112,6 @@ impl PassvaultServiceImpl {
     }
 }
 
-fn require(context: &RequestContext, role: Role, doing: &str) -> Result<(), ApiError> {
-    if context.role.allows(role) {
-        Ok(())
-    } else {
-        Err(ApiError::Forbidden(format!(
-            "{doing} needs the {role} role in tenant {:?}; you are a {}",
-            context.tenant, context.role
-        )))
-    }
-}
-
 fn taken(name: &str) -> ApiError {
     ApiError::Conflict(format!(
         "name: there is a passvault entry named {name:?} already"
@@ -162,7 +151,7 @@ impl PassvaultService for PassvaultServiceImpl {
         context: &RequestContext,
         entry: NewVaultEntry,
     ) -> Result<VaultEntry, ApiError> {
-        require(context, Role::Owner, "keeping a secret")?;
+        context.require(Role::Owner, "keeping a secret")?;
         let name = bad(check_name(&entry.name))?;
         let env_var = bad(check_env_var(&entry.env_var))?;
         let description = bad(check_description(&entry.description))?;
@@ -199,7 +188,7 @@ impl PassvaultService for PassvaultServiceImpl {
         id: &str,
         edit: VaultEntryEdit,
     ) -> Result<VaultEntry, ApiError> {
-        require(context, Role::Owner, "changing a secret")?;
+        context.require(Role::Owner, "changing a secret")?;
         let sealed = match &edit.value {
             Some(value) => {
                 check_value(value).map_err(ApiError::BadRequest)?;
@@ -235,7 +224,7 @@ impl PassvaultService for PassvaultServiceImpl {
     }
 
     async fn delete_secret(&self, context: &RequestContext, id: &str) -> Result<(), ApiError> {
-        require(context, Role::Owner, "deleting a secret")?;
+        context.require(Role::Owner, "deleting a secret")?;
         if self.store.delete_vault_entry(&context.tenant, id).await? {
             Ok(())
         } else {
@@ -249,7 +238,7 @@ impl PassvaultService for PassvaultServiceImpl {
         id: &str,
         password: SecretText,
     ) -> Result<Revealed, ApiError> {
-        require(context, Role::Owner, "revealing a secret")?;
+        context.require(Role::Owner, "revealing a secret")?;
         let key = format!("{}/{}", context.tenant, context.user_id);
         let now = now_ms();
         if let Some(until) = self.reveals.blocked_until(&key, now) {
