@@ -490,3 +490,50 @@ async fn the_memory_api_names_bad_fields_and_keeps_settings_for_owners() {
         assert!(!text.contains("Fact one"), "the audit keeps ids only");
     }
 }
+
+#[tokio::test]
+async fn what_is_proposed_for_a_users_own_memory_is_reviewed_by_that_user_alone() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let service = Arc::new(MemoryServiceImpl::new(backend.store.clone()));
+        let memory: &dyn MemoryService = service.as_ref();
+        let (ada, bob) = (person("ada"), person("bob"));
+        let mine = ScopeRef {
+            kind: ScopeKind::User,
+            id: ada.user_id.clone(),
+        };
+        let ProposalOutcome::Queued { proposal } = service
+            .propose(
+                "default",
+                &mine,
+                vec![op(Action::Add, Some("My doctor is Dr Lee"), None)],
+                "agent demo",
+                None,
+            )
+            .await
+            .unwrap()
+        else {
+            panic!("{name}: queued for review by default")
+        };
+        // Another member of the tenant neither reads it nor decides it.
+        assert!(
+            memory.proposals(&bob, None).await.unwrap().is_empty(),
+            "{name}"
+        );
+        let refused = memory
+            .decide_proposal(&bob, &proposal.id, true)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, ApiError::NotFound(_)),
+            "{name}: {refused}"
+        );
+        // Its user does.
+        assert_eq!(memory.proposals(&ada, None).await.unwrap().len(), 1);
+        let accepted = memory
+            .decide_proposal(&ada, &proposal.id, true)
+            .await
+            .unwrap();
+        assert_eq!(accepted.state, "accepted", "{name}");
+    }
+}

@@ -55,10 +55,13 @@ pub trait MemoryStore: Send + Sync {
         scope: &ScopeRef,
         proposal: &MemoryProposal,
     ) -> Result<(), StoreError>;
-    /// Proposals, newest first; only those in `state` when given.
+    /// Proposals `reader` may see, newest first: those for the tenant's and projects'
+    /// memory, and for the reader's own (another user's memory is theirs alone); only
+    /// those in `state` when given.
     async fn proposals(
         &self,
         tenant_id: &str,
+        reader: &str,
         state: Option<&str>,
     ) -> Result<Vec<MemoryProposal>, StoreError>;
     async fn proposal(

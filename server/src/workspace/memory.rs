@@ -272,7 +272,10 @@ impl MemoryService for MemoryServiceImpl {
         context: &RequestContext,
         state: Option<&str>,
     ) -> Result<Vec<MemoryProposal>, ApiError> {
-        Ok(self.store.proposals(&context.tenant, state).await?)
+        Ok(self
+            .store
+            .proposals(&context.tenant, &context.user_id, state)
+            .await?)
     }
 
     async fn decide_proposal(
@@ -283,7 +286,12 @@ impl MemoryService for MemoryServiceImpl {
     ) -> Result<MemoryProposal, ApiError> {
         let tenant = &context.tenant;
         let missing = || ApiError::NotFound(format!("memory proposal {id:?} does not exist"));
-        let (proposal, scope) = self.store.proposal(tenant, id).await?.ok_or_else(missing)?;
+        let (proposal, scope) = self
+            .store
+            .proposal(tenant, id)
+            .await?
+            .filter(|(_, scope)| scope.kind != ScopeKind::User || scope.id == context.user_id)
+            .ok_or_else(missing)?;
         if proposal.state != "pending" {
             return Err(ApiError::Conflict(format!(
                 "memory proposal {id:?} was {} already",

@@ -218,14 +218,18 @@ impl MemoryStore for SqlStore {
     async fn proposals(
         &self,
         tenant_id: &str,
+        reader: &str,
         state: Option<&str>,
     ) -> Result<Vec<MemoryProposal>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {PROPOSAL_COLUMNS} FROM memory_proposals WHERE tenant_id = $1 \
-             AND ($2 = '' OR state = $2) ORDER BY seq DESC LIMIT 500"
+             AND ($2 = '' OR state = $2) AND (scope <> $3 OR scope_id = $4) \
+             ORDER BY seq DESC LIMIT 500"
         ))
         .bind(tenant_id)
         .bind(state.unwrap_or_default())
+        .bind(ScopeKind::User.label())
+        .bind(reader)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
