@@ -69,9 +69,13 @@ struct Setup {
 }
 
 async fn start(backend: &backends::Backend) -> Setup {
+    start_with_env(backend, &[]).await
+}
+
+async fn start_with_env(backend: &backends::Backend, env: &[(&str, &str)]) -> Setup {
     let (url, seen) = tool_calling_agent().await;
     let agent = format!("scripted={url}");
-    let api = Api::start(&["--db", &backend.url, "--agent", &agent]).await;
+    let api = Api::start_with_env(&["--db", &backend.url, "--agent", &agent], env).await;
     Setup { api, seen }
 }
 
@@ -392,5 +396,39 @@ async fn an_agents_memory_waits_in_review_and_owners_set_which_tools_run_freely(
         );
         let (_, audit) = api.get("/api/v1/audit").await;
         assert!(audit.to_string().contains("tools.policy"), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_denial_sent_while_an_allowed_tool_starts_leaves_the_note_and_the_answer_agreeing() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        // The allowed tool is held just before it runs; the denial arrives meanwhile.
+        let setup = start_with_env(&backend, &[("AGENT_OS_PAUSE_AT", "before-tool")]).await;
+        let api = &setup.api;
+        let arguments = json!({"title": "Contested", "body": "written or not"});
+        let (_, run) = setup.call("note_write", arguments).await;
+        let paused = api.settled(&run).await;
+        let ask = paused["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+        let ((allowed, _), (denied, _)) = tokio::join!(
+            api.receipt(
+                &run,
+                &ask,
+                "frontend_tool",
+                "submit",
+                json!({"result": null})
+            ),
+            async {
+                tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+                api.receipt(&run, &ask, "frontend_tool", "cancel", json!({}))
+                    .await
+            },
+        );
+        // The allow came first and holds; the denial finds the ask answered.
+        assert_eq!((allowed, denied), (200, 409), "{name}");
+        let (_, shown) = api.get(&format!("/api/v1/asks/{run}:{ask}")).await;
+        let answer = &shown["ask"]["ask"]["state"]["answer"];
+        assert_eq!(answer["action"], "submit", "{name}: {shown}");
+        assert_eq!(setup.notes_titled("Contested").await.len(), 1, "{name}");
     }
 }

@@ -1,7 +1,7 @@
-//! Claims held in this process on work that must not run twice at once: a workspace
-//! tool for an ask, the start of a run in a thread (a second claimant is refused, not
-//! queued); and turns, taken one after another (the answers to one run's asks). Each
-//! ends when its guard is dropped.
+//! Claims held in this process on work that must not run twice at once: the start of a
+//! run in a thread (a second claimant is refused, not queued); and turns, taken one after
+//! another (the answers to one run's asks, a workspace tool's run among them). Each ends
+//! when its guard is dropped.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};

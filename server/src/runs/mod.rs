@@ -41,8 +41,6 @@ pub struct Runs {
     vault: Arc<Vault>,
     /// What runs the workspace tools agents call (the workspace, set at start).
     tools: OnceLock<Arc<dyn tools::ToolRunner>>,
-    /// Workspace tools being run now, by ask key: a second receipt for one is refused.
-    running_tools: claims::Claims,
     /// Threads whose next run is being started: a second start is refused until the
     /// first run exists (and then sees it running).
     starting: claims::Claims,
@@ -61,7 +59,6 @@ impl Runs {
             held: Mutex::new(HashMap::new()),
             vault,
             tools: OnceLock::new(),
-            running_tools: claims::Claims::default(),
             starting: claims::Claims::default(),
             answering: claims::Turns::default(),
         });

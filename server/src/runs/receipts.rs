@@ -37,12 +37,24 @@ impl Runs {
         actor: &str,
         envelope: &ReceiptEnvelope,
     ) -> Result<ReceiptOutcome, ApiError> {
+        let missing = || ApiError::NotFound(format!("ask {key:?} does not exist"));
+        let run_id = self
+            .host
+            .store
+            .get_ask(tenant_id, key)
+            .await?
+            .ok_or_else(missing)?
+            .run_id;
+        // One answer to the run at a time, from reading its ask to holding or sending the
+        // answer: a workspace tool an allow runs cannot run for an ask a denial closed
+        // meanwhile, and the resume the last answer starts finds every answer held.
+        let _turn = self.answering.take(&run_id).await;
         let record = self
             .host
             .store
             .get_ask(tenant_id, key)
             .await?
-            .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
+            .ok_or_else(missing)?;
         let redacted_envelope = |data: &Value| {
             let mut receipt = serde_json::to_value(&envelope.receipt).unwrap_or(Value::Null);
             receipt["data"] = data.clone();
@@ -91,8 +103,7 @@ impl Runs {
             },
             Err(error) => Err(ApiError::BadRequest(error.to_string())),
         };
-        // Held until the ask is closed: its tool runs once.
-        let (answer, _running) = match checked {
+        let answer = match checked {
             Ok(answer) => answer,
             Err(error) => {
                 self.host
@@ -118,8 +129,6 @@ impl Runs {
         if let AskState::Resolved { answer: recorded } = &mut state {
             recorded.actor = Some(actor.to_owned());
         }
-        // One answer to the run at a time, from closing its ask to holding or sending it.
-        let _turn = self.answering.take(&record.run_id).await;
         let resolution = self
             .host
             .store

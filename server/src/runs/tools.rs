@@ -13,8 +13,8 @@ use app::workspace_tools::{ToolPolicy, WorkspaceCall, failed, is_workspace_tool}
 use serde_json::json;
 
 use super::Runs;
-use super::claims::Claim;
 use crate::clock::now_ms;
+use crate::fault::pause_point;
 use crate::store::AskRecord;
 
 /// Who answers a freely running tool's ask.
@@ -73,38 +73,22 @@ fn workspace_call(record: &AskRecord) -> Option<(String, Result<WorkspaceCall, S
 
 impl Runs {
     /// Runs the workspace tool an allowed ask is for and puts its result in the answer;
-    /// any other answer passes unchanged. The claim it returns is held until the ask is
-    /// closed, so the tool runs once.
+    /// any other answer passes unchanged. Called within the run's answering turn on an
+    /// ask read pending in it, so the tool runs once, and never for an ask closed.
     pub(super) async fn run_workspace_tool(
         &self,
         tenant_id: &str,
         record: &AskRecord,
         mut answer: ValidatedAnswer,
         actor: &str,
-    ) -> Result<(ValidatedAnswer, Option<Claim<'_>>), ApiError> {
+    ) -> Result<ValidatedAnswer, ApiError> {
         let Some((tool, call)) = workspace_call(record) else {
-            return Ok((answer, None));
+            return Ok(answer);
         };
         if answer.action != "submit" {
-            return Ok((answer, None));
+            return Ok(answer);
         }
-        let claim = self
-            .running_tools
-            .claim(&record.key)
-            .ok_or_else(|| ApiError::Conflict(format!("{tool} is already running for this ask")))?;
-        // The ask was read before the claim: another receipt may have run the tool and
-        // closed the ask since, and released its claim. Only a still pending ask runs it.
-        let still_pending = self
-            .host
-            .store
-            .get_ask(tenant_id, &record.key)
-            .await?
-            .is_some_and(|current| current.ask.state.is_pending());
-        if !still_pending {
-            return Err(ApiError::Conflict(format!(
-                "this ask was answered meanwhile; {tool} ran once"
-            )));
-        }
+        pause_point("before-tool").await;
         let run = self.get_run(tenant_id, &record.run_id).await?;
         let caller = ToolCaller {
             agent: run.agent.clone(),
@@ -125,7 +109,7 @@ impl Runs {
         answer.data = json!({ "result": result });
         answer.recorded.data = answer.data.clone();
         answer.recorded.summary = summary;
-        Ok((answer, Some(claim)))
+        Ok(answer)
     }
 
     /// Once a run's stream has ended: answers its pending workspace tool calls that the
