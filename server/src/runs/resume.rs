@@ -52,30 +52,19 @@ impl Runs {
         // before a crash), every answer it carries counts as delivered.
         let keys: Vec<String> = asks.iter().map(|record| record.key.clone()).collect();
         if store.get_run(tenant_id, &next_run_id).await?.is_none() {
-            let Some(answers) = self.answers_of(tenant_id, &asks).await? else {
-                store.unclaim_resume(tenant_id, run_id).await?;
-                return Ok(());
-            };
-            let run = self.get_run(tenant_id, run_id).await?;
-            let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
-            let paused = Paused {
-                next_run_id,
-                context: self.given_context(tenant_id, &run.thread_id).await?,
-                run,
-                asks,
-                answers,
-            };
-            let mut prepared = agent.prepare_resume(&self.host, &paused).await?;
-            prepared.first.extend(paused.context.event());
-            self.start(
-                &agent,
-                tenant_id,
-                &paused.run.thread_id,
-                &paused.next_run_id,
-                prepared,
-                RunOptions::default(),
-            )
-            .await?;
+            match self.start_resume(tenant_id, run_id, asks).await {
+                Ok(true) => {}
+                // A password was lost: its ask is open again and the claim let go.
+                Ok(false) => return Ok(()),
+                Err(error) => {
+                    // Nothing carries the answers: the run goes back to waiting for its
+                    // resume, and the answers wait in memory for it.
+                    if store.get_run(tenant_id, &next_run_id).await?.is_none() {
+                        store.unclaim_resume(tenant_id, run_id).await?;
+                    }
+                    return Err(error);
+                }
+            }
         }
         for key in &keys {
             store
@@ -97,6 +86,75 @@ impl Runs {
         let _turn = self.answering.take(run_id).await;
         if let Err(error) = self.resume_when_answered(tenant_id, run_id, false).await {
             tracing::error!(%error, run_id, "could not resume a run answered while it streamed");
+        }
+    }
+
+    /// Starts the follow-up run of claimed run `run_id` with its asks' answers; false when
+    /// a password was lost (its ask is open again, the claim let go). On a failure before
+    /// the follow-up exists, the answers taken for it are held again.
+    async fn start_resume(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+        asks: Vec<AskRecord>,
+    ) -> Result<bool, ApiError> {
+        let run = self.get_run(tenant_id, run_id).await?;
+        let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
+        let context = self.given_context(tenant_id, &run.thread_id).await?;
+        let Some(answers) = self.answers_of(tenant_id, &asks).await? else {
+            self.host.store.unclaim_resume(tenant_id, run_id).await?;
+            return Ok(false);
+        };
+        let paused = Paused {
+            next_run_id: resume_run_id(run_id),
+            context,
+            run,
+            asks,
+            answers,
+        };
+        let prepared = match agent.prepare_resume(&self.host, &paused).await {
+            Ok(mut prepared) => {
+                prepared.first.extend(paused.context.event());
+                prepared
+            }
+            Err(error) => {
+                self.hold_again(&paused.asks, paused.answers);
+                return Err(error);
+            }
+        };
+        let started = self
+            .start(
+                &agent,
+                tenant_id,
+                &paused.run.thread_id,
+                &paused.next_run_id,
+                prepared,
+                RunOptions::default(),
+            )
+            .await;
+        if let Err(error) = started {
+            if self
+                .host
+                .store
+                .get_run(tenant_id, &paused.next_run_id)
+                .await?
+                .is_none()
+            {
+                self.hold_again(&paused.asks, paused.answers);
+            }
+            return Err(error);
+        }
+        Ok(true)
+    }
+
+    /// Puts answers taken for a resume back, for the resume that will carry them.
+    fn hold_again(&self, asks: &[AskRecord], mut answers: BTreeMap<String, ValidatedAnswer>) {
+        if let Ok(mut held) = self.held.lock() {
+            for record in asks {
+                if let Some(answer) = answers.remove(&record.ask.id) {
+                    held.insert(record.key.clone(), answer);
+                }
+            }
         }
     }
 
@@ -122,13 +180,7 @@ impl Runs {
             return Ok(Some(answers));
         }
         // What was taken from the held answers goes back, for when the asks are answered.
-        if let Ok(mut held) = self.held.lock() {
-            for record in asks {
-                if let Some(answer) = answers.remove(&record.ask.id) {
-                    held.insert(record.key.clone(), answer);
-                }
-            }
-        }
+        self.hold_again(asks, answers);
         for record in lost {
             self.reopen(tenant_id, record, LOST_SECRET).await?;
         }
