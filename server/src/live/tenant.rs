@@ -101,26 +101,36 @@ impl Tenants {
         let mut latest = None;
         {
             let mut runs = lock(&self.runs);
-            let run = runs
-                .entry(run_id.to_owned())
-                .or_insert_with(|| RunActivity {
-                    tracker: ActivityTracker::default(),
-                    last: None,
-                });
+            // Answers alone arrive for runs that ended too (a paused run's asks): they
+            // follow a run already followed, and start following none.
+            let answers_only = events
+                .iter()
+                .all(|event| matches!(event.body, EventBody::AskClosed { .. }));
+            let mut run = if answers_only {
+                runs.get_mut(run_id)
+            } else {
+                Some(
+                    runs.entry(run_id.to_owned())
+                        .or_insert_with(|| RunActivity {
+                            tracker: ActivityTracker::default(),
+                            last: None,
+                        }),
+                )
+            };
             for event in events {
                 changed |= changes_inbox(&event.body);
                 ended |= matches!(
                     event.body,
                     EventBody::RunFinished { .. } | EventBody::RunFailed { .. }
                 );
-                if let Some(line) = run.tracker.see(&event.body) {
+                if let Some(line) = run.as_mut().and_then(|run| run.tracker.see(&event.body)) {
                     latest = Some(Activity {
                         line,
                         at_ms: event.ts,
                     });
                 }
             }
-            if let Some(activity) = &latest {
+            if let (Some(run), Some(activity)) = (run, &latest) {
                 run.last = Some(activity.clone());
             }
             if ended {
@@ -141,5 +151,52 @@ impl Tenants {
         if changed {
             let _ = sender.send(TenantSignal::Changed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use app::protocol::ask::{AskKind, AskState};
+    use app::protocol::channel::{Channel, EventBody, RunEvent, RunOutcome, RunRef};
+
+    use super::{Tenants, lock};
+
+    fn event(run: &Arc<RunRef>, sequence: u64, body: EventBody) -> RunEvent {
+        RunEvent {
+            run: run.clone(),
+            sequence,
+            channel: Channel::System,
+            body,
+            ts: 1,
+            upstream: None,
+        }
+    }
+
+    #[test]
+    fn a_run_is_followed_until_it_ends_and_an_answer_after_its_end_follows_nothing() {
+        let tenants = Tenants::default();
+        let run = Arc::new(RunRef::new("acme", "th", "r1"));
+        let started = EventBody::RunStarted {
+            protocol_version: None,
+        };
+        tenants.see(&[event(&run, 1, started)]);
+        assert_eq!(lock(&tenants.runs).len(), 1);
+        let paused = EventBody::RunFinished {
+            outcome: RunOutcome::Interrupted {
+                ask_ids: vec!["a".into()],
+            },
+        };
+        tenants.see(&[event(&run, 2, paused)]);
+        assert_eq!(lock(&tenants.runs).len(), 0);
+        // The paused run's ask answered afterwards.
+        let answered = EventBody::AskClosed {
+            ask_id: "a".into(),
+            ask_kind: AskKind::Approval,
+            state: Box::new(AskState::Expired),
+        };
+        tenants.see(&[event(&run, 3, answered)]);
+        assert_eq!(lock(&tenants.runs).len(), 0, "nothing left behind");
     }
 }

@@ -229,18 +229,27 @@ impl HermesGateway {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let (sender, receiver) = oneshot::channel();
         self.pending.lock().await.insert(id, sender);
-        self.write(&app::protocol::hermes::request_frame(id, method, params))
-            .await?;
+        if let Err(error) = self
+            .write(&app::protocol::hermes::request_frame(id, method, params))
+            .await
+        {
+            self.pending.lock().await.remove(&id);
+            return Err(error);
+        }
         match tokio::time::timeout(Duration::from_secs(30), receiver).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(format!(
                 "the gateway {:?} exited before answering {method}",
                 self.name
             )),
-            Err(_) => Err(format!(
-                "the gateway {:?} did not answer {method} within 30 s",
-                self.name
-            )),
+            Err(_) => {
+                // An answer that comes later has no one waiting for it.
+                self.pending.lock().await.remove(&id);
+                Err(format!(
+                    "the gateway {:?} did not answer {method} within 30 s",
+                    self.name
+                ))
+            }
         }
     }
 
