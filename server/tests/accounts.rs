@@ -16,6 +16,22 @@ use server::store::accounts::UserRecord;
 const PASSWORD: &str = "correct horse battery";
 
 #[tokio::test]
+async fn a_sign_in_naming_no_tenant_opens_the_one_joined_first_not_one_that_added_the_user_later() {
+    for backend in backends::all().await {
+        let accounts = Accounts::new(backend.store.clone());
+        accounts
+            .add_user("ada", PASSWORD, "zeta", Role::Operator)
+            .await
+            .unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        // Another tenant's owner adds her, under a name that sorts first.
+        accounts.grant("ada", "-", Role::Viewer).await.unwrap();
+        let opened = accounts.login("ada", PASSWORD, None).await.unwrap();
+        assert_eq!(opened.identity.tenant, "zeta", "{}", backend.name);
+    }
+}
+
+#[tokio::test]
 async fn a_user_is_stored_with_an_argon2id_hash_and_a_role_per_tenant() {
     for backend in backends::all().await {
         let accounts = Accounts::new(backend.store.clone());

@@ -106,7 +106,9 @@ pub trait AccountStore: Send + Sync {
         role: Role,
         now_ms: i64,
     ) -> Result<(), StoreError>;
-    /// The user's tenants and roles, by tenant.
+    /// The user's tenants and roles, the one joined first first: a sign-in that names no
+    /// tenant opens that one, so a tenant that adds someone later never becomes where
+    /// they land.
     async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError>;
     /// The tenant's members with their roles, by name.
     async fn members(&self, tenant_id: &str) -> Result<Vec<Member>, StoreError>;

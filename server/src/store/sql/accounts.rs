@@ -141,7 +141,8 @@ impl AccountStore for SqlStore {
 
     async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError> {
         let rows = sqlx::query(
-            "SELECT tenant_id, role FROM memberships WHERE user_id = $1 ORDER BY tenant_id",
+            "SELECT tenant_id, role FROM memberships WHERE user_id = $1 \
+             ORDER BY created_at_ms, tenant_id",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
