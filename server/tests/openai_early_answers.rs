@@ -1,6 +1,6 @@
 //! A Responses runtime's approval request arrives while its response still streams: an
 //! answer given before the stream ends waits, and goes back once the run has paused; a run
-//! stopped with the ask still open takes no answer.
+//! stopped with the ask still open closes it, and takes no answer for it.
 
 #![allow(clippy::unwrap_used)]
 
@@ -132,17 +132,19 @@ async fn an_ask_of_a_run_stopped_before_it_was_answered_takes_no_answer() {
         .await;
     assert_eq!(stopped, 200, "{body}");
 
+    // The ask closed with its run: it leaves the inbox, and an answer finds it closed.
+    let (_, shown) = api.get(&format!("/api/v1/asks/{run}:{ask}")).await;
+    assert_eq!(
+        shown["ask"]["ask"]["state"]["state"], "cancelled",
+        "{shown}"
+    );
+    let (_, inbox) = api.get("/api/v1/inbox").await;
+    assert_eq!(inbox["asks"].as_array().unwrap().len(), 0, "{inbox}");
     let (refused, body) = api
         .receipt(&run, &ask, "approval_card", "once", json!({}))
         .await;
     assert_eq!(refused, 409, "{body}");
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("can no longer be answered: its run ended (cancelled)"),
-        "{body}"
-    );
+    assert_eq!(body["resolution"]["state"], "cancelled", "{body}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         seen.lock().unwrap().len(),

@@ -65,21 +65,20 @@ impl Accounts {
             return Err(AuthError::BadCredentials);
         };
         let memberships = self.store.memberships(&user.id).await?;
-        let (tenant, role) = match tenant {
-            Some(tenant) => (
-                tenant.to_owned(),
-                role_in(&memberships, tenant).ok_or_else(|| AuthError::NotMember {
-                    user: user.name.clone(),
-                    tenant: tenant.to_owned(),
-                })?,
-            ),
-            None => memberships
-                .first()
-                .map(|membership| (membership.tenant_id.clone(), membership.role))
+        let tenant = match tenant {
+            Some(tenant) => tenant.to_owned(),
+            None => self
+                .store
+                .first_joined_tenant(&user.id)
+                .await?
                 .ok_or_else(|| {
                     AuthError::Invalid(format!("{:?} belongs to no tenant", user.name))
                 })?,
         };
+        let role = role_in(&memberships, &tenant).ok_or_else(|| AuthError::NotMember {
+            user: user.name.clone(),
+            tenant: tenant.clone(),
+        })?;
         let cookie = secret::random_hex(32);
         let opened = self
             .store

@@ -2,6 +2,7 @@
 //! the console drops the agent's stream and records the cancellation itself.
 
 use app::error::ApiError;
+use app::protocol::ask::AskState;
 use app::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
 use app::protocol::status::RunStatus;
 
@@ -27,7 +28,29 @@ impl Runs {
         // What the stream handed over before it stopped is stored first; if that ended
         // the run (it finished or paused on asks just then), its own ending stands.
         self.host.flushed().await?;
-        let stopped = vec![
+        // Its open asks close with it: nothing would carry their answers.
+        let mut stopped: Vec<EventDraft> = self
+            .host
+            .store
+            .run_asks(tenant_id, run_id)
+            .await?
+            .into_iter()
+            .filter(|record| record.ask.state.is_pending())
+            .map(|record| {
+                EventDraft::new(
+                    EventBody::AskClosed {
+                        ask_id: record.ask.id,
+                        ask_kind: record.ask.kind,
+                        state: Box::new(AskState::Cancelled {
+                            reason: "The run was stopped before this was answered".into(),
+                        }),
+                    },
+                    Some(now_ms()),
+                    None,
+                )
+            })
+            .collect();
+        stopped.extend([
             notice(Level::Warning, "Stopped by the operator".into()),
             EventDraft::new(
                 EventBody::RunFinished {
@@ -36,7 +59,7 @@ impl Runs {
                 Some(now_ms()),
                 None,
             ),
-        ];
+        ]);
         let Some(events) = self
             .host
             .store

@@ -106,10 +106,11 @@ pub trait AccountStore: Send + Sync {
         role: Role,
         now_ms: i64,
     ) -> Result<(), StoreError>;
-    /// The user's tenants and roles, the one joined first first: a sign-in that names no
-    /// tenant opens that one, so a tenant that adds someone later never becomes where
-    /// they land.
+    /// The user's tenants and roles, by tenant.
     async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError>;
+    /// The tenant the user joined first: a sign-in that names no tenant opens it, so a
+    /// tenant that adds someone later never becomes where they land.
+    async fn first_joined_tenant(&self, user_id: &str) -> Result<Option<String>, StoreError>;
     /// The tenant's members with their roles, by name.
     async fn members(&self, tenant_id: &str) -> Result<Vec<Member>, StoreError>;
     /// An owner's change to someone's membership, made only if the tenant keeps an

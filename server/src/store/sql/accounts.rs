@@ -139,10 +139,20 @@ impl AccountStore for SqlStore {
         Ok(())
     }
 
+    async fn first_joined_tenant(&self, user_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(
+            "SELECT tenant_id FROM memberships WHERE user_id = $1 \
+             ORDER BY created_at_ms, tenant_id LIMIT 1",
+        )
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|row| row.try_get("tenant_id")).transpose()?)
+    }
+
     async fn memberships(&self, user_id: &str) -> Result<Vec<Membership>, StoreError> {
         let rows = sqlx::query(
-            "SELECT tenant_id, role FROM memberships WHERE user_id = $1 \
-             ORDER BY created_at_ms, tenant_id",
+            "SELECT tenant_id, role FROM memberships WHERE user_id = $1 ORDER BY tenant_id",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
