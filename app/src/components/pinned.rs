@@ -96,53 +96,62 @@ pub fn PinnedNotes(
                 aria-label="Find a note to pin" maxlength="200"
                 on:input=move |event| search.set(event_target_value(&event)) />
         </Show>
-        <Transition fallback=|| view! { <p class="muted">"Loading pinned notes…"</p> }>
-            {move || Suspend::new(async move {
-                let Ok(context) = pinned.await else {
-                    return view! { <p class="muted">"Pinned notes could not be loaded."</p> }.into_any();
-                };
-                let ids: Vec<String> = context.pinned.notes.iter().map(|note| note.id.clone()).collect();
-                let listed = ids.clone();
-                let available: Vec<(String, String)> = notes
-                    .await
-                    .map(|list| list.notes.into_iter().filter(|note| !ids.contains(&note.id)).map(|note| (note.id, note.title)).collect())
-                    .unwrap_or_default();
-                let has_available = !available.is_empty();
-                view! {
-                    {context.pinned.notes.is_empty().then(|| view! { <p class="muted">"No notes pinned to this thread."</p> })}
-                    <ul class="pinned-list" aria-label="Notes pinned to this thread">
-                        {context.pinned.notes.into_iter().map(|note| {
-                            let unpinned: Vec<String> = listed.iter().filter(|id| **id != note.id).cloned().collect();
-                            view! {
-                                <li>
-                                    <a href=format!("/notes/{}", note.id)>{note.title.clone()}</a>
-                                    <span class="muted">" v" {note.version}</span>
-                                    <Show when=move || may.get()>
-                                        {
-                                            let unpinned = unpinned.clone();
-                                            let label = format!("Unpin {}", note.title);
-                                            view! { <button type="button" class="button small ghost" aria-label=label
-                                                on:click=move |_| set(unpinned.clone())>"Unpin"</button> }
-                                        }
-                                    </Show>
-                                </li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                    {context.project.map(|project| view! {
-                        <p class="muted">"From project " <a href=format!("/projects/{}", project.id)>{project.name}</a> ": "
-                            {if project.pinned.notes.is_empty() { "nothing pinned".to_owned() } else {
-                                project.pinned.notes.iter().map(|note| format!("{} v{}", note.title, note.version)).collect::<Vec<_>>().join(", ")
-                            }}
-                        </p>
+        // Drawn once the page is interactive, by the browser alone: a list the browser
+        // reads otherwise than the server did (seen after a reload) can then never break
+        // the page's hydration.
+        {move || if !crate::interactive::is_interactive() {
+            view! { <p class="muted">"Loading pinned notes…"</p> }.into_any()
+        } else {
+            view! {
+                <Transition fallback=|| view! { <p class="muted">"Loading pinned notes…"</p> }>
+                    {move || Suspend::new(async move {
+                        let Ok(context) = pinned.await else {
+                            return view! { <p class="muted">"Pinned notes could not be loaded."</p> }.into_any();
+                        };
+                        let ids: Vec<String> = context.pinned.notes.iter().map(|note| note.id.clone()).collect();
+                        let listed = ids.clone();
+                        let available: Vec<(String, String)> = notes
+                            .await
+                            .map(|list| list.notes.into_iter().filter(|note| !ids.contains(&note.id)).map(|note| (note.id, note.title)).collect())
+                            .unwrap_or_default();
+                        let has_available = !available.is_empty();
+                        view! {
+                            {context.pinned.notes.is_empty().then(|| view! { <p class="muted">"No notes pinned to this thread."</p> })}
+                            <ul class="pinned-list" aria-label="Notes pinned to this thread">
+                                {context.pinned.notes.into_iter().map(|note| {
+                                    let unpinned: Vec<String> = listed.iter().filter(|id| **id != note.id).cloned().collect();
+                                    view! {
+                                        <li>
+                                            <a href=format!("/notes/{}", note.id)>{note.title.clone()}</a>
+                                            <span class="muted">" v" {note.version}</span>
+                                            <Show when=move || may.get()>
+                                                {
+                                                    let unpinned = unpinned.clone();
+                                                    let label = format!("Unpin {}", note.title);
+                                                    view! { <button type="button" class="button small ghost" aria-label=label
+                                                        on:click=move |_| set(unpinned.clone())>"Unpin"</button> }
+                                                }
+                                            </Show>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                            {context.project.map(|project| view! {
+                                <p class="muted">"From project " <a href=format!("/projects/{}", project.id)>{project.name}</a> ": "
+                                    {if project.pinned.notes.is_empty() { "nothing pinned".to_owned() } else {
+                                        project.pinned.notes.iter().map(|note| format!("{} v{}", note.title, note.version)).collect::<Vec<_>>().join(", ")
+                                    }}
+                                </p>
+                            })}
+                            <Show when=move || may.get() && has_available>
+                                <PinPicker field_id="pin-note" label="Note to pin" prompt="Pin a note…"
+                                    button_label="Pin the note" options=available.clone() pinned=ids.clone() pin=Callback::new(set) chosen />
+                            </Show>
+                        }.into_any()
                     })}
-                    <Show when=move || may.get() && has_available>
-                        <PinPicker field_id="pin-note" label="Note to pin" prompt="Pin a note…"
-                            button_label="Pin the note" options=available.clone() pinned=ids.clone() pin=Callback::new(set) chosen />
-                    </Show>
-                }.into_any()
-            })}
-        </Transition>
+                </Transition>
+            }.into_any()
+        }}
         {move || {
             let given: Vec<GivenItem> = given.get().into_iter().filter(|item| item.kind == "note").collect();
             (!given.is_empty()).then(|| view! {

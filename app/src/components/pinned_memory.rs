@@ -60,53 +60,62 @@ pub fn PinnedMemory(
         {move || pin.value().get().and_then(Result::err).map(|error| view! {
             <p class="error-text" role="alert">{error.to_string()}</p>
         })}
-        <Transition fallback=|| view! { <p class="muted">"Loading pinned memory…"</p> }>
-            {move || Suspend::new(async move {
-                let Ok(context) = pinned.await else {
-                    return view! { <p class="muted">"Pinned memory could not be loaded."</p> }.into_any();
-                };
-                let ids: Vec<String> = context.pinned.memory.iter().map(|entry| entry.id.clone()).collect();
-                let available: Vec<(String, String)> = offered
-                    .await
-                    .map(|entries| entries.into_iter().filter(|entry| !ids.contains(&entry.id)).map(|entry| (entry.id, entry.text)).collect())
-                    .unwrap_or_default();
-                let has_available = !available.is_empty();
-                let listed = ids.clone();
-                view! {
-                    {context.pinned.memory.is_empty().then(|| view! { <p class="muted">"No memory pinned to this thread."</p> })}
-                    <ul class="pinned-list" aria-label="Memory pinned to this thread">
-                        {context.pinned.memory.into_iter().map(|entry| {
-                            let unpinned: Vec<String> = listed.iter().filter(|id| **id != entry.id).cloned().collect();
-                            let label = format!("Unpin “{}”", entry.text.chars().take(40).collect::<String>());
-                            view! {
-                                <li>
-                                    <span class="memory-text">{entry.text.clone()}</span>
-                                    <span class="muted">" (" {if entry.scope == ScopeKind::Project { "project" } else { "tenant" }} ")"</span>
-                                    <Show when=move || may.get()>
-                                        {
-                                            let (unpinned, label) = (unpinned.clone(), label.clone());
-                                            view! { <button type="button" class="button small ghost" aria-label=label
-                                                on:click=move |_| set(unpinned.clone())>"Unpin"</button> }
-                                        }
-                                    </Show>
-                                </li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                    {context.project.map(|project| view! {
-                        <p class="muted">"From project " <a href=format!("/projects/{}", project.id)>{project.name}</a> ": "
-                            {if project.pinned.memory.is_empty() { "nothing pinned".to_owned() } else {
-                                project.pinned.memory.iter().map(|entry| entry.text.clone()).collect::<Vec<_>>().join(" · ")
-                            }}
-                        </p>
+        // Drawn once the page is interactive, by the browser alone: a list the browser
+        // reads otherwise than the server did (seen after a reload) can then never break
+        // the page's hydration.
+        {move || if !crate::interactive::is_interactive() {
+            view! { <p class="muted">"Loading pinned memory…"</p> }.into_any()
+        } else {
+            view! {
+                <Transition fallback=|| view! { <p class="muted">"Loading pinned memory…"</p> }>
+                    {move || Suspend::new(async move {
+                        let Ok(context) = pinned.await else {
+                            return view! { <p class="muted">"Pinned memory could not be loaded."</p> }.into_any();
+                        };
+                        let ids: Vec<String> = context.pinned.memory.iter().map(|entry| entry.id.clone()).collect();
+                        let available: Vec<(String, String)> = offered
+                            .await
+                            .map(|entries| entries.into_iter().filter(|entry| !ids.contains(&entry.id)).map(|entry| (entry.id, entry.text)).collect())
+                            .unwrap_or_default();
+                        let has_available = !available.is_empty();
+                        let listed = ids.clone();
+                        view! {
+                            {context.pinned.memory.is_empty().then(|| view! { <p class="muted">"No memory pinned to this thread."</p> })}
+                            <ul class="pinned-list" aria-label="Memory pinned to this thread">
+                                {context.pinned.memory.into_iter().map(|entry| {
+                                    let unpinned: Vec<String> = listed.iter().filter(|id| **id != entry.id).cloned().collect();
+                                    let label = format!("Unpin “{}”", entry.text.chars().take(40).collect::<String>());
+                                    view! {
+                                        <li>
+                                            <span class="memory-text">{entry.text.clone()}</span>
+                                            <span class="muted">" (" {if entry.scope == ScopeKind::Project { "project" } else { "tenant" }} ")"</span>
+                                            <Show when=move || may.get()>
+                                                {
+                                                    let (unpinned, label) = (unpinned.clone(), label.clone());
+                                                    view! { <button type="button" class="button small ghost" aria-label=label
+                                                        on:click=move |_| set(unpinned.clone())>"Unpin"</button> }
+                                                }
+                                            </Show>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                            {context.project.map(|project| view! {
+                                <p class="muted">"From project " <a href=format!("/projects/{}", project.id)>{project.name}</a> ": "
+                                    {if project.pinned.memory.is_empty() { "nothing pinned".to_owned() } else {
+                                        project.pinned.memory.iter().map(|entry| entry.text.clone()).collect::<Vec<_>>().join(" · ")
+                                    }}
+                                </p>
+                            })}
+                            <Show when=move || may.get() && has_available>
+                                <PinPicker field_id="pin-memory" label="Memory to pin" prompt="Pin a memory entry…"
+                                    button_label="Pin the memory entry" options=available.clone() pinned=ids.clone() pin=Callback::new(set) chosen />
+                            </Show>
+                        }.into_any()
                     })}
-                    <Show when=move || may.get() && has_available>
-                        <PinPicker field_id="pin-memory" label="Memory to pin" prompt="Pin a memory entry…"
-                            button_label="Pin the memory entry" options=available.clone() pinned=ids.clone() pin=Callback::new(set) chosen />
-                    </Show>
-                }.into_any()
-            })}
-        </Transition>
+                </Transition>
+            }.into_any()
+        }}
         {move || {
             let given: Vec<GivenItem> = given.get().into_iter().filter(|item| item.kind == "memory").collect();
             (!given.is_empty()).then(|| view! {
