@@ -231,7 +231,11 @@ fn every_newer_form_ask_is_projected_with_cancellation() {
         &view.ask("srq-333333333333").unwrap().state,
         AskState::Cancelled { reason } if reason == "interrupted"
     ));
-    assert!(view.ask("srq-444444444444").unwrap().state.is_pending());
+    // Still open when the recording ends mid-turn: it closes with the run that failed.
+    assert_eq!(
+        view.ask("srq-444444444444").unwrap().state,
+        AskState::closed_by_failed_run()
+    );
     assert!(
         view.ask("srq-555555555555").is_none(),
         "vault.code is declined, not asked"
@@ -320,8 +324,12 @@ fn request_cancel_withdraws_only_that_request() {
             json!({"id":"srq-aaaaaaaaaaaa","method":"sudo","reason":"resolved"}),
         ),
     ]);
-    assert!(!view.asks[0].state.is_pending());
-    assert!(view.asks[1].state.is_pending());
+    assert!(matches!(
+        &view.asks[0].state,
+        AskState::Cancelled { reason } if reason == "resolved"
+    ));
+    // The other stayed open until the lines ended mid-turn, and closed with the run.
+    assert_eq!(view.asks[1].state, AskState::closed_by_failed_run());
 }
 
 #[test]
@@ -397,7 +405,7 @@ fn a_destructive_command_is_never_offered_always_even_when_the_agent_allows_it()
             json!({"command": command, "description": "asked", "allow_permanent": true,
                    "choices": ["once", "session", "always", "deny"]}),
         )]);
-        view.pending_asks().next().unwrap().clone()
+        view.asks[0].clone()
     };
     let harmless = request("ls -la");
     assert_eq!(harmless.actions, ["once", "session", "always", "deny"]);

@@ -314,6 +314,7 @@ mod requests {
                 json!({"type": "mcp", "server_label": "wiki", "server_url": "https://wiki.example/mcp"}),
             ],
             approvals: Vec::new(),
+            follow_up: None,
         }
     }
 
@@ -413,6 +414,32 @@ mod requests {
         let tools = body["tools"].as_array().unwrap();
         assert_eq!(tools[0]["name"], "get_weather");
         assert_eq!(tools[1]["type"], "mcp");
+    }
+
+    #[test]
+    fn a_message_sent_in_place_of_answers_follows_them() {
+        let mut conversation = conversation();
+        conversation.approvals.push(ApprovalAnswer {
+            request_id: "mcpr_1".into(),
+            server_label: None,
+            name: "read".into(),
+            arguments: "{}".into(),
+            approve: false,
+        });
+        conversation.follow_up = Some("do it another way".into());
+        let responses = responses_body("m", &conversation);
+        let input = responses["input"].as_array().unwrap();
+        assert_eq!(input[input.len() - 2]["type"], "mcp_approval_response");
+        assert_eq!(
+            input.last().unwrap(),
+            &json!({"role": "user", "content": "do it another way"})
+        );
+        conversation.approvals.clear();
+        let chat = chat_body("m", &conversation);
+        assert_eq!(
+            chat["messages"].as_array().unwrap().last().unwrap(),
+            &json!({"role": "user", "content": "do it another way"})
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod common;
 
 use app::projection::{ItemBody, RunView};
 use app::protocol::agui::AgUiConfig;
+use app::protocol::ask::AskState;
 use app::protocol::channel::{EventBody, RunEvent};
 use common::*;
 use serde_json::{Value, json};
@@ -344,6 +345,36 @@ fn the_console_reopening_an_answered_ask_makes_it_pending_again() {
         &ask_events(&["answer", "lost", "answer"]),
     );
     assert_eq!(answered_again.asks[0].state.label(), "resolved");
+}
+
+#[test]
+fn an_ask_still_open_when_its_run_fails_closes_with_it_and_one_after_the_run_ended_does_not() {
+    let paused = ask_events(&[]);
+    let failure = |sequence: u64| {
+        let mut failed = paused[0].clone();
+        failed.sequence = sequence;
+        failed.body = EventBody::RunFailed {
+            message: "the agent's process died".into(),
+            code: None,
+        };
+        failed
+    };
+    // The ask opened while the run was still going, then the run failed.
+    let mut running: Vec<RunEvent> = paused
+        .iter()
+        .filter(|event| !matches!(event.body, EventBody::RunFinished { .. }))
+        .cloned()
+        .collect();
+    running.push(failure(running.len() as u64 + 1));
+    let view = RunView::from_events(Default::default(), &running);
+    assert_eq!(view.status, app::protocol::status::RunStatus::Failed);
+    assert_eq!(view.asks[0].state, AskState::closed_by_failed_run());
+    assert_eq!(view.pending_asks().count(), 0);
+    // A failure reported after the run paused moves nothing: its ask still waits.
+    let mut late = paused.clone();
+    late.push(failure(late.len() as u64 + 1));
+    let view = RunView::from_events(Default::default(), &late);
+    assert!(view.asks[0].state.is_pending());
 }
 
 #[test]

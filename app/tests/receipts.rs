@@ -8,10 +8,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use app::protocol::agui::asks::{InterruptSource, ask_for_frontend_tool, ask_from_interrupt};
-use app::protocol::ask::{Ask, AskState};
+use app::protocol::ask::{Ask, AskState, RecordedAnswer};
 use app::protocol::receipts::{
-    GatewayAnswer, Receipt, ReceiptEnvelope, ReceiptError, ReceiptTime, ResumeEntry, agui_resume,
-    custom_interrupt_resume, hermes_answer, resolved_state, validate,
+    GatewayAnswer, Receipt, ReceiptEnvelope, ReceiptError, ReceiptTime, ResumeEntry,
+    ValidatedAnswer, agui_resume, custom_interrupt_resume, hermes_answer, resolved_state, validate,
 };
 use common::*;
 use serde_json::{Value, json};
@@ -151,7 +151,7 @@ fn a_choice_outside_the_options_is_refused_and_the_options_are_named() {
 #[test]
 fn a_question_flow_needs_an_answer_for_every_question() {
     let view = project_file(&repo_path("fixtures/hermes/asks_request_form.jsonl"));
-    let ask = view.ask("srq-111111111111").unwrap().clone();
+    let ask = view.ask("srq-111111111111").unwrap().clone().pending();
     let error = validate(
         &ask,
         &receipt(&ask, "answer", json!({"answers": {"q1": "main"}})),
@@ -257,6 +257,38 @@ fn a_denial_reason_goes_along_with_a_cancelled_interrupt() {
         resume[0].payload,
         Some(json!({"reason": "book Friday instead"}))
     );
+}
+
+#[test]
+fn an_approval_closed_without_an_answer_resumes_as_abandoned_never_approved() {
+    let date = interrupt("confirm-date", "tool_approval", json!({}));
+    let schema = project_file(&repo_path("fixtures/peers/agui/pydantic-ai-approval.sse"))
+        .pending_asks()
+        .next()
+        .unwrap()
+        .clone();
+    let unanswered = |ask: &Ask| ValidatedAnswer {
+        ask_id: ask.id.clone(),
+        action: "cancel".into(),
+        data: Value::Null,
+        from_vault: None,
+        recorded: RecordedAnswer {
+            action: "cancel".into(),
+            data: Value::Null,
+            summary: "Not answered".into(),
+            actor: None,
+            at: None,
+        },
+    };
+    let answers: BTreeMap<String, ValidatedAnswer> = [&date, &schema]
+        .into_iter()
+        .map(|ask| (ask.id.clone(), unanswered(ask)))
+        .collect();
+    let resume = agui_resume(&[&date, &schema], &answers).unwrap();
+    assert_eq!(resume[0].status, "cancelled");
+    assert_eq!(resume[0].payload, None);
+    assert_eq!(resume[1].status, "resolved");
+    assert_eq!(resume[1].payload, Some(json!({"approved": false})));
 }
 
 #[test]

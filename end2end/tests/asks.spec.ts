@@ -204,7 +204,7 @@ test('a reply typed in the composer answers the pending question instead of star
   await expect(page.getByText('Reply to:')).toHaveCount(0);
 });
 
-test('with an approval pending, Enter in the composer says so and sends only when asked to', async ({ page }) => {
+test('with an approval pending, Enter in the composer says so, and a message sent anyway takes the answers\' place', async ({ page }) => {
   await startScenario(page, 'approve');
   await expect(askLane(page).getByRole('dialog').first()).toBeVisible();
   const composer = page.getByRole('textbox', { name: 'Message' });
@@ -217,6 +217,12 @@ test('with an approval pending, Enter in the composer says so and sends only whe
   await notice.getByRole('button', { name: 'Send as a new message anyway' }).click();
   await expect(page.locator('.run-status')).toHaveCount(2);
   await expect(timeline(page).getByText('what about the budget?')).toBeVisible();
+  // The message took the place of the answers: the approvals closed unanswered, and the
+  // one run that resumed the paused one carried it to the agent.
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  await expect(timeline(page).getByText('Both declined. Nothing booked.')).toBeVisible();
+  await expect(timeline(page).getByText(/And to your message .what about the budget\?./)).toBeVisible();
+  await expect(askLane(page).getByRole('dialog')).toHaveCount(0);
 });
 
 test('a tool call finished by the resume run keeps one card, updated in place', async ({ page }) => {

@@ -534,7 +534,8 @@ async fn a_server_killed_mid_run_restarts_with_every_event_and_pending_ask() {
     let thread = api.thread(None).await;
     let paused = api.say(&thread, "approve").await;
     let before = api.settled(&paused).await;
-    let slow = api.say(&thread, "slow").await;
+    // In a thread of its own: a message in the paused thread would take the answers' place.
+    let slow = api.say(&api.thread(None).await, "slow").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (_, slow_before) = api.get(&format!("/api/v1/runs/{slow}")).await;
     let Api {

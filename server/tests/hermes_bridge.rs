@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::TestServer;
@@ -389,5 +390,69 @@ async fn a_thread_resumes_its_gateway_session_after_a_restart() {
     assert!(
         text.starts_with("Hello again from the demo gateway (session demo_"),
         "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_run_stopped_while_its_session_opens_sends_no_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "slow=AGENT_OS_DEMO_SESSION_DELAY_MS=1500 exec '{}' demo-gateway",
+        common::BIN
+    );
+    let server = TestServer::start_with(&dir.path().join("data"), &["--hermes", &command]).await;
+    let bridge = Arc::new(Bridge {
+        client: server.client(),
+        server,
+        _dir: dir,
+    });
+    let (_, created) = bridge
+        .post("/api/v1/threads", json!({"agent": "slow"}))
+        .await;
+    let thread = created["thread"]["id"].as_str().unwrap().to_owned();
+    let sending = {
+        let (bridge, thread) = (bridge.clone(), thread.clone());
+        tokio::spawn(async move {
+            bridge
+                .post(
+                    &format!("/api/v1/threads/{thread}/messages"),
+                    json!({"text": "hello"}),
+                )
+                .await
+        })
+    };
+    // The run exists before its session has opened.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let run = loop {
+        let shown = bridge.get(&format!("/api/v1/threads/{thread}")).await;
+        if let Some(id) = shown["runs"][0]["id"].as_str() {
+            break id.to_owned();
+        }
+        assert!(Instant::now() < deadline, "no run appeared: {shown}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let (stopped, body) = bridge
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(stopped, 200, "{body}");
+    let (sent, body) = sending.await.unwrap();
+    assert_eq!(sent, 202, "{body}");
+
+    // Had the prompt gone out, the gateway's reply would land in the stopped run.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let shown = bridge.settled(&run).await;
+    assert_eq!(shown["run"]["status"], "cancelled", "{shown}");
+    assert_eq!(final_text(&shown), "", "{shown}");
+    // The session it opened serves the next message, and that run alone.
+    let (_, next) = bridge
+        .post(
+            &format!("/api/v1/threads/{thread}/messages"),
+            json!({"text": "hello"}),
+        )
+        .await;
+    let next = next["run"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        final_text(&bridge.settled(&next).await),
+        "Hello from the demo gateway."
     );
 }

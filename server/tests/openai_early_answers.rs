@@ -1,6 +1,6 @@
 //! A Responses runtime's approval request arrives while its response still streams: an
 //! answer given before the stream ends waits, and goes back once the run has paused; a run
-//! stopped with the ask still open closes it, and takes no answer for it.
+//! stopped, or cut off, with the ask still open closes it, and takes no answer for it.
 
 #![allow(clippy::unwrap_used)]
 
@@ -16,9 +16,10 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 /// A Responses endpoint whose first response asks to approve an MCP call, then waits for
-/// `release` before it ends as incomplete; a request that carries the approval's answer is
-/// answered with "Approved." Every request body is kept.
-async fn runtime(release: Arc<Notify>) -> (String, Arc<Mutex<Vec<Value>>>) {
+/// `release` before it ends as incomplete (or, `cut`, drops the connection without an
+/// ending); a request that carries the approval's answer is answered with "Approved."
+/// Every request body is kept.
+async fn runtime(release: Arc<Notify>, cut: bool) -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -56,6 +57,10 @@ async fn runtime(release: Arc<Notify>) -> (String, Arc<Mutex<Vec<Value>>>) {
                     return;
                 }
                 release.notified().await;
+                if cut {
+                    let _ = socket.shutdown().await;
+                    return;
+                }
                 let end = json!({"type": "response.incomplete", "response": {"id": "resp_1", "status": "incomplete", "incomplete_details": {"reason": "mcp_approval"}}});
                 let _ = socket.write_all(frame(end).as_bytes()).await;
                 let _ = socket.shutdown().await;
@@ -92,7 +97,7 @@ async fn console(url: &str) -> Api {
 #[tokio::test]
 async fn an_approval_answered_while_its_response_streams_goes_back_once_the_run_pauses() {
     let release = Arc::new(Notify::new());
-    let (url, seen) = runtime(release.clone()).await;
+    let (url, seen) = runtime(release.clone(), false).await;
     let api = console(&url).await;
     let thread = api.thread(Some("early")).await;
     let run = api.say(&thread, "read the wiki").await;
@@ -122,7 +127,7 @@ async fn an_approval_answered_while_its_response_streams_goes_back_once_the_run_
 #[tokio::test]
 async fn an_ask_of_a_run_stopped_before_it_was_answered_takes_no_answer() {
     let release = Arc::new(Notify::new());
-    let (url, seen) = runtime(release).await;
+    let (url, seen) = runtime(release, false).await;
     let api = console(&url).await;
     let thread = api.thread(Some("early")).await;
     let run = api.say(&thread, "read the wiki").await;
@@ -145,6 +150,42 @@ async fn an_ask_of_a_run_stopped_before_it_was_answered_takes_no_answer() {
         .await;
     assert_eq!(refused, 409, "{body}");
     assert_eq!(body["resolution"]["state"], "cancelled", "{body}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        1,
+        "nothing more reached the runtime"
+    );
+    assert_eq!(api.runs(&thread).await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_ask_of_a_run_cut_off_before_it_was_answered_closes_with_the_failure() {
+    let release = Arc::new(Notify::new());
+    let (url, seen) = runtime(release.clone(), true).await;
+    let api = console(&url).await;
+    let thread = api.thread(Some("early")).await;
+    let run = api.say(&thread, "read the wiki").await;
+    let (ask, _) = until_asked(&api, &run).await;
+    release.notify_one();
+    let failed = api.settled(&run).await;
+    assert_eq!(failed["run"]["status"], "failed", "{failed}");
+    assert_eq!(
+        failed["view"]["asks"][0]["state"]["state"], "cancelled",
+        "the run's view closes the ask: {failed}"
+    );
+
+    let (_, shown) = api.get(&format!("/api/v1/asks/{run}:{ask}")).await;
+    assert_eq!(
+        shown["ask"]["ask"]["state"]["reason"], "The run failed before this was answered",
+        "{shown}"
+    );
+    let (_, inbox) = api.get("/api/v1/inbox").await;
+    assert_eq!(inbox["asks"].as_array().unwrap().len(), 0, "{inbox}");
+    let (refused, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(refused, 409, "{body}");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         seen.lock().unwrap().len(),

@@ -174,32 +174,6 @@ async fn fifty_concurrent_receipts_close_an_ask_exactly_once() {
 }
 
 #[tokio::test]
-async fn an_upstream_expiry_closes_the_stored_ask() {
-    for backend in backends::all().await {
-        let store = &backend.store;
-        backends::new_run(&**store, "default", "run-expire").await;
-        let drafts = normalize_recorded(
-            &std::fs::read(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../fixtures/hermes/asks_event_form.jsonl"
-            ))
-            .unwrap(),
-            Default::default(),
-        );
-        store
-            .append("default", "run-expire", &[], drafts, 9)
-            .await
-            .unwrap();
-        let sudo = store
-            .get_ask("default", &ask_key("run-expire", "sudo-1"))
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(sudo.ask.state, AskState::Expired, "{}", backend.name);
-    }
-}
-
-#[tokio::test]
 async fn no_query_reads_across_tenants() {
     for backend in backends::all().await {
         let store = &backend.store;
@@ -356,54 +330,6 @@ async fn a_group_commit_keeps_each_runs_order_and_refuses_a_foreign_run() {
 }
 
 #[tokio::test]
-async fn an_answered_ask_opened_again_keeps_its_answer_and_its_content() {
-    for backend in backends::all().await {
-        let store = &backend.store;
-        let stored = paused_run(&**store, "run-reopen").await;
-        let key = ask_key("run-reopen", "approve-budget");
-        store
-            .close_ask(
-                "default",
-                &key,
-                "ops",
-                answered("once"),
-                &json!({}),
-                false,
-                10,
-            )
-            .await
-            .unwrap();
-        let mut again = stored
-            .iter()
-            .find_map(|event| match &event.body {
-                EventBody::AskOpened { ask } if ask.id == "approve-budget" => Some(ask.clone()),
-                _ => None,
-            })
-            .unwrap();
-        let title = again.title.clone();
-        again.title = "Something else entirely".into();
-        store
-            .append(
-                "default",
-                "run-reopen",
-                &[],
-                vec![EventDraft::new(
-                    EventBody::AskOpened { ask: again },
-                    None,
-                    None,
-                )],
-                11,
-            )
-            .await
-            .unwrap();
-        let record = store.get_ask("default", &key).await.unwrap().unwrap();
-        assert_eq!(record.ask.state.label(), "resolved", "{}", backend.name);
-        assert_eq!(record.ask.title, title, "{}", backend.name);
-        assert_eq!(record.answered_by.as_deref(), Some("ops"));
-    }
-}
-
-#[tokio::test]
 async fn a_claimed_resume_is_stored_and_read_back_as_the_resumed_status() {
     for backend in backends::all().await {
         let store = &backend.store;
@@ -472,49 +398,6 @@ async fn closing_an_ask_records_its_delivery_which_is_settled_once() {
             "{}",
             backend.name
         );
-    }
-}
-
-#[tokio::test]
-async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
-    for backend in backends::all().await {
-        let store = &backend.store;
-        paused_run(&**store, "run-lost").await;
-        let key = ask_key("run-lost", "approve-budget");
-        store
-            .close_ask(
-                "default",
-                &key,
-                "ops",
-                answered("once"),
-                &json!({}),
-                true,
-                10,
-            )
-            .await
-            .unwrap();
-        let record = store.get_ask("default", &key).await.unwrap().unwrap();
-        store
-            .append(
-                "default",
-                "run-lost",
-                &[],
-                vec![EventDraft::new(
-                    EventBody::AskClosed {
-                        ask_id: record.ask.id.clone(),
-                        ask_kind: record.ask.kind,
-                        state: Box::new(AskState::Pending),
-                    },
-                    None,
-                    None,
-                )],
-                11,
-            )
-            .await
-            .unwrap();
-        let reopened = store.get_ask("default", &key).await.unwrap().unwrap();
-        assert!(reopened.ask.state.is_pending(), "{}", backend.name);
-        assert_eq!(reopened.answered_by, None);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The composer: a message box (Enter sends, Shift+Enter breaks the line), Send, and Stop
 //! while a run is active; scenario words suggested on an empty thread. While an ask waits,
-//! the box answers it when it takes free text, and otherwise says an answer is pending
-//! instead of starting a run past it.
+//! the box answers it when it takes free text, and otherwise says an answer is pending;
+//! sent anyway, the message takes the place of the answers still missing.
 
 use leptos::prelude::*;
 
@@ -117,6 +117,7 @@ pub fn Composer(
                     <p class="composer-notice" role="status">
                         {format!("An answer is pending: \u{201c}{title}\u{201d}. Answer it above, or ")}
                         <button type="button" class="button small" on:click=send_anyway>"Send as a new message anyway"</button>
+                        " — the asks still open are then cancelled, and the agent gets the message with the answers given."
                     </p>
                 }
             })}

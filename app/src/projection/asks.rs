@@ -55,6 +55,21 @@ impl RunView {
             _ => None,
         }
     }
+
+    /// The asks still open when the run fails close with it
+    /// ([`AskState::closed_by_failed_run`]), as the store closes them.
+    pub(super) fn close_asks_of_failed_run(&mut self, event: &RunEvent) {
+        let open: Vec<usize> = (0..self.asks.len())
+            .filter(|&position| self.asks[position].state.is_pending())
+            .collect();
+        for position in open {
+            self.asks[position].state = AskState::closed_by_failed_run();
+            if let Some(&item) = self.index.ask_items.get(&self.asks[position].id) {
+                self.touch(item, event);
+            }
+            self.answer_frontend_call(position, event);
+        }
+    }
 }
 
 impl RunView {

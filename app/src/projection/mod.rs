@@ -455,6 +455,9 @@ impl RunView {
             }
             EventBody::RunFailed { message, .. } => {
                 self.activity = None;
+                if !self.status.is_terminal() {
+                    self.close_asks_of_failed_run(event);
+                }
                 self.status = RunStatus::Failed;
                 self.failure = Some(message.clone());
                 self.settle_open_items();

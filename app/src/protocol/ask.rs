@@ -199,6 +199,14 @@ impl AskState {
             AskState::Cancelled { .. } => "cancelled",
         }
     }
+
+    /// How an ask still open when its run fails is closed: nothing is left to take its
+    /// answer. The store and the projection both close it so, from the failure alone.
+    pub fn closed_by_failed_run() -> AskState {
+        AskState::Cancelled {
+            reason: "The run failed before this was answered".into(),
+        }
+    }
 }
 
 /// How an ask ended, as the console tells it apart: each has its own sign and colour.

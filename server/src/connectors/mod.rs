@@ -254,6 +254,11 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// The turn as the conversation's next entry (an AG-UI user message).
+    pub fn as_message(&self) -> Value {
+        serde_json::json!({ "id": self.message_id, "role": "user", "content": self.text })
+    }
+
     /// The event a turn's run begins with: the user's message.
     pub fn user_message(&self) -> EventDraft {
         EventDraft::new(
@@ -276,6 +281,9 @@ pub struct Paused {
     pub next_run_id: String,
     /// What the run that carries the answers is given besides the conversation.
     pub context: GivenContext,
+    /// A message the operator sent instead of answering the rest: the run that carries
+    /// the answers (those left unanswered cancelled) carries it too, after the answers.
+    pub message: Option<Turn>,
 }
 
 /// A run's request, ready to send.

@@ -154,6 +154,14 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
             .to_owned();
         match method {
             "session.create" => {
+                // A slow model host: how long opening a session takes, to stop a run
+                // while its session is still opening.
+                if let Some(delay) = std::env::var("AGENT_OS_DEMO_SESSION_DELAY_MS")
+                    .ok()
+                    .and_then(|ms| ms.parse().ok())
+                {
+                    tokio::time::sleep(Duration::from_millis(delay)).await;
+                }
                 let session_id = {
                     let mut shared = shared.lock().await;
                     shared.next += 1;

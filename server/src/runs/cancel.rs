@@ -2,11 +2,10 @@
 //! the console drops the agent's stream and records the cancellation itself.
 
 use app::error::ApiError;
-use app::protocol::ask::AskState;
 use app::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
 use app::protocol::status::RunStatus;
 
-use super::{Runs, notice};
+use super::{Runs, cancel_open, notice};
 use crate::clock::now_ms;
 use crate::store::RunRecord;
 
@@ -29,27 +28,10 @@ impl Runs {
         // the run (it finished or paused on asks just then), its own ending stands.
         self.host.flushed().await?;
         // Its open asks close with it: nothing would carry their answers.
-        let mut stopped: Vec<EventDraft> = self
-            .host
-            .store
-            .run_asks(tenant_id, run_id)
-            .await?
-            .into_iter()
-            .filter(|record| record.ask.state.is_pending())
-            .map(|record| {
-                EventDraft::new(
-                    EventBody::AskClosed {
-                        ask_id: record.ask.id,
-                        ask_kind: record.ask.kind,
-                        state: Box::new(AskState::Cancelled {
-                            reason: "The run was stopped before this was answered".into(),
-                        }),
-                    },
-                    Some(now_ms()),
-                    None,
-                )
-            })
-            .collect();
+        let mut stopped = cancel_open(
+            self.host.store.run_asks(tenant_id, run_id).await?,
+            "The run was stopped before this was answered",
+        );
         stopped.extend([
             notice(Level::Warning, "Stopped by the operator".into()),
             EventDraft::new(

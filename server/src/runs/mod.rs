@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use app::error::ApiError;
+use app::protocol::ask::AskState;
 use app::protocol::channel::{EventBody, EventDraft, Level};
 use app::protocol::receipts::ValidatedAnswer;
 
@@ -27,7 +28,7 @@ use crate::clock::now_ms;
 pub use crate::connectors::RunOptions;
 use crate::connectors::{Connector, Connectors, Host};
 use crate::live::Live;
-use crate::store::{RunRecord, Store};
+use crate::store::{AskRecord, RunRecord, Store};
 use crate::vault::Vault;
 
 pub struct Runs {
@@ -135,6 +136,26 @@ impl Runs {
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))
     }
+}
+
+/// The closing, as cancelled for `reason`, of each ask still open among `asks`.
+fn cancel_open(asks: Vec<AskRecord>, reason: &str) -> Vec<EventDraft> {
+    asks.into_iter()
+        .filter(|record| record.ask.state.is_pending())
+        .map(|record| {
+            EventDraft::new(
+                EventBody::AskClosed {
+                    ask_id: record.ask.id,
+                    ask_kind: record.ask.kind,
+                    state: Box::new(AskState::Cancelled {
+                        reason: reason.to_owned(),
+                    }),
+                },
+                Some(now_ms()),
+                None,
+            )
+        })
+        .collect()
 }
 
 /// A notice in the run's timeline from the console itself.

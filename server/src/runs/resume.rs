@@ -12,10 +12,10 @@ use app::protocol::receipts::ValidatedAnswer;
 use app::protocol::status::RunStatus;
 use serde_json::Value;
 
-use super::Runs;
+use super::{Runs, cancel_open};
 use crate::clock::now_ms;
-use crate::connectors::{Paused, RunOptions};
-use crate::store::{AskRecord, DeliveryOutcome};
+use crate::connectors::{Paused, RunOptions, Turn};
+use crate::store::{AskRecord, DeliveryOutcome, RunRecord};
 
 /// The id of the run that carries run `paused`'s answers.
 pub fn resume_run_id(paused: &str) -> String {
@@ -47,15 +47,68 @@ impl Runs {
                 return Ok(());
             }
         }
+        self.carry_answers(tenant_id, run_id, asks, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// A message sent while the thread's last run waits on answers: the asks still open
+    /// close as cancelled, and the follow-up that carries the answers given so far
+    /// carries the message after them. The protocols want every open ask answered before
+    /// the agent takes anything new (AG-UI's agents refuse other input meanwhile).
+    pub(super) async fn send_instead_of_answers(
+        self: &Arc<Self>,
+        paused: &RunRecord,
+        mut message: Turn,
+    ) -> Result<RunRecord, ApiError> {
+        let (tenant_id, run_id) = (paused.tenant_id.as_str(), paused.id.as_str());
+        // The message belongs to the run that carries it.
+        message.run_id = resume_run_id(run_id);
+        message.message_id = format!("user-{}", message.run_id);
+        // In turn with the answers: one given just before is carried, one given just
+        // after finds its ask closed.
+        let _turn = self.answering.take(run_id).await;
+        let store = &self.host.store;
+        if !store.claim_resume(tenant_id, run_id).await? {
+            return Err(ApiError::Conflict(format!(
+                "run {run_id:?} is already resuming with the answers given; send the message once it has replied"
+            )));
+        }
+        let closes = cancel_open(
+            store.run_asks(tenant_id, run_id).await?,
+            "A new message was sent instead of an answer",
+        );
+        let closed = self.host.record(tenant_id, run_id, &[], closes).await;
+        if let Err(error) = closed {
+            store.unclaim_resume(tenant_id, run_id).await?;
+            return Err(error.into());
+        }
+        let asks = store.run_asks(tenant_id, run_id).await?;
+        self.carry_answers(tenant_id, run_id, asks, Some(message))
+            .await?
+            .ok_or_else(|| ApiError::Conflict(format!("run {run_id:?} could not be resumed")))
+    }
+
+    /// Starts the follow-up of claimed run `run_id` (unless a retry after a crash finds it
+    /// started), then counts every answer it carries as delivered. None when a password
+    /// was lost: its ask is open again and the claim let go.
+    async fn carry_answers(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+        asks: Vec<AskRecord>,
+        message: Option<Turn>,
+    ) -> Result<Option<RunRecord>, ApiError> {
+        let store = &self.host.store;
         let next_run_id = resume_run_id(run_id);
         // The follow-up run's existence is the delivery: once it is there (started now, or
         // before a crash), every answer it carries counts as delivered.
         let keys: Vec<String> = asks.iter().map(|record| record.key.clone()).collect();
-        if store.get_run(tenant_id, &next_run_id).await?.is_none() {
-            match self.start_resume(tenant_id, run_id, asks).await {
-                Ok(true) => {}
-                // A password was lost: its ask is open again and the claim let go.
-                Ok(false) => return Ok(()),
+        let follow_up = match store.get_run(tenant_id, &next_run_id).await? {
+            Some(run) => run,
+            None => match self.start_resume(tenant_id, run_id, asks, message).await {
+                Ok(Some(run)) => run,
+                Ok(None) => return Ok(None),
                 Err(error) => {
                     // Nothing carries the answers: the run goes back to waiting for its
                     // resume, and the answers wait in memory for it.
@@ -64,14 +117,14 @@ impl Runs {
                     }
                     return Err(error);
                 }
-            }
-        }
+            },
+        };
         for key in &keys {
             store
                 .settle_delivery(tenant_id, key, DeliveryOutcome::Delivered, None, now_ms())
                 .await?;
         }
-        Ok(())
+        Ok(Some(follow_up))
     }
 
     /// Once a run's stream has ended by itself: asks it raised while still streaming (a
@@ -89,21 +142,40 @@ impl Runs {
         }
     }
 
-    /// Starts the follow-up run of claimed run `run_id` with its asks' answers; false when
-    /// a password was lost (its ask is open again, the claim let go). On a failure before
-    /// the follow-up exists, the answers taken for it are held again.
+    /// Starts the follow-up run of claimed run `run_id` with its asks' answers (and the
+    /// message sent in place of the rest); None when a password was lost (its ask is open
+    /// again, the claim let go). On a failure before the follow-up exists, the answers
+    /// taken for it are held again.
     async fn start_resume(
         self: &Arc<Self>,
         tenant_id: &str,
         run_id: &str,
         asks: Vec<AskRecord>,
-    ) -> Result<bool, ApiError> {
+        message: Option<Turn>,
+    ) -> Result<Option<RunRecord>, ApiError> {
         let run = self.get_run(tenant_id, run_id).await?;
         let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
-        let context = self.given_context(tenant_id, &run.thread_id).await?;
-        let Some(answers) = self.answers_of(tenant_id, &asks).await? else {
-            self.host.store.unclaim_resume(tenant_id, run_id).await?;
-            return Ok(false);
+        let (context, answers) = match &message {
+            // A password lost meanwhile goes as not answered: the message replaces it.
+            Some(turn) => (
+                turn.context.clone(),
+                asks.iter()
+                    .map(|record| {
+                        let answer = self
+                            .answer_for(record)
+                            .unwrap_or_else(|| not_answered(record));
+                        (record.ask.id.clone(), answer)
+                    })
+                    .collect(),
+            ),
+            None => {
+                let context = self.given_context(tenant_id, &run.thread_id).await?;
+                let Some(answers) = self.answers_of(tenant_id, &asks).await? else {
+                    self.host.store.unclaim_resume(tenant_id, run_id).await?;
+                    return Ok(None);
+                };
+                (context, answers)
+            }
         };
         let paused = Paused {
             next_run_id: resume_run_id(run_id),
@@ -111,6 +183,7 @@ impl Runs {
             run,
             asks,
             answers,
+            message,
         };
         let prepared = match agent.prepare_resume(&self.host, &paused).await {
             Ok(mut prepared) => {
@@ -132,19 +205,21 @@ impl Runs {
                 RunOptions::default(),
             )
             .await;
-        if let Err(error) = started {
-            if self
-                .host
-                .store
-                .get_run(tenant_id, &paused.next_run_id)
-                .await?
-                .is_none()
-            {
-                self.hold_again(&paused.asks, paused.answers);
+        match started {
+            Ok(run) => Ok(Some(run)),
+            Err(error) => {
+                if self
+                    .host
+                    .store
+                    .get_run(tenant_id, &paused.next_run_id)
+                    .await?
+                    .is_none()
+                {
+                    self.hold_again(&paused.asks, paused.answers);
+                }
+                Err(error)
             }
-            return Err(error);
         }
-        Ok(true)
     }
 
     /// Puts answers taken for a resume back, for the resume that will carry them.
@@ -198,21 +273,13 @@ impl Runs {
         {
             return Some(answer);
         }
-        let recorded = match &record.ask.state {
-            AskState::Resolved { answer } => answer.clone(),
-            _ => RecordedAnswer {
-                action: "cancel".into(),
-                data: Value::Null,
-                summary: "Not answered".into(),
-                actor: None,
-                at: None,
-            },
+        let AskState::Resolved { answer: recorded } = &record.ask.state else {
+            return Some(not_answered(record));
         };
         let holds_secret = matches!(
             record.ask.component,
             Component::SudoPrompt | Component::SecretPrompt
-        ) && matches!(record.ask.state, AskState::Resolved { .. })
-            && recorded.action != "skip";
+        ) && recorded.action != "skip";
         if holds_secret {
             return None;
         }
@@ -226,7 +293,30 @@ impl Runs {
             action: recorded.action.clone(),
             data,
             from_vault: None,
-            recorded,
+            recorded: recorded.clone(),
         })
+    }
+}
+
+/// What goes for an ask closed without an answer (cancelled, expired, or a password lost
+/// when a message took the answers' place): "cancel".
+fn not_answered(record: &AskRecord) -> ValidatedAnswer {
+    let data = match record.ask.component {
+        Component::SudoPrompt => serde_json::json!({ "password": "" }),
+        Component::SecretPrompt => serde_json::json!({ "value": "" }),
+        _ => Value::Null,
+    };
+    ValidatedAnswer {
+        ask_id: record.ask.id.clone(),
+        action: "cancel".into(),
+        data,
+        from_vault: None,
+        recorded: RecordedAnswer {
+            action: "cancel".into(),
+            data: Value::Null,
+            summary: "Not answered".into(),
+            actor: None,
+            at: None,
+        },
     }
 }

@@ -111,7 +111,10 @@ impl Runs {
                 .title_from_first_message(tenant_id, thread_id, &title)
                 .await?;
         }
-        self.start_turn(turn, options).await
+        match self.waiting_run(tenant_id, thread_id).await? {
+            Some(paused) => self.send_instead_of_answers(&paused, turn).await,
+            None => self.start_turn(turn, options).await,
+        }
     }
 
     /// Sends the thread's last message again, as the same message, in place of the turn
@@ -126,6 +129,7 @@ impl Runs {
         let run = self.get_run(tenant_id, run_id).await?;
         let thread_id = run.thread_id.clone();
         let _starting = self.claim_thread(tenant_id, &thread_id).await?;
+        self.refuse_if_waiting(tenant_id, &thread_id).await?;
         let records = self.host.store.list_runs(tenant_id, &thread_id).await?;
         let views = self.host.thread_views(tenant_id, &thread_id).await?;
         let last_turn = views.iter().zip(&records).rev().find_map(|(view, record)| {
@@ -179,6 +183,35 @@ impl Runs {
             return Err(busy());
         }
         Ok(claim)
+    }
+
+    /// The thread's last run when it waits on answers: paused on asks, or claimed for
+    /// the follow-up that carries them and not yet followed.
+    pub(super) async fn waiting_run(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<RunRecord>, ApiError> {
+        let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
+        Ok(runs
+            .into_iter()
+            .last()
+            .filter(|run| matches!(run.status, RunStatus::Interrupted | RunStatus::Resumed)))
+    }
+
+    /// Refuses what only a message may do in place of the answers a run waits on.
+    pub(super) async fn refuse_if_waiting(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<(), ApiError> {
+        match self.waiting_run(tenant_id, thread_id).await? {
+            Some(run) => Err(ApiError::Conflict(format!(
+                "run {:?} is waiting for answers: answer its asks, or send a new message in their place",
+                run.id
+            ))),
+            None => Ok(()),
+        }
     }
 
     async fn start_turn(

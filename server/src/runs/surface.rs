@@ -21,6 +21,7 @@ impl Runs {
     ) -> Result<RunRecord, ApiError> {
         let agent = self.thread_agent(tenant_id, thread_id).await?;
         let _starting = self.claim_thread(tenant_id, thread_id).await?;
+        self.refuse_if_waiting(tenant_id, thread_id).await?;
         let views = self.host.thread_views(tenant_id, thread_id).await?;
         let surfaces = app::a2ui::of_artifacts(views.iter().flat_map(|view| &view.artifacts));
         let action =

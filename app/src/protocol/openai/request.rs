@@ -38,6 +38,10 @@ pub struct Conversation {
     pub tools: Vec<Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approvals: Vec<ApprovalAnswer>,
+    /// A message the operator sent instead of the remaining answers: the user's turn
+    /// after everything above, the approvals' answers included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow_up: Option<String>,
 }
 
 /// What a call that never got a result reports, so the model hears it did not run.
@@ -209,6 +213,9 @@ pub fn chat_body(model: &str, conversation: &Conversation) -> Value {
             }
         }
     }
+    if let Some(text) = &conversation.follow_up {
+        messages.push(json!({"role": "user", "content": text}));
+    }
     let mut body = json!({
         "model": model,
         "stream": true,
@@ -264,6 +271,9 @@ pub fn responses_body(model: &str, conversation: &Conversation) -> Value {
             &answer.request_id,
             answer.approve,
         ));
+    }
+    if let Some(text) = &conversation.follow_up {
+        input.push(json!({"role": "user", "content": text}));
     }
     let mut body = json!({"model": model, "stream": true, "input": input});
     if let Some(instructions) = &conversation.instructions {

@@ -28,6 +28,14 @@ fn interrupt_payload(ask: &Ask, answer: &ValidatedAnswer) -> (bool, Option<Value
             ..
         }
     );
+    // Closed without an answer (expired, cancelled, or left for a message sent instead):
+    // abandoned, never approved; an agent whose schema wants a decision hears a refusal.
+    if answer.action == "cancel" {
+        return match (ask.component, approval_schema) {
+            (Component::ApprovalCard, true) => (true, Some(json!({ "approved": false }))),
+            _ => (false, None),
+        };
+    }
     match ask.component {
         Component::ApprovalCard => {
             let approved = answer.action != "deny";
@@ -54,7 +62,6 @@ fn interrupt_payload(ask: &Ask, answer: &ValidatedAnswer) -> (bool, Option<Value
         ),
         // A skipped password or secret is still an answer: the agent goes on without it.
         Component::SudoPrompt | Component::SecretPrompt => (true, Some(answer.data.clone())),
-        _ if answer.action == "cancel" => (false, None),
         _ => {
             let answers = answer.data.get("answers").cloned().unwrap_or(Value::Null);
             let single = ask

@@ -103,7 +103,7 @@ impl Connector for AgUiConnector {
     async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
         let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
         let mut messages = messages_from_views(&views, Some(&turn.message_id));
-        messages.push(json!({ "id": turn.message_id, "role": "user", "content": turn.text }));
+        messages.push(turn.as_message());
         let input = self.run_input(
             &turn.thread_id,
             &turn.run_id,
@@ -157,15 +157,21 @@ impl Connector for AgUiConnector {
         let views = host
             .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
             .await?;
+        let mut messages = messages_from_views(&views, None);
+        messages.extend(paused.message.as_ref().map(Turn::as_message));
         let input = self.run_input(
             &paused.run.thread_id,
             &paused.next_run_id,
             Some(&paused.run.id),
-            messages_from_views(&views, None),
+            messages,
             latest_state(&views),
             &paused.context,
         );
-        resume::with_answers(input, paused)
+        let mut prepared = resume::with_answers(input, paused)?;
+        if let Some(turn) = &paused.message {
+            prepared.first.insert(0, turn.user_message());
+        }
+        Ok(prepared)
     }
 
     async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {

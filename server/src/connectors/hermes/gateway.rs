@@ -3,7 +3,7 @@
 //! run they belong to and normalized there; answers out are the `*.respond` calls or
 //! JSON-RPC replies the core maps receipts to.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -13,10 +13,11 @@ use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_
 use app::protocol::limits::MAX_EVENT_BYTES;
 use app::protocol::receipts::GatewayAnswer;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+use super::lines::{Line, read_line_within};
 use crate::recorder::Recorder;
 use crate::store::Store;
 
@@ -27,6 +28,16 @@ struct Route {
     normalizer: HermesNormalizer,
     done: Option<oneshot::Sender<()>>,
 }
+
+/// A call written to the gateway, waiting for its reply.
+struct Sent {
+    id: u64,
+    receiver: oneshot::Receiver<Result<Value, String>>,
+}
+
+/// The most runs remembered as stopped before their prompt went out: a stop for a run
+/// that never launches is forgotten once this many wait.
+const STOPPED_EARLY_KEPT: usize = 1024;
 
 /// Frames queued in either direction before the sender waits: a gateway that floods the
 /// console, or stops reading, holds a bounded amount of memory here.
@@ -41,6 +52,9 @@ pub struct HermesGateway {
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
     sessions: Mutex<HashMap<(String, String), String>>,
     routes: Mutex<HashMap<String, Route>>,
+    /// Runs stopped while their turn was still launching (opening the session): their
+    /// prompt is never sent. Guarded together with `routes`.
+    stopped_early: std::sync::Mutex<HashSet<String>>,
     recorder: Recorder,
     store: Arc<dyn Store>,
     alive: std::sync::atomic::AtomicBool,
@@ -204,6 +218,7 @@ impl HermesGateway {
             pending: Mutex::new(HashMap::new()),
             sessions: Mutex::new(HashMap::new()),
             routes: Mutex::new(HashMap::new()),
+            stopped_early: std::sync::Mutex::new(HashSet::new()),
             recorder,
             store,
             alive: std::sync::atomic::AtomicBool::new(true),
@@ -226,6 +241,12 @@ impl HermesGateway {
 
     /// Calls `method` and waits for its result (or its JSON-RPC error, as text).
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, String> {
+        let sent = self.send_request(method, params).await?;
+        self.reply_to(sent, method).await
+    }
+
+    /// Writes a call to `method`; its reply is awaited with [`Self::reply_to`].
+    async fn send_request(&self, method: &str, params: Value) -> Result<Sent, String> {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let (sender, receiver) = oneshot::channel();
         self.pending.lock().await.insert(id, sender);
@@ -236,6 +257,11 @@ impl HermesGateway {
             self.pending.lock().await.remove(&id);
             return Err(error);
         }
+        Ok(Sent { id, receiver })
+    }
+
+    async fn reply_to(&self, sent: Sent, method: &str) -> Result<Value, String> {
+        let Sent { id, receiver } = sent;
         match tokio::time::timeout(Duration::from_secs(30), receiver).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(format!(
@@ -409,7 +435,8 @@ impl HermesGateway {
         Ok(session)
     }
 
-    /// Submits a prompt as the turn of run `run_id`; frames of the session go to it.
+    /// Submits a prompt as the turn of run `run_id`; frames of the session go to it. A
+    /// run stopped while its session opened sends nothing: its stop is already recorded.
     pub async fn start_turn(
         &self,
         tenant_id: &str,
@@ -418,29 +445,46 @@ impl HermesGateway {
         text: &str,
     ) -> Result<(), String> {
         let session = self.session(tenant_id, thread_id).await?;
-        self.routes.lock().await.insert(
-            session.clone(),
-            Route {
-                tenant_id: tenant_id.to_owned(),
-                run_id: run_id.to_owned(),
-                normalizer: HermesNormalizer::new(),
-                done: None,
-            },
-        );
-        // Never auto-retried: a lost prompt is reported, not resent (it might run twice).
-        match self
-            .request(
+        let submitted = {
+            // Routed and written under the routes' lock: a stop finds either no route (and
+            // is remembered here) or one whose prompt is already ahead of its interrupt.
+            let mut routes = self.routes.lock().await;
+            if self.stopped_early().remove(run_id) {
+                return Ok(());
+            }
+            routes.insert(
+                session.clone(),
+                Route {
+                    tenant_id: tenant_id.to_owned(),
+                    run_id: run_id.to_owned(),
+                    normalizer: HermesNormalizer::new(),
+                    done: None,
+                },
+            );
+            self.send_request(
                 "prompt.submit",
                 json!({ "session_id": session, "text": text }),
             )
             .await
-        {
+        };
+        // Never auto-retried: a lost prompt is reported, not resent (it might run twice).
+        let replied = match submitted {
+            Ok(sent) => self.reply_to(sent, "prompt.submit").await,
+            Err(error) => Err(error),
+        };
+        match replied {
             Ok(_) => Ok(()),
             Err(error) => {
                 self.routes.lock().await.remove(&session);
                 Err(format!("the gateway refused the prompt: {error}"))
             }
         }
+    }
+
+    fn stopped_early(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.stopped_early
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Sends an accepted answer and stops the run's normalizer from expiring that ask.
@@ -480,14 +524,26 @@ impl HermesGateway {
             let Some((session, route)) =
                 routes.iter_mut().find(|(_, route)| route.run_id == run_id)
             else {
+                // Still launching (or its turn already gone): no prompt goes out for it.
+                let mut stopped = self.stopped_early();
+                if stopped.len() >= STOPPED_EARLY_KEPT {
+                    stopped.clear();
+                }
+                stopped.insert(run_id.to_owned());
                 return Ok(false);
             };
             let (sender, receiver) = oneshot::channel();
             route.done = Some(sender);
             (session.clone(), receiver)
         };
-        self.request("session.interrupt", json!({ "session_id": session }))
-            .await?;
+        if let Err(error) = self
+            .request("session.interrupt", json!({ "session_id": session }))
+            .await
+        {
+            // The console records the stop itself; the turn's frames go nowhere now.
+            self.routes.lock().await.remove(&session);
+            return Err(error);
+        }
         let ended = tokio::time::timeout(Duration::from_secs(5), receiver)
             .await
             .is_ok();
@@ -495,96 +551,5 @@ impl HermesGateway {
             self.routes.lock().await.remove(&session);
         }
         Ok(ended)
-    }
-}
-
-/// One line read from a gateway.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Line {
-    Text(String),
-    /// A line over the limit, skipped to its end unread; its length in bytes.
-    TooLong(usize),
-    End,
-}
-
-/// Reads one newline-terminated line of at most `limit` bytes. A longer line is read past
-/// without being kept, so a gateway cannot make the console hold an endless line.
-pub async fn read_line_within<R: AsyncBufRead + Unpin>(
-    reader: &mut R,
-    limit: usize,
-) -> std::io::Result<Line> {
-    let mut line = Vec::new();
-    let mut skipped = 0usize;
-    loop {
-        let available = reader.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(match (line.is_empty(), skipped) {
-                (true, 0) => Line::End,
-                (_, 0) => Line::Text(String::from_utf8_lossy(&line).into_owned()),
-                _ => Line::TooLong(skipped),
-            });
-        }
-        let (chunk, ends) = match memchr_newline(available) {
-            Some(at) => (&available[..at], Some(at + 1)),
-            None => (available, None),
-        };
-        if skipped == 0 && line.len() + chunk.len() <= limit {
-            line.extend_from_slice(chunk);
-        } else {
-            skipped = skipped.max(line.len()) + chunk.len();
-            line = Vec::new();
-        }
-        let consumed = ends.unwrap_or(chunk.len());
-        reader.consume(consumed);
-        if ends.is_some() {
-            let text = String::from_utf8_lossy(&line);
-            let text = text.strip_suffix('\r').unwrap_or(&text).to_owned();
-            return Ok(if skipped > 0 {
-                Line::TooLong(skipped)
-            } else {
-                Line::Text(text)
-            });
-        }
-    }
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|byte| *byte == b'\n')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    async fn lines(input: &[u8], limit: usize) -> Vec<Line> {
-        // A tiny buffer, so lines arrive split across many reads.
-        let mut reader = BufReader::with_capacity(3, input);
-        let mut out = Vec::new();
-        loop {
-            match read_line_within(&mut reader, limit).await {
-                Ok(Line::End) | Err(_) => return out,
-                Ok(line) => out.push(line),
-            }
-        }
-    }
-
-    #[tokio::test]
-    async fn a_line_over_the_limit_is_skipped_whole_and_the_next_one_is_read() {
-        let input = b"{\"a\":1}\r\n0123456789abcdef\n{\"b\":2}\nlast";
-        assert_eq!(
-            lines(input, 10).await,
-            [
-                Line::Text("{\"a\":1}".into()),
-                Line::TooLong(16),
-                Line::Text("{\"b\":2}".into()),
-                Line::Text("last".into()),
-            ]
-        );
-    }
-
-    #[tokio::test]
-    async fn an_endless_line_is_counted_not_kept() {
-        let input = vec![b'x'; 100_000];
-        assert_eq!(lines(&input, 1000).await, [Line::TooLong(100_000)]);
     }
 }

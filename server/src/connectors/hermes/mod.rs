@@ -3,6 +3,7 @@
 //! prompt alone; each answer is sent as it is given.
 
 pub mod gateway;
+pub mod lines;
 
 use std::sync::Arc;
 

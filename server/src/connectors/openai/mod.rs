@@ -21,7 +21,7 @@ use app::protocol::channel::{EventBody, EventDraft, Level};
 use app::protocol::openai::request::{ApprovalAnswer, Conversation, chat_body, responses_body};
 use app::protocol::openai::{OpenAiApi, OpenAiNormalizer};
 use app::workspace_tools::definitions;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pub use negotiate::Negotiation;
 pub use spec::{ApiChoice, ApiKey, OpenAiSpec};
@@ -177,7 +177,7 @@ impl Connector for OpenAiConnector {
         }
         let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
         let mut messages = messages_from_views(&views, Some(&turn.message_id));
-        messages.push(json!({ "id": turn.message_id, "role": "user", "content": turn.text }));
+        messages.push(turn.as_message());
         let conversation = Conversation {
             messages,
             instructions: instructions(&turn.context),
@@ -206,13 +206,16 @@ impl Connector for OpenAiConnector {
                 self.inner.spec.name
             )));
         }
+        let mut first = Vec::new();
+        first.extend(paused.message.as_ref().map(|turn| turn.user_message()));
         let conversation = Conversation {
             messages: messages_from_views(&views, None),
             instructions: instructions(&paused.context),
             approvals,
+            follow_up: paused.message.as_ref().map(|turn| turn.text.clone()),
             ..Conversation::default()
         };
-        let note = EventDraft::new(
+        first.push(EventDraft::new(
             EventBody::Notice {
                 level: Level::Info,
                 text: "Continuing with the results and answers given".into(),
@@ -220,8 +223,8 @@ impl Connector for OpenAiConnector {
             },
             Some(now_ms()),
             None,
-        );
-        Ok(prepared(&conversation, vec![note]))
+        ));
+        Ok(prepared(&conversation, first))
     }
 
     async fn prepare_surface_action(

@@ -182,6 +182,25 @@ pub(super) fn resume_script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> 
         ));
         return steps;
     }
+    if let Some(text) = sent_with_the_answers(input, run) {
+        say(
+            &mut steps,
+            &format!("m-{}-message", run.run_id),
+            &format!(
+                "And to your message \u{201c}{text}\u{201d}: noted, in place of the answers you left."
+            ),
+        );
+    }
     steps.push(run.finished());
     steps
+}
+
+/// A message the operator sent in place of the answers left: the console puts it last in
+/// the resume run's messages, as `user-{runId}`.
+fn sent_with_the_answers<'a>(input: &'a Value, run: &Run<'_>) -> Option<&'a str> {
+    let last = input.get("messages")?.as_array()?.last()?;
+    (last.get("role")?.as_str()? == "user"
+        && last.get("id")?.as_str()? == format!("user-{}", run.run_id))
+    .then(|| last.get("content")?.as_str())
+    .flatten()
 }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use app::protocol::ask::AskState;
 use app::protocol::channel::{EventBody, EventDraft, RunEvent, RunRef};
 use app::protocol::status::RunStatus;
 use sqlx::Row;
@@ -101,7 +102,7 @@ pub(super) async fn insert_events(
             let finished = status.is_terminal().then_some(now_ms);
             // A run that has ended keeps its ending: what arrives after it (a stream's
             // last words after the operator stopped it) is kept but moves nothing.
-            sqlx::query(
+            let moved = sqlx::query(
                 "UPDATE runs SET status = $1, finished_at_ms = $2 WHERE id = $3 AND tenant_id = $4 \
                  AND status IN ('pending', 'running')",
             )
@@ -110,9 +111,38 @@ pub(super) async fn insert_events(
             .bind(event.run_id().to_string())
             .bind(event.tenant_id().to_string())
             .execute(&mut **tx)
-            .await?;
+            .await?
+            .rows_affected()
+                > 0;
+            if moved && status == RunStatus::Failed {
+                close_asks_of_failed_run(tx, event, now_ms).await?;
+            }
         }
     }
+    Ok(())
+}
+
+/// The asks still open when their run fails close with it, as the projection closes
+/// them from the same event ([`AskState::closed_by_failed_run`]).
+async fn close_asks_of_failed_run(
+    tx: &mut sqlx::Transaction<'_, Db>,
+    failed: &RunEvent,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    let state = AskState::closed_by_failed_run();
+    let resolution =
+        serde_json::to_string(&state).map_err(|error| StoreError::Corrupt(error.to_string()))?;
+    sqlx::query(
+        "UPDATE asks SET state = $1, resolution = $2, closed_at_ms = $3 \
+         WHERE tenant_id = $4 AND run_id = $5 AND state = 'pending'",
+    )
+    .bind(state.label())
+    .bind(resolution)
+    .bind(now_ms)
+    .bind(failed.tenant_id().to_string())
+    .bind(failed.run_id().to_string())
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 

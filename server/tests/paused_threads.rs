@@ -1,0 +1,146 @@
+//! A thread whose last run waits on asks: a message sent instead of the remaining answers
+//! closes them as cancelled and rides the one follow-up with the answers already given;
+//! a message and an answer at once start one follow-up; nothing else starts past the wait.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::api::{Api, texts};
+use serde_json::{Value, json};
+
+/// A thread whose "approve" run waits on its two approvals; returns (thread, run).
+async fn paused(api: &Api) -> (String, String) {
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "approve").await;
+    let shown = api.settled(&run).await;
+    assert_eq!(shown["run"]["status"], "interrupted", "{shown}");
+    (thread, run)
+}
+
+/// The resumes the demo agent received for run `run_id`.
+async fn resumes_for(api: &Api, run_id: &str) -> Vec<Value> {
+    let (_, all) = api.get("/demo/resumes").await;
+    all.as_array()
+        .unwrap()
+        .iter()
+        .filter(|resume| resume["runId"] == run_id)
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn a_message_sent_instead_of_the_last_answer_cancels_it_and_rides_the_resume() {
+    let api = Api::start(&[]).await;
+    let (thread, run) = paused(&api).await;
+    let (answered, body) = api
+        .receipt(&run, "approve-budget", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(answered, 200, "{body}");
+
+    let sent = api.say(&thread, "what about the budget?").await;
+    assert_eq!(
+        sent,
+        format!("{run}.resume"),
+        "the follow-up carries the message"
+    );
+    let follow_up = api.settled(&sent).await;
+    assert_eq!(follow_up["run"]["status"], "succeeded", "{follow_up}");
+    let said = texts(&follow_up["view"]).join(" | ");
+    assert!(said.contains("what about the budget?"), "{said}");
+    assert!(
+        said.contains("Declined: confirm-date. Nothing booked."),
+        "{said}"
+    );
+    assert!(
+        said.contains("And to your message \u{201c}what about the budget?\u{201d}"),
+        "the agent got the message after the answers: {said}"
+    );
+    let resumes = resumes_for(&api, &sent).await;
+    assert_eq!(resumes.len(), 1, "{resumes:?}");
+    let statuses: Vec<(&str, &str)> = resumes[0]["interrupts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["interruptId"].as_str().unwrap(),
+                entry["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("approve-budget", "resolved"),
+            ("confirm-date", "cancelled")
+        ]
+    );
+
+    // The ask left closed as cancelled, saying why; an answer to it now is too late.
+    let (_, left) = api.get(&format!("/api/v1/asks/{run}:confirm-date")).await;
+    assert_eq!(
+        left["ask"]["ask"]["state"]["reason"], "A new message was sent instead of an answer",
+        "{left}"
+    );
+    let (late, body) = api
+        .receipt(&run, "confirm-date", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(late, 409, "{body}");
+    let runs = api.runs(&thread).await;
+    let statuses: Vec<&str> = runs
+        .iter()
+        .map(|run| run["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["resumed", "succeeded"]);
+    let (_, inbox) = api.get("/api/v1/inbox").await;
+    assert_eq!(inbox["asks"].as_array().unwrap().len(), 0, "{inbox}");
+}
+
+#[tokio::test]
+async fn an_answer_and_a_message_at_once_start_one_follow_up_that_carries_both_or_the_answer() {
+    let api = Api::start(&[]).await;
+    for round in 0..6 {
+        let (thread, run) = paused(&api).await;
+        api.receipt(&run, "approve-budget", "approval_card", "once", json!({}))
+            .await;
+        let answer = api.receipt(&run, "confirm-date", "approval_card", "once", json!({}));
+        let path = format!("/api/v1/threads/{thread}/messages");
+        let message = api.post(&path, json!({ "text": "book it for two" }));
+        let ((answered, answer_body), (sent, sent_body)) = tokio::join!(answer, message);
+        let follow_up = api.nth_run(&thread, 1).await;
+        let said = texts(&follow_up["view"]).join(" | ");
+        match (answered, sent) {
+            // The answer first: the resume carries both approvals; the message waits.
+            (200, 409) => assert!(said.contains("Both approved. Booked."), "{round}: {said}"),
+            // The message first: the date goes unanswered, the message rides along.
+            (409, 202) => {
+                assert_eq!(answer_body["resolution"]["state"], "cancelled");
+                assert!(said.contains("book it for two"), "{round}: {said}");
+                assert!(said.contains("Declined: confirm-date."), "{round}: {said}");
+            }
+            other => panic!("{round}: {other:?} {answer_body} {sent_body}"),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert_eq!(api.runs(&thread).await.len(), 2, "{round}: one follow-up");
+        assert_eq!(resumes_for(&api, &format!("{run}.resume")).await.len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_retry_waits_for_the_answers_of_a_paused_run() {
+    let api = Api::start(&[]).await;
+    let (thread, run) = paused(&api).await;
+    let (refused, body) = api
+        .post(&format!("/api/v1/runs/{run}/retry"), json!({}))
+        .await;
+    assert_eq!(refused, 409, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is waiting for answers"),
+        "{body}"
+    );
+    assert_eq!(api.runs(&thread).await.len(), 1);
+}
