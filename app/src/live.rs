@@ -33,6 +33,24 @@ pub fn is_open(view: &RunView) -> bool {
 /// Follows `run_id` from `view`'s last sequence until the run is over and nothing waits.
 #[cfg(any(feature = "hydrate", feature = "csr"))]
 pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connection>) {
+    follow_again(run_id, view, connection, 0);
+}
+
+/// The wait before following a run again after the server refused its stream outright
+/// (a proxy's 502 while the server restarts, say), which the browser does not retry:
+/// 2 s, doubling up to 30 s.
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+fn backoff(refusals: u32) -> std::time::Duration {
+    std::time::Duration::from_secs((2u64 << refusals.min(4)).min(30))
+}
+
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+fn follow_again(
+    run_id: &str,
+    view: RwSignal<RunView>,
+    connection: RwSignal<Connection>,
+    refusals: u32,
+) {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
 
@@ -67,20 +85,44 @@ pub fn follow(run_id: &str, view: RwSignal<RunView>, connection: RwSignal<Connec
     };
     let on_error = {
         let source = source.clone();
+        let run_id = run_id.to_owned();
         Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            let refused = source.ready_state() == web_sys::EventSource::CLOSED;
             // A stream the server refused outright (not dropped) may mean the session ended.
-            if source.ready_state() == web_sys::EventSource::CLOSED {
+            if refused {
                 crate::components::identity::check_session();
             }
             // The stream also ends when the run is over: then there is nothing to resume.
             if view.try_with_untracked(is_open) == Some(true) {
                 connection.try_set(Connection::Reconnecting);
+                if refused {
+                    let run_id = run_id.clone();
+                    set_timeout(
+                        move || {
+                            if view.try_with_untracked(is_open) == Some(true) {
+                                follow_again(&run_id, view, connection, refusals + 1);
+                            }
+                        },
+                        backoff(refusals),
+                    );
+                }
             } else {
                 source.close();
                 connection.try_set(Connection::Idle);
             }
         })
     };
+    // The server says when the run is over before it closes the stream, so the close is
+    // not taken for a drop (the events, applied a frame later, may not show it yet).
+    let on_end = {
+        let source = source.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            source.close();
+            connection.try_set(Connection::Idle);
+        })
+    };
+    let _ = source.add_event_listener_with_callback("end", on_end.as_ref().unchecked_ref());
+    on_end.forget();
     let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
         connection.try_set(Connection::Live);
     });

@@ -240,3 +240,41 @@ async fn a_password_lost_in_a_crash_is_asked_for_again_and_never_sent_empty() {
     assert_eq!(resumes.len(), 1, "{resumes:?}");
     assert_eq!(resumes[0]["interrupts"][0]["secret"], "given");
 }
+
+#[tokio::test]
+async fn a_paused_run_claimed_by_a_message_when_the_server_stopped_is_not_stuck_after_it() {
+    let agent = Agent::start().await;
+    let api = console(&agent, "after-message-claim").await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "approve").await;
+    assert_eq!(api.settled(&run).await["run"]["status"], "interrupted");
+    // The message claims the paused run, and the server stops right there.
+    let sent = api
+        .client
+        .post(api.url(&format!("/api/v1/threads/{thread}/messages")))
+        .json(&json!({"text": "what about the budget?"}))
+        .timeout(Duration::from_secs(20))
+        .send()
+        .await;
+    assert!(
+        sent.is_err() || !sent.unwrap().status().is_success(),
+        "the server was to stop at its crash point"
+    );
+    let api = restart(api).await;
+
+    // Claimed with no follow-up: the next message takes the claim over, once.
+    let follow_up = api.say(&thread, "what about the budget?").await;
+    assert_eq!(follow_up, format!("{run}.resume"));
+    let shown = api.settled(&follow_up).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    let resumes = agent.resumes().await;
+    assert_eq!(resumes.len(), 1, "{resumes:?}");
+    let statuses: Vec<&str> = resumes[0]["interrupts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["cancelled", "cancelled"]);
+    assert_eq!(api.runs(&thread).await.len(), 2);
+}

@@ -182,6 +182,24 @@ async fn an_ask_of_a_run_cut_off_before_it_was_answered_closes_with_the_failure(
     );
     let (_, inbox) = api.get("/api/v1/inbox").await;
     assert_eq!(inbox["asks"].as_array().unwrap().len(), 0, "{inbox}");
+    // Nothing waits: the run's event stream says so and ends.
+    let stream = tokio::time::timeout(Duration::from_secs(10), async {
+        let url = api.url(&format!("/api/v1/runs/{run}/events"));
+        api.client
+            .get(url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    })
+    .await
+    .expect("the stream of a failed run ends");
+    assert!(
+        stream.ends_with("event: end\ndata: the run is over\n\n"),
+        "{stream}"
+    );
     let (refused, body) = api
         .receipt(&run, &ask, "approval_card", "once", json!({}))
         .await;

@@ -34,7 +34,17 @@ impl RunStarter {
     pub fn add(self, summary: RunSummary) {
         let id = summary.id.clone();
         let added = signals(summary, RunView::new(ViewPolicy::default()));
-        if self.runs.try_update(|list| list.push(added)).is_some() {
+        // The page may have found it already (a discovery that ran while it started).
+        let pushed = self.runs.try_update(|list| {
+            let known = list
+                .iter()
+                .any(|run| run.summary.with_untracked(|summary| summary.id == id));
+            if !known {
+                list.push(added);
+            }
+            !known
+        });
+        if pushed == Some(true) {
             follow(&id, added.view, self.connection);
         }
     }

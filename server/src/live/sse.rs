@@ -12,26 +12,45 @@ use tokio::sync::broadcast;
 use super::Live;
 use crate::store::{Store, StoreError};
 
-/// Whether a stream of this run can end: its run is over and no ask waits.
+/// Whether a stream of this run can end: its run is over and no ask waits. Asks are
+/// followed as the projection follows them: an ask opened again after its answer stays
+/// answered, the console reopens one by closing it as pending, and a run that fails
+/// closes those still open.
 #[derive(Default)]
 struct Progress {
     terminal: bool,
-    open_asks: i64,
+    /// Each ask seen, and whether it waits.
+    asks: std::collections::HashMap<String, bool>,
 }
 
 impl Progress {
     fn see(&mut self, event: &RunEvent) {
         match &event.body {
-            EventBody::RunFinished { .. } | EventBody::RunFailed { .. } => self.terminal = true,
+            EventBody::RunFailed { .. } => {
+                if !self.terminal {
+                    self.asks.values_mut().for_each(|waits| *waits = false);
+                }
+                self.terminal = true;
+            }
+            EventBody::RunFinished { .. } => self.terminal = true,
             EventBody::RunStarted { .. } => self.terminal = false,
-            EventBody::AskOpened { .. } => self.open_asks += 1,
-            EventBody::AskClosed { .. } => self.open_asks -= 1,
+            EventBody::AskOpened { ask } => {
+                self.asks.entry(ask.id.clone()).or_insert(true);
+            }
+            EventBody::AskClosed { ask_id, state, .. } => {
+                let waits = state.is_pending();
+                if let Some(known) = self.asks.get_mut(ask_id)
+                    && (*known || waits)
+                {
+                    *known = waits;
+                }
+            }
             _ => {}
         }
     }
 
     fn done(&self) -> bool {
-        self.terminal && self.open_asks <= 0
+        self.terminal && !self.asks.values().any(|waits| *waits)
     }
 }
 
@@ -121,6 +140,11 @@ where
         [
             (axum::http::header::CONTENT_TYPE, "text/event-stream"),
             (axum::http::header::CACHE_CONTROL, "no-cache"),
+            // A proxy that buffers responses (nginx does by default) would hold events back.
+            (
+                axum::http::HeaderName::from_static("x-accel-buffering"),
+                "no",
+            ),
         ],
         axum::body::Body::from_stream(body),
     )
@@ -204,7 +228,14 @@ async fn pump(
     // The run's state so far decides whether the stream may end, even when resuming late.
     let mut seen = 0;
     loop {
-        let page = next_page(store, tenant_id, run_id, seen, Some(after + 1)).await?;
+        let page = next_page(
+            store,
+            tenant_id,
+            run_id,
+            seen,
+            Some(after.saturating_add(1)),
+        )
+        .await?;
         let Some(last) = page.last() else { break };
         seen = last.sequence;
         page.iter().for_each(|event| progress.see(event));
@@ -247,7 +278,7 @@ async fn pump(
         for next in received {
             match next {
                 Ok(event) if event.sequence <= last => {}
-                Ok(event) if event.sequence == last + 1 => {
+                Ok(event) if Some(event.sequence) == last.checked_add(1) => {
                     progress.see(&event);
                     last = event.sequence;
                     push_frame(&mut out, &event);
@@ -272,5 +303,113 @@ async fn pump(
             return Ok(());
         }
     }
+    // Said before the stream closes, so a client does not take the close for a drop and
+    // reconnect (a hidden tab has not applied the run's end yet).
+    out.push_str(RUN_OVER);
+    flush(&mut out, tx).await;
     Ok(())
+}
+
+/// The frame that ends a run's stream: the run is over and no ask waits.
+pub const RUN_OVER: &str = "event: end\ndata: the run is over\n\n";
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use app::protocol::agui::asks::{InterruptSource, ask_from_interrupt};
+    use app::protocol::ask::{AskKind, AskState};
+    use app::protocol::channel::{Channel, EventBody, RunEvent, RunOutcome, RunRef};
+
+    use super::Progress;
+
+    fn seen(bodies: Vec<EventBody>) -> Progress {
+        let run = Arc::new(RunRef::new("acme", "th", "r1"));
+        let mut progress = Progress::default();
+        for (sequence, body) in bodies.into_iter().enumerate() {
+            progress.see(&RunEvent {
+                run: run.clone(),
+                sequence: sequence as u64 + 1,
+                channel: Channel::System,
+                body,
+                ts: 1,
+                upstream: None,
+            });
+        }
+        progress
+    }
+
+    fn opened(id: &str) -> EventBody {
+        let interrupt =
+            serde_json::json!({"id": id, "reason": "confirmation", "message": "Go on?"});
+        EventBody::AskOpened {
+            ask: Box::new(ask_from_interrupt(&interrupt, InterruptSource::Outcome).unwrap()),
+        }
+    }
+
+    fn closed(id: &str, state: AskState) -> EventBody {
+        EventBody::AskClosed {
+            ask_id: id.into(),
+            ask_kind: AskKind::Approval,
+            state: Box::new(state),
+        }
+    }
+
+    fn paused() -> EventBody {
+        EventBody::RunFinished {
+            outcome: RunOutcome::Interrupted {
+                ask_ids: vec!["a".into(), "b".into()],
+            },
+        }
+    }
+
+    #[test]
+    fn a_stream_ends_only_once_the_run_is_over_and_no_ask_waits() {
+        let started = || EventBody::RunStarted {
+            protocol_version: None,
+        };
+        assert!(!seen(vec![started(), opened("a"), opened("b"), paused()]).done());
+        let answered = seen(vec![
+            started(),
+            opened("a"),
+            opened("b"),
+            paused(),
+            closed("a", AskState::Expired),
+            closed("b", AskState::Expired),
+        ]);
+        assert!(answered.done());
+    }
+
+    #[test]
+    fn an_ask_the_console_reopened_keeps_the_stream_open() {
+        let progress = seen(vec![
+            opened("a"),
+            opened("b"),
+            paused(),
+            closed("a", AskState::Expired),
+            closed("a", AskState::Pending),
+            closed("b", AskState::Expired),
+        ]);
+        assert!(!progress.done(), "ask a waits again");
+        // A second close of one ask, or an ask opened again after its answer, moves nothing.
+        let progress = seen(vec![
+            opened("a"),
+            paused(),
+            closed("a", AskState::Expired),
+            closed("a", AskState::Expired),
+            opened("a"),
+        ]);
+        assert!(progress.done());
+    }
+
+    #[test]
+    fn a_run_that_fails_with_asks_open_ends_its_stream() {
+        let failed = EventBody::RunFailed {
+            message: "cut off".into(),
+            code: None,
+        };
+        assert!(seen(vec![opened("a"), failed.clone()]).done());
+        // A failure reported after the run paused leaves its asks waiting.
+        assert!(!seen(vec![opened("a"), paused(), failed]).done());
+    }
 }

@@ -101,12 +101,16 @@ impl Tenants {
         let mut latest = None;
         {
             let mut runs = lock(&self.runs);
-            // Answers alone arrive for runs that ended too (a paused run's asks): they
-            // follow a run already followed, and start following none.
-            let answers_only = events
-                .iter()
-                .all(|event| matches!(event.body, EventBody::AskClosed { .. }));
-            let mut run = if answers_only {
+            // Answers and the console's notices arrive for runs that ended too (a paused
+            // run's asks, an ask reopened after a restart): they follow a run already
+            // followed, and start following none.
+            let after_the_end = events.iter().all(|event| {
+                matches!(
+                    event.body,
+                    EventBody::AskClosed { .. } | EventBody::Notice { .. }
+                )
+            });
+            let mut run = if after_the_end {
                 runs.get_mut(run_id)
             } else {
                 Some(
@@ -159,7 +163,7 @@ mod tests {
     use std::sync::Arc;
 
     use app::protocol::ask::{AskKind, AskState};
-    use app::protocol::channel::{Channel, EventBody, RunEvent, RunOutcome, RunRef};
+    use app::protocol::channel::{Channel, EventBody, Level, RunEvent, RunOutcome, RunRef};
 
     use super::{Tenants, lock};
 
@@ -196,7 +200,21 @@ mod tests {
             ask_kind: AskKind::Approval,
             state: Box::new(AskState::Expired),
         };
-        tenants.see(&[event(&run, 3, answered)]);
+        tenants.see(&[event(&run, 3, answered.clone())]);
         assert_eq!(lock(&tenants.runs).len(), 0, "nothing left behind");
+        // An ask reopened after a restart, with the console's notice, or a notice alone.
+        let reopened = EventBody::AskClosed {
+            ask_id: "a".into(),
+            ask_kind: AskKind::Approval,
+            state: Box::new(AskState::Pending),
+        };
+        let notice = EventBody::Notice {
+            level: Level::Warning,
+            text: "must be entered again".into(),
+            source: "console".into(),
+        };
+        tenants.see(&[event(&run, 4, reopened), event(&run, 5, notice.clone())]);
+        tenants.see(&[event(&run, 6, notice)]);
+        assert_eq!(lock(&tenants.runs).len(), 0, "still nothing left behind");
     }
 }

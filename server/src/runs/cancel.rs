@@ -7,7 +7,7 @@ use app::protocol::status::RunStatus;
 
 use super::{Runs, cancel_open, notice};
 use crate::clock::now_ms;
-use crate::store::RunRecord;
+use crate::store::{DeliveryOutcome, RunRecord};
 
 impl Runs {
     pub async fn cancel(&self, tenant_id: &str, run_id: &str) -> Result<RunRecord, ApiError> {
@@ -23,6 +23,9 @@ impl Runs {
         {
             return self.get_run(tenant_id, run_id).await;
         }
+        // In turn with the answers: one given meanwhile is either carried off before
+        // the asks close or finds its ask closed, never held after the run's answers go.
+        let _turn = self.answering.take(run_id).await;
         self.host.stop_stream(run_id).await;
         // What the stream handed over before it stopped is stored first; if that ended
         // the run (it finished or paused on asks just then), its own ending stands.
@@ -55,11 +58,40 @@ impl Runs {
             )));
         };
         self.host.live.publish(&events);
-        // Answers held for a resume that will not come now go (a password among them).
+        self.let_go_of_answers(
+            tenant_id,
+            run_id,
+            "the run was stopped before its answers were carried",
+        )
+        .await?;
+        self.get_run(tenant_id, run_id).await
+    }
+
+    /// Answers held for a run that has ended (stopped, failed) go, a password among them,
+    /// and their deliveries are given up: no resume will carry them. The caller holds the
+    /// run's answering turn.
+    pub(super) async fn let_go_of_answers(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        why: &str,
+    ) -> Result<(), ApiError> {
         if let Ok(mut held) = self.held.lock() {
             let prefix = format!("{run_id}:");
             held.retain(|key, _| !key.starts_with(&prefix));
         }
-        self.get_run(tenant_id, run_id).await
+        for record in self.host.store.run_asks(tenant_id, run_id).await? {
+            self.host
+                .store
+                .settle_delivery(
+                    tenant_id,
+                    &record.key,
+                    DeliveryOutcome::Abandoned,
+                    Some(why),
+                    now_ms(),
+                )
+                .await?;
+        }
+        Ok(())
     }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use app::error::ApiError;
 use app::protocol::ask::{AskKind, AskState};
 use app::protocol::channel::{EventBody, EventDraft, Level};
+use app::protocol::status::RunStatus;
 
 use super::resume::{LOST_SECRET, resume_run_id};
 use super::{Runs, notice};
@@ -31,6 +32,11 @@ impl Runs {
                 continue;
             };
             let run = self.get_run(&delivery.tenant_id, &delivery.run_id).await?;
+            if matches!(run.status, RunStatus::Failed | RunStatus::Cancelled) {
+                self.abandon(delivery, "the run ended before the answer was carried")
+                    .await?;
+                continue;
+            }
             let Ok(agent) = self.connector_of(&run) else {
                 self.abandon(delivery, "the run's agent is not configured")
                     .await?;
@@ -74,7 +80,8 @@ impl Runs {
             }
         }
         for (tenant_id, run_id) in to_resume {
-            self.resume_when_answered(&tenant_id, &run_id, true).await?;
+            let _turn = self.answering.take(&run_id).await;
+            self.resume_when_answered(&tenant_id, &run_id).await?;
         }
         Ok(pending.len())
     }

@@ -12,6 +12,7 @@ use app::protocol::receipts::{ReceiptEnvelope, ValidatedAnswer, resolved_state, 
 use app::protocol::status::RunStatus;
 use serde_json::{Value, json};
 
+use super::start::to_the_end;
 use super::{Runs, notice};
 use crate::clock::now_ms;
 use crate::connectors::AnswerRoute;
@@ -29,8 +30,27 @@ pub enum ReceiptOutcome {
 
 impl Runs {
     /// A receipt for the ask `key`. Validated against the stored ask; the first valid
-    /// receipt closes it atomically and its answer goes to the agent once.
+    /// receipt closes it atomically and its answer goes to the agent once. Carried to its
+    /// end even if the request goes away: an ask closed is an answer on its way.
     pub async fn answer(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        envelope: &ReceiptEnvelope,
+    ) -> Result<ReceiptOutcome, ApiError> {
+        let runs = Arc::clone(self);
+        let (tenant_id, key, actor, envelope) = (
+            tenant_id.to_owned(),
+            key.to_owned(),
+            actor.to_owned(),
+            envelope.clone(),
+        );
+        to_the_end(async move { runs.take_receipt(&tenant_id, &key, &actor, &envelope).await })
+            .await
+    }
+
+    async fn take_receipt(
         self: &Arc<Self>,
         tenant_id: &str,
         key: &str,
@@ -55,39 +75,15 @@ impl Runs {
             .get_ask(tenant_id, key)
             .await?
             .ok_or_else(missing)?;
-        let redacted_envelope = |data: &Value| {
-            let mut receipt = serde_json::to_value(&envelope.receipt).unwrap_or(Value::Null);
-            receipt["data"] = data.clone();
-            json!({ "channel": envelope.channel, "receipt": receipt })
-        };
+        let refused = |why: &'static str| self.keep_refused(tenant_id, key, actor, why, envelope);
         if !record.ask.state.is_pending() {
-            self.host
-                .store
-                .record_refused_receipt(
-                    tenant_id,
-                    key,
-                    actor,
-                    "late",
-                    &redacted_envelope(&json!("not kept")),
-                    now_ms(),
-                )
-                .await?;
+            refused("late").await?;
             return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
         }
         // A run that failed or was stopped takes no more answers: nothing would carry them.
         let run = self.get_run(tenant_id, &record.run_id).await?;
         if matches!(run.status, RunStatus::Failed | RunStatus::Cancelled) {
-            self.host
-                .store
-                .record_refused_receipt(
-                    tenant_id,
-                    key,
-                    actor,
-                    "ended",
-                    &redacted_envelope(&json!("not kept")),
-                    now_ms(),
-                )
-                .await?;
+            refused("ended").await?;
             return Err(ApiError::Conflict(format!(
                 "ask {key:?} can no longer be answered: its run ended ({}) before it was",
                 run.status
@@ -106,17 +102,7 @@ impl Runs {
         let answer = match checked {
             Ok(answer) => answer,
             Err(error) => {
-                self.host
-                    .store
-                    .record_refused_receipt(
-                        tenant_id,
-                        key,
-                        actor,
-                        "invalid",
-                        &redacted_envelope(&json!("not kept")),
-                        now_ms(),
-                    )
-                    .await?;
+                refused("invalid").await?;
                 return Err(error);
             }
         };
@@ -137,7 +123,7 @@ impl Runs {
                 key,
                 actor,
                 state,
-                &redacted_envelope(&answer.recorded.data),
+                &redacted(envelope, &answer.recorded.data),
                 secret,
                 now_ms(),
             )
@@ -168,6 +154,30 @@ impl Runs {
                 Ok(ReceiptOutcome::Accepted(Box::new(updated)))
             }
         }
+    }
+
+    /// Keeps a refused receipt for the audit, saying why (`late`, `ended`, `invalid`);
+    /// what it carried is not kept.
+    async fn keep_refused(
+        &self,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        why: &str,
+        envelope: &ReceiptEnvelope,
+    ) -> Result<(), ApiError> {
+        self.host
+            .store
+            .record_refused_receipt(
+                tenant_id,
+                key,
+                actor,
+                why,
+                &redacted(envelope, &json!("not kept")),
+                now_ms(),
+            )
+            .await?;
+        Ok(())
     }
 
     /// An answer "from the passvault" with the entry's value in it: only an entry of the
@@ -224,8 +234,7 @@ impl Runs {
                 if let Ok(mut held) = self.held.lock() {
                     held.insert(record.key.clone(), answer);
                 }
-                self.resume_when_answered(tenant_id, &record.run_id, false)
-                    .await
+                self.resume_when_answered(tenant_id, &record.run_id).await
             }
             AnswerRoute::EachAsk => {
                 let sent = agent.answer(&self.host, record, answer).await;
@@ -252,4 +261,12 @@ impl Runs {
             }
         }
     }
+}
+
+/// The receipt as the audit keeps it: its data replaced by `data` (the answer as recorded,
+/// secrets redacted, or nothing).
+fn redacted(envelope: &ReceiptEnvelope, data: &Value) -> Value {
+    let mut receipt = serde_json::to_value(&envelope.receipt).unwrap_or(Value::Null);
+    receipt["data"] = data.clone();
+    json!({ "channel": envelope.channel, "receipt": receipt })
 }

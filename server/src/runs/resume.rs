@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::{Runs, cancel_open};
 use crate::clock::now_ms;
 use crate::connectors::{Paused, RunOptions, Turn};
+use crate::fault::crash_point;
 use crate::store::{AskRecord, DeliveryOutcome, RunRecord};
 
 /// The id of the run that carries run `paused`'s answers.
@@ -27,27 +28,27 @@ pub(super) const LOST_SECRET: &str = "The server restarted before this answer re
      never stored: it must be entered again.";
 
 impl Runs {
-    /// Resumes run `run_id` if all its asks are closed. `after_restart`: the caller is the
-    /// start-up sweep, the only one that may finish a claim a crash interrupted.
+    /// Resumes run `run_id` if all its asks are closed. The caller holds the run's
+    /// answering turn, as every claimant of a resume does until its follow-up exists or
+    /// the claim is let go: a run found claimed is finished here (its follow-up started,
+    /// or its deliveries settled), since whoever claimed it is gone (a crash, a dropped
+    /// request).
     pub(super) async fn resume_when_answered(
         self: &Arc<Self>,
         tenant_id: &str,
         run_id: &str,
-        after_restart: bool,
     ) -> Result<(), ApiError> {
         let store = &self.host.store;
         let asks = store.run_asks(tenant_id, run_id).await?;
         if asks.is_empty() || asks.iter().any(|record| record.ask.state.is_pending()) {
             return Ok(());
         }
-        if !store.claim_resume(tenant_id, run_id).await? {
-            let claimed_before = after_restart
-                && self.get_run(tenant_id, run_id).await?.status == RunStatus::Resumed;
-            if !claimed_before {
-                return Ok(());
-            }
+        if !store.claim_resume(tenant_id, run_id).await?
+            && self.get_run(tenant_id, run_id).await?.status != RunStatus::Resumed
+        {
+            return Ok(());
         }
-        self.carry_answers(tenant_id, run_id, asks, None)
+        self.carry_answers(tenant_id, run_id, asks, None, RunOptions::default())
             .await
             .map(|_| ())
     }
@@ -60,6 +61,7 @@ impl Runs {
         self: &Arc<Self>,
         paused: &RunRecord,
         mut message: Turn,
+        options: RunOptions,
     ) -> Result<RunRecord, ApiError> {
         let (tenant_id, run_id) = (paused.tenant_id.as_str(), paused.id.as_str());
         // The message belongs to the run that carries it.
@@ -69,11 +71,20 @@ impl Runs {
         // after finds its ask closed.
         let _turn = self.answering.take(run_id).await;
         let store = &self.host.store;
-        if !store.claim_resume(tenant_id, run_id).await? {
+        // Found claimed with no follow-up, it was left so by a claimant that is gone
+        // (see `resume_when_answered`): the claim passes to this message.
+        let claimed = store.claim_resume(tenant_id, run_id).await?
+            || (self.get_run(tenant_id, run_id).await?.status == RunStatus::Resumed
+                && store
+                    .get_run(tenant_id, &resume_run_id(run_id))
+                    .await?
+                    .is_none());
+        if !claimed {
             return Err(ApiError::Conflict(format!(
                 "run {run_id:?} is already resuming with the answers given; send the message once it has replied"
             )));
         }
+        crash_point("after-message-claim");
         let closes = cancel_open(
             store.run_asks(tenant_id, run_id).await?,
             "A new message was sent instead of an answer",
@@ -84,7 +95,7 @@ impl Runs {
             return Err(error.into());
         }
         let asks = store.run_asks(tenant_id, run_id).await?;
-        self.carry_answers(tenant_id, run_id, asks, Some(message))
+        self.carry_answers(tenant_id, run_id, asks, Some(message), options)
             .await?
             .ok_or_else(|| ApiError::Conflict(format!("run {run_id:?} could not be resumed")))
     }
@@ -98,6 +109,7 @@ impl Runs {
         run_id: &str,
         asks: Vec<AskRecord>,
         message: Option<Turn>,
+        options: RunOptions,
     ) -> Result<Option<RunRecord>, ApiError> {
         let store = &self.host.store;
         let next_run_id = resume_run_id(run_id);
@@ -106,7 +118,10 @@ impl Runs {
         let keys: Vec<String> = asks.iter().map(|record| record.key.clone()).collect();
         let follow_up = match store.get_run(tenant_id, &next_run_id).await? {
             Some(run) => run,
-            None => match self.start_resume(tenant_id, run_id, asks, message).await {
+            None => match self
+                .start_resume(tenant_id, run_id, asks, message, options)
+                .await
+            {
                 Ok(Some(run)) => run,
                 Ok(None) => return Ok(None),
                 Err(error) => {
@@ -130,15 +145,28 @@ impl Runs {
     /// Once a run's stream has ended by itself: asks it raised while still streaming (a
     /// Responses runtime's approval request arrives mid-stream) may all be answered by
     /// now, their answers held, and the resume their last answer tried found the run
-    /// still running; the run, paused now, is resumed with them.
+    /// still running; the run, paused now, is resumed with them. A run that failed
+    /// instead lets its answers go.
     pub(super) async fn resume_answered_while_streaming(
         self: &Arc<Self>,
         tenant_id: &str,
         run_id: &str,
     ) {
         let _turn = self.answering.take(run_id).await;
-        if let Err(error) = self.resume_when_answered(tenant_id, run_id, false).await {
-            tracing::error!(%error, run_id, "could not resume a run answered while it streamed");
+        let settled = match self.get_run(tenant_id, run_id).await {
+            Ok(run) if run.status == RunStatus::Failed => {
+                self.let_go_of_answers(
+                    tenant_id,
+                    run_id,
+                    "the run failed before its answers were carried",
+                )
+                .await
+            }
+            Ok(_) => self.resume_when_answered(tenant_id, run_id).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = settled {
+            tracing::error!(%error, run_id, "could not settle the answers of a run whose stream ended");
         }
     }
 
@@ -152,6 +180,7 @@ impl Runs {
         run_id: &str,
         asks: Vec<AskRecord>,
         message: Option<Turn>,
+        options: RunOptions,
     ) -> Result<Option<RunRecord>, ApiError> {
         let run = self.get_run(tenant_id, run_id).await?;
         let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
@@ -202,7 +231,7 @@ impl Runs {
                 &paused.run.thread_id,
                 &paused.next_run_id,
                 prepared,
-                RunOptions::default(),
+                options,
             )
             .await;
         match started {

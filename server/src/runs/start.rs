@@ -77,7 +77,9 @@ impl Runs {
             .await?)
     }
 
-    /// A user message: starts a run of the thread's agent carrying the thread so far.
+    /// A user message: starts a run of the thread's agent carrying the thread so far (or,
+    /// while its last run waits on asks, the run that resumes it with the answers given).
+    /// Carried to its end even if the request goes away.
     pub async fn send_message(
         self: &Arc<Self>,
         tenant_id: &str,
@@ -89,7 +91,25 @@ impl Runs {
         if text.is_empty() {
             return Err(ApiError::BadRequest("the message is empty".into()));
         }
+        let runs = Arc::clone(self);
+        let (tenant_id, thread_id, text) =
+            (tenant_id.to_owned(), thread_id.to_owned(), text.to_owned());
+        to_the_end(async move {
+            runs.start_message(&tenant_id, &thread_id, &text, options)
+                .await
+        })
+        .await
+    }
+
+    async fn start_message(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        thread_id: &str,
+        text: &str,
+        options: RunOptions,
+    ) -> Result<RunRecord, ApiError> {
         let _starting = self.claim_thread(tenant_id, thread_id).await?;
+        let waiting = self.waiting_run(tenant_id, thread_id).await?;
         let run_id = uuid::Uuid::new_v4().to_string();
         let turn = Turn {
             tenant_id: tenant_id.to_owned(),
@@ -111,8 +131,8 @@ impl Runs {
                 .title_from_first_message(tenant_id, thread_id, &title)
                 .await?;
         }
-        match self.waiting_run(tenant_id, thread_id).await? {
-            Some(paused) => self.send_instead_of_answers(&paused, turn).await,
+        match waiting {
+            Some(paused) => self.send_instead_of_answers(&paused, turn, options).await,
             None => self.start_turn(turn, options).await,
         }
     }
@@ -169,34 +189,40 @@ impl Runs {
         tenant_id: &str,
         thread_id: &str,
     ) -> Result<Claim<'_>, ApiError> {
-        let busy = || {
-            ApiError::Conflict(format!(
-                "thread {thread_id:?} already has a run in progress; stop it or wait for it"
-            ))
-        };
         let claim = self
             .starting
             .claim(&thread_key(tenant_id, thread_id))
-            .ok_or_else(busy)?;
+            .ok_or_else(|| busy(thread_id))?;
         let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
         if runs.iter().any(|run| run.status == RunStatus::Running) {
-            return Err(busy());
+            return Err(busy(thread_id));
         }
         Ok(claim)
     }
 
     /// The thread's last run when it waits on answers: paused on asks, or claimed for
-    /// the follow-up that carries them and not yet followed.
+    /// the follow-up that carries them and not yet followed. Refused (409) when the last
+    /// run is running: a resume, which takes no thread claim, may have started since the
+    /// claim was taken.
     pub(super) async fn waiting_run(
         &self,
         tenant_id: &str,
         thread_id: &str,
     ) -> Result<Option<RunRecord>, ApiError> {
-        let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
-        Ok(runs
+        let last = self
+            .host
+            .store
+            .list_runs(tenant_id, thread_id)
+            .await?
             .into_iter()
-            .last()
-            .filter(|run| matches!(run.status, RunStatus::Interrupted | RunStatus::Resumed)))
+            .last();
+        match last {
+            Some(run) if run.status == RunStatus::Running => Err(busy(thread_id)),
+            Some(run) if matches!(run.status, RunStatus::Interrupted | RunStatus::Resumed) => {
+                Ok(Some(run))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Refuses what only a message may do in place of the answers a run waits on.
@@ -282,6 +308,26 @@ impl Runs {
         }
         Ok(run)
     }
+}
+
+fn busy(thread_id: &str) -> ApiError {
+    ApiError::Conflict(format!(
+        "thread {thread_id:?} already has a run in progress; stop it or wait for it"
+    ))
+}
+
+/// Runs `work` to its end even if the request that asked for it goes away (the client
+/// disconnects and the server drops the request): a claimed resume or a closed ask is
+/// never left half done.
+pub(super) async fn to_the_end<T: Send + 'static>(
+    work: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(work).await.unwrap_or_else(|error| {
+        tracing::error!(%error, "a run's change stopped before its end");
+        Err(ApiError::Internal(
+            "the change stopped before its end".into(),
+        ))
+    })
 }
 
 /// What a thread's start is claimed by.

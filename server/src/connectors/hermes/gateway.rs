@@ -475,9 +475,21 @@ impl HermesGateway {
         match replied {
             Ok(_) => Ok(()),
             Err(error) => {
-                self.routes.lock().await.remove(&session);
+                self.unroute(&session, run_id).await;
                 Err(format!("the gateway refused the prompt: {error}"))
             }
+        }
+    }
+
+    /// Stops routing `session`'s frames to run `run_id`, and only to it: the session may
+    /// serve the thread's next run by now.
+    async fn unroute(&self, session: &str, run_id: &str) {
+        let mut routes = self.routes.lock().await;
+        if routes
+            .get(session)
+            .is_some_and(|route| route.run_id == run_id)
+        {
+            routes.remove(session);
         }
     }
 
@@ -541,14 +553,14 @@ impl HermesGateway {
             .await
         {
             // The console records the stop itself; the turn's frames go nowhere now.
-            self.routes.lock().await.remove(&session);
+            self.unroute(&session, run_id).await;
             return Err(error);
         }
         let ended = tokio::time::timeout(Duration::from_secs(5), receiver)
             .await
             .is_ok();
         if !ended {
-            self.routes.lock().await.remove(&session);
+            self.unroute(&session, run_id).await;
         }
         Ok(ended)
     }
