@@ -62,6 +62,7 @@ fn follow_again(
         connection.set(Connection::Reconnecting);
         return;
     };
+    crate::components::identity::reload_when_moved(&source);
     let on_message = {
         let source = source.clone();
         // The page may have moved on: a disposed view closes the stream.

@@ -94,6 +94,25 @@ test('the tenant switcher lists only my tenants, founds a new one and scopes thr
   await expect(threads).toHaveCount(before);
 });
 
+test('a tab left on one tenant reloads into the tenant another tab moved the session to', async ({ page, context }) => {
+  test.setTimeout(60_000);
+  const tenant = `moved-${Date.now()}`;
+  await openHydrated(page, '/');
+  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue('default');
+  const other = await context.newPage();
+  await openHydrated(other, '/');
+  const switcher = other.getByRole('combobox', { name: 'Tenant' });
+  await switcher.selectOption({ label: 'New tenant…' });
+  await other.getByRole('textbox', { name: 'New tenant name' }).fill(tenant);
+  await other.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(switcher).toHaveValue(tenant);
+  // The first tab's live stream ends at its next access check (every 10 s); told where
+  // the session is now, the tab reloads there instead of showing that tenant's changes
+  // as its own.
+  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue(tenant, { timeout: 30_000 });
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+});
+
 test('panes collapse, resize from the keyboard, and remember both across a reload', async ({ page }) => {
   // A thread in no project, so the sidebar has its list "Threads" to hide and show.
   expect((await page.request.post('/api/v1/threads', { data: {} })).status()).toBe(201);

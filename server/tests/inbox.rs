@@ -35,10 +35,14 @@ impl Stream {
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), 200);
         assert_eq!(response.headers()["content-type"], "text/event-stream");
-        Stream {
+        let mut stream = Stream {
             response,
             buffer: String::new(),
-        }
+        };
+        // Every stream opens by naming its tenant.
+        let named = stream.next(Duration::from_secs(5)).await.unwrap();
+        assert_eq!(named.event.as_deref(), Some("tenant"), "{named:?}");
+        stream
     }
 
     /// The next message with data, or none within `wait`.
@@ -345,4 +349,24 @@ async fn a_thread_or_project_renamed_is_renamed_in_the_open_inbox_without_a_relo
         .clone();
     assert_eq!(ask["thread_title"], "Incident 42");
     assert_eq!(ask["project_name"], "Launch week");
+}
+
+#[tokio::test]
+async fn every_stream_opens_by_naming_its_tenant() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "hello there").await;
+    api.settled(&run).await;
+    for path in [
+        "/api/v1/inbox/events?after=0".to_owned(),
+        format!("/api/v1/runs/{run}/events?after=0"),
+    ] {
+        // A page drawn for another tenant (the session switched in another tab) reloads.
+        let mut response = api.client.get(api.url(&path)).send().await.unwrap();
+        let first = response.chunk().await.unwrap().unwrap();
+        assert!(
+            String::from_utf8_lossy(&first).starts_with("event: tenant\ndata: default\n\n"),
+            "{path}: {first:?}"
+        );
+    }
 }

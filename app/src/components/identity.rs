@@ -28,7 +28,54 @@ pub struct SignedIn(pub RwSignal<Option<Me>>);
 pub fn provide_signed_in() -> SignedIn {
     let signed_in = SignedIn(RwSignal::new(None));
     provide_context(signed_in);
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    Effect::new(move |_| {
+        let tenant = signed_in
+            .0
+            .with(|me| me.as_ref().map(|me| me.tenant.clone()));
+        if tenant.is_some() {
+            PAGE_TENANT.with(|page| *page.borrow_mut() = tenant);
+        }
+    });
     signed_in
+}
+
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+thread_local! {
+    /// The tenant this page was drawn for, once known.
+    static PAGE_TENANT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Reloads the page, in the session's tenant now, when `source` streams another tenant
+/// than the one the page was drawn for (the session switched tenants in another tab).
+/// Every live stream opens by naming its tenant (`event: tenant`).
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+pub fn reload_when_moved(source: &web_sys::EventSource) {
+    use wasm_bindgen::JsCast;
+    let closing = source.clone();
+    let on_tenant = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+        move |message: web_sys::MessageEvent| {
+            let Some(streamed) = message.data().as_string() else {
+                return;
+            };
+            let moved = PAGE_TENANT.with(|page| {
+                let mut page = page.borrow_mut();
+                match page.as_deref() {
+                    Some(drawn) => drawn != streamed,
+                    None => {
+                        *page = Some(streamed);
+                        false
+                    }
+                }
+            });
+            if moved {
+                closing.close();
+                let _ = window().location().reload();
+            }
+        },
+    );
+    let _ = source.add_event_listener_with_callback("tenant", on_tenant.as_ref().unchecked_ref());
+    on_tenant.forget();
 }
 
 /// Whether the signed-in user may change things here (start runs, answer asks); false

@@ -226,6 +226,7 @@ pub fn inbox_stream(
     serve(
         live,
         "inbox stream",
+        &tenant_id.clone(),
         access_ends,
         move |tx| async move {
             let mut receiver = subscribing.subscribe_tenant(&tenant_id);

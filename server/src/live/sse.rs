@@ -89,6 +89,7 @@ pub fn event_stream(
     serve(
         live,
         "event stream",
+        &tenant_id.clone(),
         access_ends,
         move |tx| async move {
             let mut receiver = subscribing.subscribe(&run_id);
@@ -103,9 +104,14 @@ pub fn event_stream(
 /// from its last id) or the viewer loses access (signed out, revoked, removed); then
 /// `released` runs. A pump that fails is logged in full with an incident id, and the
 /// client told only that, as `event: error` naming the `stream`.
+///
+/// Every connection opens with `event: tenant` naming the tenant it streams: a page
+/// drawn for another one (the session switched tenants in another tab since) reloads
+/// rather than show this tenant's changes as its own.
 pub(super) fn serve<Fut>(
     live: Live,
     stream: &'static str,
+    tenant: &str,
     access_ends: impl std::future::Future<Output = ()> + Send + 'static,
     pump: impl FnOnce(tokio::sync::mpsc::Sender<Bytes>) -> Fut,
     released: impl FnOnce() + Send + 'static,
@@ -115,6 +121,8 @@ where
 {
     use axum::response::IntoResponse;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(16);
+    // The channel is empty: the first frame always fits.
+    let _ = tx.try_send(Bytes::from(format!("event: tenant\ndata: {tenant}\n\n")));
     let pumping = pump(tx.clone());
     tokio::spawn(async move {
         let pumped = tokio::select! {

@@ -52,6 +52,7 @@ fn open(
         connection.set(Connection::Reconnecting);
         return None;
     };
+    crate::components::identity::reload_when_moved(&source);
     let on_message = crate::live::batched_messages::<InboxChange>("change", move |batch| {
         live.try_update(|live| {
             if let Some(inbox) = live {
