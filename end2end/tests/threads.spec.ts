@@ -1,4 +1,4 @@
-import { expect, openHydrated, test } from './helpers';
+import { expect, openHydrated, startScenario, test, timeline } from './helpers';
 
 test('the server-rendered shell already holds the sidebar, timeline, ask lane and context pane', async ({ request }) => {
   const created = await request.post('/api/v1/threads', { data: {} });
@@ -153,4 +153,23 @@ test('threads are grouped by project in the sidebar, and an archived thread is f
     await expect(archive).toBeVisible({ timeout: 1000 });
   }).toPass();
   await expect(sidebar.getByRole('list', { name: `Threads in ${name}` }).getByRole('link', { name: `Plan for ${name}` })).toBeVisible();
+});
+
+test('a run started in another tab joins this one, which follows it and can stop it', async ({ page, context }) => {
+  await startScenario(page, 'hello there');
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  const thread = page.url().split('/threads/')[1];
+  // Another tab of the same session sends the next message.
+  const other = await context.newPage();
+  await openHydrated(other, `/threads/${thread}`);
+  const composer = other.getByRole('textbox', { name: 'Message' });
+  await composer.fill('slow');
+  await composer.press('Enter');
+  await expect(other.locator('.run-status[data-status="running"]')).toHaveCount(1);
+  // This tab learns of it from the tenant's live inbox, follows it, and offers Stop.
+  await expect(page.locator('.run-status')).toHaveCount(2);
+  await expect(timeline(page).getByText('working on it, this will take a while')).toBeVisible();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('.run-status[data-status="cancelled"]')).toHaveCount(1);
+  await expect(other.locator('.run-status[data-status="cancelled"]')).toHaveCount(1);
 });

@@ -10,7 +10,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use super::thread_archive::ArchiveButton;
-use super::thread_runs::{RunStarter, signals};
+use super::thread_runs::{RunStarter, discover_runs_from_elsewhere, signals};
 use crate::api::{
     answer_ask, bind_agent, cancel_run, get_thread, load_thread_page, rename_thread, retry_run,
     send_message, send_surface_action,
@@ -165,6 +165,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         problem,
     };
     let discover = move || starter.discover(thread_id.get_value(), agent);
+    discover_runs_from_elsewhere(thread_id, runs, discover);
     let send = move |text: String| {
         // Whoever sends wants to see what comes back.
         port.jump_to_latest();

@@ -97,8 +97,17 @@ impl RunStarter {
                         let open = is_open(&run.view);
                         let id = run.run.id.clone();
                         let added = signals(run.run, run.view);
-                        runs.try_update(|list| list.push(added));
-                        if open {
+                        // Two discoveries at once find the same run: it joins once.
+                        let pushed = runs.try_update(|list| {
+                            let known = list
+                                .iter()
+                                .any(|run| run.summary.with_untracked(|summary| summary.id == id));
+                            if !known {
+                                list.push(added);
+                            }
+                            !known
+                        });
+                        if open && pushed == Some(true) {
                             follow(&id, added.view, connection);
                         }
                     }
@@ -106,4 +115,51 @@ impl RunStarter {
             }
         });
     }
+}
+
+/// Runs of the thread started or resumed elsewhere (another tab, the inbox, a script)
+/// show in the tenant's live inbox, running or waiting: the page looks for them, so it
+/// follows them and can stop them.
+pub fn discover_runs_from_elsewhere(
+    thread_id: StoredValue<String>,
+    runs: RwSignal<Vec<RunSignals>>,
+    discover: impl Fn() + 'static,
+) {
+    let Some(inbox) = crate::components::inbox::use_inbox() else {
+        return;
+    };
+    let elsewhere = Memo::new(move |_| {
+        let thread = thread_id.get_value();
+        inbox
+            .with(|inbox| {
+                inbox
+                    .running
+                    .iter()
+                    .filter(|run| run.thread_id == thread)
+                    .map(|run| run.run_id.clone())
+                    .chain(
+                        inbox
+                            .asks
+                            .iter()
+                            .filter(|ask| ask.thread_id == thread)
+                            .map(|ask| ask.run_id.clone()),
+                    )
+                    .collect::<std::collections::BTreeSet<String>>()
+            })
+            .unwrap_or_default()
+    });
+    Effect::new(move |_| {
+        let unknown = elsewhere.with(|ids| {
+            runs.with_untracked(|list| {
+                ids.iter().any(|id| {
+                    !list
+                        .iter()
+                        .any(|run| run.summary.with_untracked(|summary| &summary.id == id))
+                })
+            })
+        });
+        if unknown {
+            discover();
+        }
+    });
 }

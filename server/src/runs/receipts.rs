@@ -7,7 +7,7 @@ use std::sync::Arc;
 use app::error::ApiError;
 use app::model::passvault::SUDO_ENV_VAR;
 use app::protocol::ask::{Ask, AskState, Component};
-use app::protocol::channel::Level;
+use app::protocol::channel::{EventBody, EventDraft, Level};
 use app::protocol::receipts::{ReceiptEnvelope, ValidatedAnswer, resolved_state, validate};
 use app::protocol::status::RunStatus;
 use serde_json::{Value, json};
@@ -89,6 +89,17 @@ impl Runs {
                 run.status
             )));
         }
+        // Past its deadline (an AG-UI interrupt's `expiresAt`) the agent would refuse the
+        // answer: the ask closes as expired, and a paused run whose asks are all closed
+        // now resumes, telling the agent this one was abandoned.
+        if record.ask.expires_at_ms.is_some_and(|at| at <= now_ms()) {
+            refused("expired").await?;
+            let expired = self.expire(tenant_id, &record).await?;
+            if self.connector_of(&run)?.answer_route() == AnswerRoute::OneResumeRun {
+                self.resume_when_answered(tenant_id, &record.run_id).await?;
+            }
+            return Ok(ReceiptOutcome::AlreadyClosed(Box::new(expired)));
+        }
         let checked = match validate(&record.ask, &envelope.receipt) {
             Ok(answer) => match self.fill_from_vault(tenant_id, &record.ask, answer).await {
                 Ok(answer) => {
@@ -154,6 +165,27 @@ impl Runs {
                 Ok(ReceiptOutcome::Accepted(Box::new(updated)))
             }
         }
+    }
+
+    /// Closes a pending ask as expired; the ask as it now stands.
+    async fn expire(&self, tenant_id: &str, record: &AskRecord) -> Result<AskRecord, ApiError> {
+        let closed = EventDraft::new(
+            EventBody::AskClosed {
+                ask_id: record.ask.id.clone(),
+                ask_kind: record.ask.kind,
+                state: Box::new(AskState::Expired),
+            },
+            Some(now_ms()),
+            None,
+        );
+        self.host
+            .record(tenant_id, &record.run_id, &[], vec![closed])
+            .await?;
+        self.host
+            .store
+            .get_ask(tenant_id, &record.key)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("ask {:?} does not exist", record.key)))
     }
 
     /// Keeps a refused receipt for the audit, saying why (`late`, `ended`, `invalid`);

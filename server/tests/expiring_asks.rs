@@ -1,0 +1,93 @@
+//! An ask past its deadline (an AG-UI interrupt's `expiresAt`) takes no answer: the
+//! receipt is refused as expired, the ask closes so, and the resume tells the agent it
+//! was abandoned.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::api::{Api, texts};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+/// An agent whose first run pauses on two approvals, one of them past its deadline
+/// already; a resume is answered with "Resumed.". Every input is kept.
+async fn agent() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/agent", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let kept = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(input) = common::agent::read_request(&mut socket).await else {
+                continue;
+            };
+            kept.lock().unwrap().push(input.clone());
+            let (thread, run) = (input["threadId"].clone(), input["runId"].clone());
+            let started = json!({"type": "RUN_STARTED", "threadId": thread, "runId": run});
+            let finished = if input.get("resume").is_some() {
+                json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run})
+            } else {
+                let past = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_millis() as i64
+                    - 60_000;
+                json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run,
+                "outcome": {"type": "interrupt", "interrupts": [
+                    {"id": "late", "reason": "tool_approval", "message": "Deploy?", "expiresAt": past},
+                    {"id": "open", "reason": "tool_approval", "message": "Tag it?"},
+                ]}})
+            };
+            let mut events = vec![started];
+            if input.get("resume").is_some() {
+                events.extend([
+                    json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Resumed."}),
+                    json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+                ]);
+            }
+            events.push(finished);
+            common::agent::respond(&mut socket, &events).await;
+        }
+    });
+    (url, seen)
+}
+
+#[tokio::test]
+async fn an_ask_past_its_deadline_is_refused_as_expired_and_resumed_as_abandoned() {
+    let (url, seen) = agent().await;
+    let api = Api::start(&["--agent", &format!("deadline={url}"), "--no-demo"]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "deploy").await;
+    assert_eq!(api.settled(&run).await["run"]["status"], "interrupted");
+
+    let (refused, body) = api
+        .receipt(&run, "late", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(refused, 409, "{body}");
+    assert_eq!(body["resolution"]["state"], "expired", "{body}");
+    let (answered, body) = api
+        .receipt(&run, "open", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(answered, 200, "{body}");
+
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(texts(&resumed["view"]), ["Resumed."]);
+    let inputs = seen.lock().unwrap().clone();
+    assert_eq!(inputs.len(), 2, "{inputs:?}");
+    let statuses: Vec<(&str, &str)> = inputs[1]["resume"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["interruptId"].as_str().unwrap(),
+                entry["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(statuses, [("late", "cancelled"), ("open", "resolved")]);
+}
