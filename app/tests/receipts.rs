@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use app::protocol::agui::asks::{InterruptSource, ask_for_frontend_tool, ask_from_interrupt};
-use app::protocol::ask::{Ask, AskState, RecordedAnswer};
+use app::protocol::ask::{Ask, AskState};
 use app::protocol::receipts::{
     GatewayAnswer, Receipt, ReceiptEnvelope, ReceiptError, ReceiptTime, ResumeEntry,
     ValidatedAnswer, agui_resume, custom_interrupt_resume, hermes_answer, resolved_state, validate,
@@ -267,22 +267,9 @@ fn an_approval_closed_without_an_answer_resumes_as_abandoned_never_approved() {
         .next()
         .unwrap()
         .clone();
-    let unanswered = |ask: &Ask| ValidatedAnswer {
-        ask_id: ask.id.clone(),
-        action: "cancel".into(),
-        data: Value::Null,
-        from_vault: None,
-        recorded: RecordedAnswer {
-            action: "cancel".into(),
-            data: Value::Null,
-            summary: "Not answered".into(),
-            actor: None,
-            at: None,
-        },
-    };
     let answers: BTreeMap<String, ValidatedAnswer> = [&date, &schema]
         .into_iter()
-        .map(|ask| (ask.id.clone(), unanswered(ask)))
+        .map(|ask| (ask.id.clone(), ValidatedAnswer::not_answered(ask)))
         .collect();
     let resume = agui_resume(&[&date, &schema], &answers).unwrap();
     assert_eq!(resume[0].status, "cancelled");

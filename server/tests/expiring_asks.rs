@@ -8,7 +8,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::api::{Api, texts};
+use common::api::{Api, resume_statuses, texts};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -78,16 +78,6 @@ async fn an_ask_past_its_deadline_is_refused_as_expired_and_resumed_as_abandoned
     assert_eq!(texts(&resumed["view"]), ["Resumed."]);
     let inputs = seen.lock().unwrap().clone();
     assert_eq!(inputs.len(), 2, "{inputs:?}");
-    let statuses: Vec<(&str, &str)> = inputs[1]["resume"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| {
-            (
-                entry["interruptId"].as_str().unwrap(),
-                entry["status"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let statuses = resume_statuses(&inputs[1]["resume"]);
     assert_eq!(statuses, [("late", "cancelled"), ("open", "resolved")]);
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::api::{Api, texts};
+use common::api::{Api, resume_statuses, texts};
 use serde_json::{Value, json};
 
 /// A thread whose "approve" run waits on its two approvals; returns (thread, run).
@@ -58,17 +58,7 @@ async fn a_message_sent_instead_of_the_last_answer_cancels_it_and_rides_the_resu
     );
     let resumes = resumes_for(&api, &sent).await;
     assert_eq!(resumes.len(), 1, "{resumes:?}");
-    let statuses: Vec<(&str, &str)> = resumes[0]["interrupts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| {
-            (
-                entry["interruptId"].as_str().unwrap(),
-                entry["status"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let statuses = resume_statuses(&resumes[0]["interrupts"]);
     assert_eq!(
         statuses,
         [

@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use app::error::ApiError;
-use app::protocol::ask::{AskState, Component, RecordedAnswer};
-use app::protocol::receipts::ValidatedAnswer;
+use app::protocol::ask::{AskState, Component};
+use app::protocol::receipts::{ValidatedAnswer, credential_field};
 use app::protocol::status::RunStatus;
-use serde_json::Value;
 
 use super::{Runs, cancel_open};
 use crate::clock::now_ms;
@@ -192,7 +191,7 @@ impl Runs {
                     .map(|record| {
                         let answer = self
                             .answer_for(record)
-                            .unwrap_or_else(|| not_answered(record));
+                            .unwrap_or_else(|| ValidatedAnswer::not_answered(&record.ask));
                         (record.ask.id.clone(), answer)
                     })
                     .collect(),
@@ -303,7 +302,7 @@ impl Runs {
             return Some(answer);
         }
         let AskState::Resolved { answer: recorded } = &record.ask.state else {
-            return Some(not_answered(record));
+            return Some(ValidatedAnswer::not_answered(&record.ask));
         };
         let holds_secret = matches!(
             record.ask.component,
@@ -313,8 +312,9 @@ impl Runs {
             return None;
         }
         let data = match record.ask.component {
-            Component::SudoPrompt => serde_json::json!({ "password": "" }),
-            Component::SecretPrompt => serde_json::json!({ "value": "" }),
+            Component::SudoPrompt | Component::SecretPrompt => {
+                serde_json::json!({ credential_field(record.ask.component): "" })
+            }
             _ => recorded.data.clone(),
         };
         Some(ValidatedAnswer {
@@ -324,28 +324,5 @@ impl Runs {
             from_vault: None,
             recorded: recorded.clone(),
         })
-    }
-}
-
-/// What goes for an ask closed without an answer (cancelled, expired, or a password lost
-/// when a message took the answers' place): "cancel".
-fn not_answered(record: &AskRecord) -> ValidatedAnswer {
-    let data = match record.ask.component {
-        Component::SudoPrompt => serde_json::json!({ "password": "" }),
-        Component::SecretPrompt => serde_json::json!({ "value": "" }),
-        _ => Value::Null,
-    };
-    ValidatedAnswer {
-        ask_id: record.ask.id.clone(),
-        action: "cancel".into(),
-        data,
-        from_vault: None,
-        recorded: RecordedAnswer {
-            action: "cancel".into(),
-            data: Value::Null,
-            summary: "Not answered".into(),
-            actor: None,
-            at: None,
-        },
     }
 }

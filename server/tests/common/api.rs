@@ -187,3 +187,18 @@ pub fn errors(view: &Value) -> Vec<String> {
         .map(|item| item["message"].as_str().unwrap().to_owned())
         .collect()
 }
+
+/// A resume's entries (`[{interruptId, status, …}]`) as (interrupt, status) pairs.
+pub fn resume_statuses(entries: &Value) -> Vec<(&str, &str)> {
+    entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["interruptId"].as_str().unwrap(),
+                entry["status"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ask::{AskState, Component, RecordedAnswer};
+use super::ask::{Ask, AskState, Component, RecordedAnswer};
 
 mod envelope;
 mod gateway;
@@ -53,6 +53,30 @@ pub struct ValidatedAnswer {
 }
 
 impl ValidatedAnswer {
+    /// The answer for an ask closed without one (cancelled, expired, or left for a message
+    /// sent instead): "cancel", with an empty password or secret where the ask wants one.
+    pub fn not_answered(ask: &Ask) -> Self {
+        let data = match ask.component {
+            Component::SudoPrompt | Component::SecretPrompt => {
+                serde_json::json!({ credential_field(ask.component): "" })
+            }
+            _ => Value::Null,
+        };
+        ValidatedAnswer {
+            ask_id: ask.id.clone(),
+            action: "cancel".into(),
+            data,
+            from_vault: None,
+            recorded: RecordedAnswer {
+                action: "cancel".into(),
+                data: Value::Null,
+                summary: "Not answered".into(),
+                actor: None,
+                at: None,
+            },
+        }
+    }
+
     /// Puts the value opened from passvault entry `name` where the agent reads it; the
     /// record names the entry, never the value.
     pub fn fill_from_vault(&mut self, component: Component, value: &str, name: &str) {
