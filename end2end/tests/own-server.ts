@@ -28,14 +28,15 @@ export class OwnServer {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  async start(): Promise<void> {
+  /** `env` adds to the server's environment for this start only (crash and pause points). */
+  async start(env: Record<string, string> = {}): Promise<void> {
     if (!bin || !siteRoot) {
       throw new Error('AGENT_OS_BIN and AGENT_OS_SITE_ROOT are not set: run the suite with `make test`');
     }
     this.stderr = '';
     this.child = spawn(bin, ['serve', '--addr', `127.0.0.1:${this.port}`, '--data-dir', this.dataDir, '--site-root', siteRoot], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, RUST_LOG: 'warn' },
+      env: { ...process.env, RUST_LOG: 'warn', ...env },
     });
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
@@ -59,6 +60,13 @@ export class OwnServer {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
+  }
+
+  /** Resolves once the server has exited by itself (at a crash point). */
+  async exited(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise((resolve) => child.once('exit', resolve));
   }
 
   /** SIGKILL: no shutdown hook runs, as when the machine loses power. */

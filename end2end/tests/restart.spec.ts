@@ -89,3 +89,25 @@ test('a pending ask survives a server kill and restart and is still answerable o
   await expect(timeline(page).getByText('Both approved. Booked.')).toBeVisible();
   await expect(lane.getByRole('dialog')).toHaveCount(0);
 });
+
+test('a password lost in a crash opens its ask again on the page that sent it, without a reload', async ({ page }) => {
+  // The server holds the closed ask long enough for the page to see it close, then stops
+  // before the password reaches the agent; a password is never stored.
+  await server.kill();
+  await server.start({ AGENT_OS_PAUSE_AT: 'after-close', AGENT_OS_CRASH_AT: 'after-close' });
+  await startOn(page, 'sudo');
+  const lane = askLane(page);
+  const card = lane.getByRole('form', { name: 'sudo needs your password' });
+  await card.getByLabel('Password', { exact: true }).fill('hunter2-lost');
+  await card.getByRole('button', { name: 'Send password' }).click();
+  await expect(lane.getByRole('form')).toHaveCount(0);
+  await server.exited();
+
+  await server.start();
+  // The restart opens the ask again; the page learns it from the live inbox.
+  await expect(card).toBeVisible({ timeout: 45_000 });
+  await expect(timeline(page).getByText('must be entered again')).toBeVisible();
+  await card.getByLabel('Password', { exact: true }).fill('hunter2-again');
+  await card.getByRole('button', { name: 'Send password' }).click();
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+});

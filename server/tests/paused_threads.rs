@@ -134,3 +134,41 @@ async fn a_retry_waits_for_the_answers_of_a_paused_run() {
     );
     assert_eq!(api.runs(&thread).await.len(), 1);
 }
+
+#[tokio::test]
+async fn a_message_refused_because_the_answers_already_resume_the_run_is_not_indexed() {
+    // The answer is held just after it closes its ask, in the run's answering turn; the
+    // message arrives meanwhile and finds the run already resuming once it gets its turn.
+    let api = Api::start_with_env(&[], &[("AGENT_OS_PAUSE_AT", "after-close")]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "clarify").await;
+    api.settled(&run).await;
+    let answer = api.receipt(
+        &run,
+        "clarify-color",
+        "option_list",
+        "answer",
+        json!({"answer": "green"}),
+    );
+    let path = format!("/api/v1/threads/{thread}/messages");
+    let message = async {
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        api.post(&path, json!({ "text": "paint it zanzibar instead" }))
+            .await
+    };
+    let ((answered, answer_body), (sent, body)) = tokio::join!(answer, message);
+    assert_eq!((answered, sent), (200, 409), "{answer_body} {body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already resuming"),
+        "{body}"
+    );
+    api.settled(&format!("{run}.resume")).await;
+    let (status, listed) = api.get("/api/v1/threads?q=zanzibar").await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["threads"], json!([]), "the refused message's words");
+    let (_, listed) = api.get("/api/v1/threads?q=clarify").await;
+    assert_eq!(listed["threads"].as_array().unwrap().len(), 1, "{listed}");
+}

@@ -17,7 +17,8 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 /// An agent whose user message is `{"tool": name, "arguments": {…}}`: it calls that tool
-/// and ends waiting for the result; the run that brings the result says "got: <result>".
+/// and ends waiting for the result; the run that brings the result says "got: <result>",
+/// and one that brings other words says "heard: <words>; got: <every result so far>".
 async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/agent", listener.local_addr().unwrap());
@@ -45,9 +46,9 @@ async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
                     json!({"type": "TEXT_MESSAGE_END", "messageId": format!("m-{run}")}),
                     json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
                 ]);
-            } else {
-                let wanted: Value =
-                    serde_json::from_str(last["content"].as_str().unwrap()).unwrap();
+            } else if let Ok(wanted) =
+                serde_json::from_str::<Value>(last["content"].as_str().unwrap())
+            {
                 let call = format!("call-{}", run.as_str().unwrap());
                 events.extend([
                     json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": wanted["tool"]}),
@@ -55,6 +56,25 @@ async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
                     json!({"type": "TOOL_CALL_END", "toolCallId": call}),
                     json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run,
                            "outcome": {"type": "success", "pendingToolCallIds": [call]}}),
+                ]);
+            } else {
+                let results: Vec<&str> = input["messages"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|message| message["role"] == "tool")
+                    .filter_map(|message| message["content"].as_str())
+                    .collect();
+                let reply = format!(
+                    "heard: {}; got: {}",
+                    last["content"].as_str().unwrap_or_default(),
+                    results.join(", ")
+                );
+                events.extend([
+                    json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m-{run}"), "role": "assistant"}),
+                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": format!("m-{run}"), "delta": reply}),
+                    json!({"type": "TEXT_MESSAGE_END", "messageId": format!("m-{run}")}),
+                    json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
                 ]);
             }
             common::agent::respond(&mut socket, &events).await;
@@ -430,5 +450,46 @@ async fn a_denial_sent_while_an_allowed_tool_starts_leaves_the_note_and_the_answ
         let answer = &shown["ask"]["ask"]["state"]["answer"];
         assert_eq!(answer["action"], "submit", "{name}: {shown}");
         assert_eq!(setup.notes_titled("Contested").await.len(), 1, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_message_sent_before_the_console_runs_a_free_tool_rides_with_its_result() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        // The console is held before it answers the free calls of a run that paused.
+        let setup = start_with_env(&backend, &[("AGENT_OS_PAUSE_AT", "before-free-tools")]).await;
+        let api = &setup.api;
+        api.post(
+            "/api/v1/notes",
+            json!({"title": "Deploy runbook", "body": "Deploys happen on Fridays."}),
+        )
+        .await;
+        let (thread, run) = setup
+            .call("notes_search", json!({"query": "deploying"}))
+            .await;
+        let paused = api.settled(&run).await;
+        assert_eq!(
+            paused["view"]["asks"][0]["state"]["state"], "pending",
+            "{name}: {paused}"
+        );
+        let sent = api.say(&thread, "and summarize it").await;
+        assert_eq!(sent, format!("{run}.resume"), "{name}");
+        let follow_up = api.settled(&sent).await;
+        let said = texts(&follow_up["view"]).join(" | ");
+        assert!(said.contains("heard: and summarize it"), "{name}: {said}");
+        assert!(
+            said.contains("Deploy runbook"),
+            "{name}: the search ran: {said}"
+        );
+        let paused = api.settled(&run).await;
+        let answer = &paused["view"]["asks"][0]["state"]["answer"];
+        assert_eq!(
+            (answer["actor"].as_str(), answer["summary"].as_str()),
+            (Some("console"), Some("Ran notes_search")),
+            "{name}: {paused}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        assert_eq!(api.runs(&thread).await.len(), 2, "{name}: one follow-up");
     }
 }

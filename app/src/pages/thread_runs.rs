@@ -91,7 +91,16 @@ impl RunStarter {
                 };
                 match known {
                     Some(existing) => {
+                        let id = run.run.id.clone();
                         existing.summary.try_set(run.run);
+                        // Over here but open again there (an ask reopened after a
+                        // restart): the page takes the server's view and follows it.
+                        let reopened = existing.view.try_with_untracked(|view| !is_open(view))
+                            == Some(true)
+                            && is_open(&run.view);
+                        if reopened && existing.view.try_set(run.view).is_none() {
+                            follow(&id, existing.view, connection);
+                        }
                     }
                     None => {
                         let open = is_open(&run.view);
@@ -117,9 +126,9 @@ impl RunStarter {
     }
 }
 
-/// Runs of the thread started or resumed elsewhere (another tab, the inbox, a script)
-/// show in the tenant's live inbox, running or waiting: the page looks for them, so it
-/// follows them and can stop them.
+/// Runs of the thread started or resumed elsewhere (another tab, the inbox, a script),
+/// or open again there, show in the tenant's live inbox, running or waiting: the page
+/// looks for them, so it follows them and can stop them.
 pub fn discover_runs_from_elsewhere(
     thread_id: StoredValue<String>,
     runs: RwSignal<Vec<RunSignals>>,
@@ -148,17 +157,18 @@ pub fn discover_runs_from_elsewhere(
             })
             .unwrap_or_default()
     });
+    // A run the page does not know, or knows as over: the server's word is fetched.
     Effect::new(move |_| {
-        let unknown = elsewhere.with(|ids| {
+        let news = elsewhere.with(|ids| {
             runs.with_untracked(|list| {
                 ids.iter().any(|id| {
-                    !list
-                        .iter()
-                        .any(|run| run.summary.with_untracked(|summary| &summary.id == id))
+                    list.iter()
+                        .find(|run| run.summary.with_untracked(|summary| &summary.id == id))
+                        .is_none_or(|run| run.view.with_untracked(|view| !is_open(view)))
                 })
             })
         });
-        if unknown {
+        if news {
             discover();
         }
     });

@@ -19,6 +19,16 @@ use crate::connectors::AnswerRoute;
 use crate::fault::{crash_point, pause_point};
 use crate::store::{AskRecord, DeliveryOutcome, Resolution};
 
+/// A receipt checked in the run's answering turn: the ask closed with its answer, still
+/// to be delivered, or what became of the receipt instead.
+pub(super) enum Closing {
+    Won {
+        record: Box<AskRecord>,
+        answer: Box<ValidatedAnswer>,
+    },
+    Lost(ReceiptOutcome),
+}
+
 /// What became of a receipt.
 #[derive(Debug)]
 pub enum ReceiptOutcome {
@@ -57,28 +67,53 @@ impl Runs {
         actor: &str,
         envelope: &ReceiptEnvelope,
     ) -> Result<ReceiptOutcome, ApiError> {
-        let missing = || ApiError::NotFound(format!("ask {key:?} does not exist"));
         let run_id = self
             .host
             .store
             .get_ask(tenant_id, key)
             .await?
-            .ok_or_else(missing)?
+            .ok_or_else(|| missing_ask(key))?
             .run_id;
         // One answer to the run at a time, from reading its ask to holding or sending the
         // answer: a workspace tool an allow runs cannot run for an ask a denial closed
         // meanwhile, and the resume the last answer starts finds every answer held.
         let _turn = self.answering.take(&run_id).await;
+        let (record, answer) = match self.close_in_turn(tenant_id, key, actor, envelope).await? {
+            Closing::Won { record, answer } => (record, answer),
+            Closing::Lost(outcome) => return Ok(outcome),
+        };
+        self.deliver(tenant_id, &record, *answer).await?;
+        let updated = self
+            .host
+            .store
+            .get_ask(tenant_id, key)
+            .await?
+            .ok_or_else(|| missing_ask(key))?;
+        Ok(ReceiptOutcome::Accepted(Box::new(updated)))
+    }
+
+    /// Checks a receipt against its stored ask and, when it is the first valid one, closes
+    /// the ask with its answer (a workspace tool it allows has run). The caller holds the
+    /// run's answering turn, and delivers the answer.
+    pub(super) async fn close_in_turn(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        key: &str,
+        actor: &str,
+        envelope: &ReceiptEnvelope,
+    ) -> Result<Closing, ApiError> {
         let record = self
             .host
             .store
             .get_ask(tenant_id, key)
             .await?
-            .ok_or_else(missing)?;
+            .ok_or_else(|| missing_ask(key))?;
         let refused = |why: &'static str| self.keep_refused(tenant_id, key, actor, why, envelope);
         if !record.ask.state.is_pending() {
             refused("late").await?;
-            return Ok(ReceiptOutcome::AlreadyClosed(Box::new(record)));
+            return Ok(Closing::Lost(ReceiptOutcome::AlreadyClosed(Box::new(
+                record,
+            ))));
         }
         // A run that failed or was stopped takes no more answers: nothing would carry them.
         let run = self.get_run(tenant_id, &record.run_id).await?;
@@ -98,7 +133,9 @@ impl Runs {
             if self.connector_of(&run)?.answer_route() == AnswerRoute::OneResumeRun {
                 self.resume_when_answered(tenant_id, &record.run_id).await?;
             }
-            return Ok(ReceiptOutcome::AlreadyClosed(Box::new(expired)));
+            return Ok(Closing::Lost(ReceiptOutcome::AlreadyClosed(Box::new(
+                expired,
+            ))));
         }
         let checked = match validate(&record.ask, &envelope.receipt) {
             Ok(answer) => match self.fill_from_vault(tenant_id, &record.ask, answer).await {
@@ -140,7 +177,9 @@ impl Runs {
             )
             .await?;
         match resolution {
-            Resolution::AlreadyClosed(current) => Ok(ReceiptOutcome::AlreadyClosed(current)),
+            Resolution::AlreadyClosed(current) => {
+                Ok(Closing::Lost(ReceiptOutcome::AlreadyClosed(current)))
+            }
             Resolution::Won(event) => {
                 self.host.live.publish(std::slice::from_ref(&event));
                 // The answer goes on even when its entry's "last used" cannot be noted.
@@ -153,16 +192,13 @@ impl Runs {
                 {
                     tracing::error!(%error, entry = entry_id, "could not note a passvault entry's use");
                 }
-                crash_point("after-close");
+                // Held first, so a test can let the closing reach the pages, then crash.
                 pause_point("after-close").await;
-                self.deliver(tenant_id, &record, answer).await?;
-                let updated = self
-                    .host
-                    .store
-                    .get_ask(tenant_id, key)
-                    .await?
-                    .ok_or_else(|| ApiError::NotFound(format!("ask {key:?} does not exist")))?;
-                Ok(ReceiptOutcome::Accepted(Box::new(updated)))
+                crash_point("after-close");
+                Ok(Closing::Won {
+                    record: Box::new(record),
+                    answer: Box::new(answer),
+                })
             }
         }
     }
@@ -293,6 +329,10 @@ impl Runs {
             }
         }
     }
+}
+
+fn missing_ask(key: &str) -> ApiError {
+    ApiError::NotFound(format!("ask {key:?} does not exist"))
 }
 
 /// The receipt as the audit keeps it: its data replaced by `data` (the answer as recorded,

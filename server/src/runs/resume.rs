@@ -84,6 +84,12 @@ impl Runs {
             )));
         }
         crash_point("after-message-claim");
+        // The tools the tenant lets run freely are answered, not cancelled: the console
+        // would have answered them itself had the message come a moment later.
+        if let Err(error) = self.answer_free_tools_in_turn(tenant_id, run_id).await {
+            store.unclaim_resume(tenant_id, run_id).await?;
+            return Err(error);
+        }
         let closes = cancel_open(
             store.run_asks(tenant_id, run_id).await?,
             "A new message was sent instead of an answer",

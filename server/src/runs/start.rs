@@ -121,20 +121,27 @@ impl Runs {
         };
         // Titled before the run exists, so whoever hears of the run (the inbox's running
         // list) reads the thread by its title.
-        self.host
-            .store
-            .add_thread_words(tenant_id, thread_id, text)
-            .await?;
         if let Some(title) = app::thread_title::from_first_message(text) {
             self.host
                 .store
                 .title_from_first_message(tenant_id, thread_id, &title)
                 .await?;
         }
-        match waiting {
+        let run = match waiting {
             Some(paused) => self.send_instead_of_answers(&paused, turn, options).await,
             None => self.start_turn(turn, options).await,
+        }?;
+        // Only a message the thread took is something it is found by; the run stands even
+        // when its words cannot be indexed.
+        if let Err(error) = self
+            .host
+            .store
+            .add_thread_words(tenant_id, thread_id, text)
+            .await
+        {
+            tracing::warn!(%error, run_id = %run.id, "a message's words could not be indexed for search");
         }
+        Ok(run)
     }
 
     /// Sends the thread's last message again, as the same message, in place of the turn

@@ -13,6 +13,7 @@ use app::workspace_tools::{ToolPolicy, WorkspaceCall, failed, is_workspace_tool}
 use serde_json::json;
 
 use super::Runs;
+use super::receipts::Closing;
 use crate::clock::now_ms;
 use crate::fault::pause_point;
 use crate::store::AskRecord;
@@ -125,11 +126,47 @@ impl Runs {
         tenant_id: &str,
         run_id: &str,
     ) -> Result<(), ApiError> {
+        pause_point("before-free-tools").await;
+        for (key, envelope) in self.free_tool_receipts(tenant_id, run_id).await? {
+            self.answer(tenant_id, &key, CONSOLE, &envelope).await?;
+        }
+        Ok(())
+    }
+
+    /// Answers, in the run's answering turn, the pending workspace tool calls the tenant
+    /// lets run freely, and holds their results for the follow-up: a message sent before
+    /// the console got to them must not cancel them.
+    pub(super) async fn answer_free_tools_in_turn(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<(), ApiError> {
+        for (key, envelope) in self.free_tool_receipts(tenant_id, run_id).await? {
+            if let Closing::Won { record, answer } = self
+                .close_in_turn(tenant_id, &key, CONSOLE, &envelope)
+                .await?
+                && let Ok(mut held) = self.held.lock()
+            {
+                held.insert(record.key.clone(), *answer);
+            }
+        }
+        Ok(())
+    }
+
+    /// The console's receipt for each pending, unexpired workspace tool call of the run
+    /// that the tenant lets run freely (its result is what running it gives).
+    async fn free_tool_receipts(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<Vec<(String, ReceiptEnvelope)>, ApiError> {
         let Some(tools) = self.tools.get() else {
-            return Ok(());
+            return Ok(Vec::new());
         };
+        let mut receipts = Vec::new();
         for record in self.host.store.run_asks(tenant_id, run_id).await? {
-            if !matches!(record.ask.state, AskState::Pending) {
+            let unexpired = record.ask.expires_at_ms.is_none_or(|at| at > now_ms());
+            if !matches!(record.ask.state, AskState::Pending) || !unexpired {
                 continue;
             }
             let Some((tool, _)) = workspace_call(&record) else {
@@ -148,10 +185,9 @@ impl Runs {
                     ts: Some(ReceiptTime(now_ms())),
                 },
             };
-            self.answer(tenant_id, &record.key, CONSOLE, &envelope)
-                .await?;
+            receipts.push((record.key, envelope));
         }
-        Ok(())
+        Ok(receipts)
     }
 
     /// Sets what runs workspace tools; the first one set stays.
