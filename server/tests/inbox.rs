@@ -370,3 +370,50 @@ async fn every_stream_opens_by_naming_its_tenant() {
         );
     }
 }
+
+#[tokio::test]
+async fn past_the_listed_asks_the_count_stays_the_servers() {
+    let api = Api::start(&[]).await;
+    // 251 runs of two approvals: 502 pending, two more than the inbox lists.
+    let mut runs = Vec::new();
+    for _ in 0..251 {
+        let thread = api.thread(None).await;
+        runs.push(api.say(&thread, "approve").await);
+    }
+    for run in &runs {
+        api.settled(run).await;
+    }
+    let start = inbox(&api).await;
+    assert_eq!(start["pending"], 502);
+    assert_eq!(start["asks"].as_array().unwrap().len(), 500);
+    let oldest = format!("{}:approve-budget", runs[0]);
+    assert!(
+        !start["asks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|ask| ask["key"] == oldest),
+        "the oldest ask is past the list"
+    );
+    let cursor = start["cursor"].as_u64().unwrap();
+    let mut stream = Stream::open(
+        &api.client,
+        api.url(&format!("/api/v1/inbox/events?after={cursor}")),
+        None,
+    )
+    .await;
+    let (status, _) = api
+        .receipt(
+            &runs[0],
+            "approve-budget",
+            "approval_card",
+            "once",
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let seen = stream
+        .until(|message| is_ask(message, &oldest, false))
+        .await;
+    assert_eq!(seen.last().unwrap().data["pending"], 501, "{seen:?}");
+}

@@ -72,11 +72,14 @@ pub const INBOX_LIMIT: usize = 500;
 #[serde(remote = "Self", rename_all = "snake_case")]
 pub enum InboxChange {
     /// The ask as it now is: `ask` when it waits, none once it left the inbox
-    /// (answered, expired or cancelled).
+    /// (answered, expired or cancelled); and how many asks of the tenant are pending
+    /// now, counting those past the listed [`INBOX_LIMIT`].
     Ask {
         key: String,
         #[serde(default)]
         ask: Option<Box<InboxAsk>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pending: Option<u64>,
     },
     /// The run as it now is: `run` while in progress, none once it stopped.
     Run {
@@ -105,7 +108,7 @@ impl Inbox {
     /// Applies one change; asks stay newest first, runs oldest first.
     pub fn apply(&mut self, change: InboxChange) {
         match change {
-            InboxChange::Ask { key, ask } => {
+            InboxChange::Ask { key, ask, pending } => {
                 let had = self.asks.iter().any(|known| known.key == key);
                 self.asks.retain(|known| known.key != key);
                 match ask {
@@ -119,9 +122,14 @@ impl Inbox {
                             .position(|known| known.opened_at_ms < ask.opened_at_ms)
                             .unwrap_or(self.asks.len());
                         self.asks.insert(at, *ask);
+                        self.asks.truncate(INBOX_LIMIT);
                     }
                     None if had => self.pending = self.pending.saturating_sub(1),
                     None => {}
+                }
+                // The server's count holds the asks past the list too.
+                if let Some(pending) = pending {
+                    self.pending = pending;
                 }
             }
             InboxChange::Run { run_id, run } => {
@@ -188,6 +196,7 @@ impl Inbox {
         self.apply(InboxChange::Ask {
             key: key.to_owned(),
             ask: None,
+            pending: None,
         });
     }
 }
@@ -236,12 +245,14 @@ mod tests {
             inbox.apply(InboxChange::Ask {
                 key: key.into(),
                 ask: Some(Box::new(ask(key, at))),
+                pending: None,
             });
         }
         // The same ask again (a resumed stream repeats what the page already holds).
         inbox.apply(InboxChange::Ask {
             key: "b".into(),
             ask: Some(Box::new(ask("b", 2))),
+            pending: None,
         });
         let keys: Vec<&str> = inbox.asks.iter().map(|ask| ask.key.as_str()).collect();
         assert_eq!(keys, ["c", "b", "a"]);
@@ -250,9 +261,40 @@ mod tests {
         inbox.apply(InboxChange::Ask {
             key: "b".into(),
             ask: None,
+            pending: None,
         });
         assert_eq!(inbox.pending, 2);
         assert_eq!(inbox.asks.len(), 2);
+    }
+
+    #[test]
+    fn the_count_is_the_servers_and_the_list_stops_at_the_limit() {
+        let mut inbox = Inbox {
+            pending: 600,
+            asks: (0..INBOX_LIMIT as i64)
+                .map(|at| ask(&format!("k{at}"), 1_000 - at))
+                .collect(),
+            ..Inbox::default()
+        };
+        // An ask past the list closes: only the server knows it was pending.
+        inbox.apply(InboxChange::Ask {
+            key: "unlisted".into(),
+            ask: None,
+            pending: Some(599),
+        });
+        assert_eq!(inbox.pending, 599);
+        inbox.apply(InboxChange::Ask {
+            key: "new".into(),
+            ask: Some(Box::new(ask("new", 5_000))),
+            pending: Some(600),
+        });
+        assert_eq!(inbox.pending, 600);
+        assert_eq!(inbox.asks.len(), INBOX_LIMIT);
+        assert_eq!(inbox.asks[0].key, "new");
+        assert_eq!(
+            inbox.asks[INBOX_LIMIT - 1].key,
+            format!("k{}", INBOX_LIMIT - 2)
+        );
     }
 
     #[test]
@@ -307,10 +349,12 @@ mod tests {
         inbox.apply(InboxChange::Ask {
             key: "a".into(),
             ask: Some(Box::new(ask("a", 1))),
+            pending: None,
         });
         inbox.apply(InboxChange::Ask {
             key: "b".into(),
             ask: Some(Box::new(elsewhere)),
+            pending: None,
         });
         inbox.apply(InboxChange::Run {
             run_id: "r1".into(),

@@ -86,6 +86,7 @@ impl<'a> InboxReader<'a> {
                 InboxChange::Ask {
                     key: entry.key.clone(),
                     ask,
+                    pending: Some(self.store.count_asks(self.tenant_id, "pending").await?),
                 }
             }
             FeedSubject::Run => {

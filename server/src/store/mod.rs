@@ -326,6 +326,8 @@ pub trait Store:
         tenant_id: &str,
         state: Option<&str>,
     ) -> Result<Vec<AskRecord>, StoreError>;
+    /// How many of the tenant's asks are in `state`.
+    async fn count_asks(&self, tenant_id: &str, state: &str) -> Result<u64, StoreError>;
     async fn get_ask(&self, tenant_id: &str, key: &str) -> Result<Option<AskRecord>, StoreError>;
     /// Every ask a run opened, oldest first.
     async fn run_asks(&self, tenant_id: &str, run_id: &str) -> Result<Vec<AskRecord>, StoreError>;

@@ -30,6 +30,16 @@ impl SqlStore {
         rows.iter().map(ask_row).collect()
     }
 
+    pub(super) async fn count_asks(&self, tenant_id: &str, state: &str) -> Result<u64, StoreError> {
+        let row =
+            sqlx::query("SELECT COUNT(*) AS asks FROM asks WHERE tenant_id = $1 AND state = $2")
+                .bind(tenant_id)
+                .bind(state)
+                .fetch_one(&self.pool)
+                .await?;
+        to_u64(row.try_get("asks")?, "ask count")
+    }
+
     pub(super) async fn get_ask(
         &self,
         tenant_id: &str,

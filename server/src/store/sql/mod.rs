@@ -344,6 +344,10 @@ impl Store for SqlStore {
         SqlStore::list_asks(self, tenant_id, state).await
     }
 
+    async fn count_asks(&self, tenant_id: &str, state: &str) -> Result<u64, StoreError> {
+        SqlStore::count_asks(self, tenant_id, state).await
+    }
+
     async fn get_ask(&self, tenant_id: &str, key: &str) -> Result<Option<AskRecord>, StoreError> {
         SqlStore::get_ask(self, tenant_id, key).await
     }
