@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::api::{Api, resume_statuses, texts};
+use common::api::{Api, errors, resume_statuses, texts};
 use serde_json::{Value, json};
 
 /// A thread whose "approve" run waits on its two approvals; returns (thread, run).
@@ -171,4 +171,92 @@ async fn a_message_refused_because_the_answers_already_resume_the_run_is_not_ind
     assert_eq!(listed["threads"], json!([]), "the refused message's words");
     let (_, listed) = api.get("/api/v1/threads?q=clarify").await;
     assert_eq!(listed["threads"].as_array().unwrap().len(), 1, "{listed}");
+}
+
+/// The paused run's status and its view's error lines.
+async fn status_and_errors(api: &Api, run: &str) -> (String, Vec<String>) {
+    let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+    (
+        shown["run"]["status"].as_str().unwrap().to_owned(),
+        errors(&shown["view"]),
+    )
+}
+
+/// A thread whose Responses run waits on an MCP approval, on a server then configured
+/// anew to ask that endpoint with Chat Completions, which has no approvals to answer.
+async fn paused_past_its_api() -> (Api, String, String) {
+    let agent = "rt=http://127.0.0.1:{port}/demo/openai/v1,api_key_env=RT_KEY";
+    let key = [("RT_KEY", "demo-key")];
+    let api = Api::start_with_env(&["--openai", agent], &key).await;
+    let thread = api.thread(Some("rt")).await;
+    let run = api.say(&thread, "approve reading the wiki").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
+    let Api {
+        server,
+        client,
+        _dir,
+    } = api;
+    let server = server
+        .restart_with(&["--openai", &format!("{agent},api=chat")], &key)
+        .await;
+    (
+        Api {
+            server,
+            client,
+            _dir,
+        },
+        thread,
+        run,
+    )
+}
+
+#[tokio::test]
+async fn a_pause_whose_answers_can_never_be_carried_fails_saying_why_and_the_thread_goes_on() {
+    // Answered: the answer is taken, the pause fails on record.
+    let (api, thread, run) = paused_past_its_api().await;
+    let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+    let ask = shown["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+    let (status, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("could not be resumed"),
+        "{body}"
+    );
+    let (status, said) = status_and_errors(&api, &run).await;
+    assert_eq!(status, "failed");
+    assert!(
+        said.iter()
+            .any(|error| error.contains("The answers could not be carried to the agent")),
+        "{said:?}"
+    );
+    let next = api.say(&thread, "then just summarize the wiki").await;
+    assert_ne!(next, format!("{run}.resume"), "a turn of its own");
+    let replied = api.settled(&next).await;
+    assert_eq!(replied["run"]["status"], "succeeded", "{replied}");
+
+    // A message sent in the answer's place: the pause fails the same way, and the
+    // message starts the thread's next turn at once.
+    let (api, thread, run) = paused_past_its_api().await;
+    let next = api.say(&thread, "forget the wiki, just say hello").await;
+    assert_ne!(next, format!("{run}.resume"));
+    let replied = api.settled(&next).await;
+    assert_eq!(replied["run"]["status"], "succeeded", "{replied}");
+    let (status, said) = status_and_errors(&api, &run).await;
+    assert_eq!(status, "failed");
+    assert!(
+        said.iter().any(|error| error.contains("Chat Completions")),
+        "{said:?}"
+    );
+    let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+    assert_eq!(
+        shown["view"]["asks"][0]["state"]["state"], "cancelled",
+        "{shown}"
+    );
+    assert_eq!(api.runs(&thread).await.len(), 2);
 }

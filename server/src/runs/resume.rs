@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use app::error::ApiError;
 use app::protocol::ask::{AskState, Component};
+use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::receipts::{ValidatedAnswer, credential_field};
 use app::protocol::status::RunStatus;
 
@@ -63,6 +64,7 @@ impl Runs {
         options: RunOptions,
     ) -> Result<RunRecord, ApiError> {
         let (tenant_id, run_id) = (paused.tenant_id.as_str(), paused.id.as_str());
+        let own_turn = message.clone();
         // The message belongs to the run that carries it.
         message.run_id = resume_run_id(run_id);
         message.message_id = format!("user-{}", message.run_id);
@@ -100,9 +102,19 @@ impl Runs {
             return Err(error.into());
         }
         let asks = store.run_asks(tenant_id, run_id).await?;
-        self.carry_answers(tenant_id, run_id, asks, Some(message), options)
-            .await?
-            .ok_or_else(|| ApiError::Conflict(format!("run {run_id:?} could not be resumed")))
+        let carried = self
+            .carry_answers(tenant_id, run_id, asks, Some(message), options.clone())
+            .await;
+        match carried {
+            // The pause was given up (its answers can never be carried; it says why): the
+            // message starts the thread's next turn instead.
+            Err(error) if self.get_run(tenant_id, run_id).await?.status == RunStatus::Failed => {
+                tracing::info!(%error, run_id, "a message starts a new turn past a pause given up");
+                self.start_turn(own_turn, options).await
+            }
+            carried => carried?
+                .ok_or_else(|| ApiError::Conflict(format!("run {run_id:?} could not be resumed"))),
+        }
     }
 
     /// Starts the follow-up of claimed run `run_id` (unless a retry after a crash finds it
@@ -224,6 +236,15 @@ impl Runs {
                 prepared.first.extend(paused.context.event());
                 prepared
             }
+            // The agent can never take these answers as they are (a Responses runtime's
+            // approvals, its endpoint now asked with Chat Completions): the pause fails
+            // on record, so its thread goes on with the next message.
+            Err(ApiError::Conflict(reason)) => {
+                self.give_up_pause(tenant_id, run_id, &reason).await?;
+                return Err(ApiError::Conflict(format!(
+                    "run {run_id:?} could not be resumed: {reason}"
+                )));
+            }
             Err(error) => {
                 self.hold_again(&paused.asks, paused.answers);
                 return Err(error);
@@ -254,6 +275,35 @@ impl Runs {
                 Err(error)
             }
         }
+    }
+
+    /// Fails claimed paused run `run_id`, whose answers can never be carried, and lets
+    /// them go. The caller holds the run's answering turn.
+    async fn give_up_pause(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        reason: &str,
+    ) -> Result<(), ApiError> {
+        let failed = EventDraft::new(
+            EventBody::RunFailed {
+                message: format!("The answers could not be carried to the agent: {reason}"),
+                code: Some("resume_failed".into()),
+            },
+            Some(now_ms()),
+            None,
+        );
+        self.host
+            .record(tenant_id, run_id, &[], vec![failed])
+            .await?;
+        // The event moves no paused run (a late failure from its stream must not), so the
+        // claimant moves its own.
+        self.host
+            .store
+            .give_up_resume(tenant_id, run_id, now_ms())
+            .await?;
+        self.let_go_of_answers(tenant_id, run_id, "the answers could not be carried")
+            .await
     }
 
     /// Puts answers taken for a resume back, for the resume that will carry them.

@@ -247,7 +247,7 @@ impl Runs {
         }
     }
 
-    async fn start_turn(
+    pub(super) async fn start_turn(
         self: &Arc<Self>,
         turn: Turn,
         options: RunOptions,

@@ -336,6 +336,14 @@ pub trait Store:
     async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError>;
     /// Puts a resumed run back to interrupted (its follow-up run could not be started).
     async fn unclaim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError>;
+    /// Fails a claimed paused run whose answers can never be carried (its claimant gives
+    /// it up); `true` if it was claimed.
+    async fn give_up_resume(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
     /// Closes a pending ask if, and only if, it is still pending: the first caller wins,
     /// appends the `AskClosed` event, records the receipt and the answer's pending
     /// delivery (`secret`: the answer holds a value the store does not keep), all in one

@@ -244,6 +244,26 @@ impl TestServer {
         Self::launch(&data_dir, port, args, Vec::new(), None, token).await
     }
 
+    /// SIGKILL; then a new process on the same port and data with other `serve` flags
+    /// (`{port}` in one is replaced by the port) and environment: the same server
+    /// configured anew.
+    pub async fn restart_with(mut self, extra: &[&str], env: &[(&str, &str)]) -> TestServer {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let port = self.port;
+        let args = extra
+            .iter()
+            .map(|arg| arg.replace("{port}", &port.to_string()))
+            .collect();
+        let env = env
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        let (data_dir, token) = (self.data_dir.clone(), std::mem::take(&mut self.token));
+        drop(self);
+        Self::launch(&data_dir, port, args, env, None, token).await
+    }
+
     /// Waits for the process to exit by itself (at a crash point), then starts a new one
     /// on the same port, data and flags, without this one's extra environment.
     pub async fn restart_after_exit(mut self) -> TestServer {

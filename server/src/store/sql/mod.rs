@@ -289,6 +289,15 @@ impl Store for SqlStore {
         SqlStore::unclaim_resume(self, tenant_id, run_id).await
     }
 
+    async fn give_up_resume(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        SqlStore::give_up_resume(self, tenant_id, run_id, now_ms).await
+    }
+
     async fn append(
         &self,
         tenant_id: &str,
