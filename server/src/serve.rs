@@ -84,6 +84,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         Ok(count) => tracing::warn!(count, "settled answers the last shutdown left undelivered"),
         Err(error) => tracing::error!(%error, "could not settle undelivered answers"),
     }
+    runs.expire_asks_on_time();
     let accounts = crate::auth::Accounts::new(store.clone());
     let first_run = accounts
         .setup_token()

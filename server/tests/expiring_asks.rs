@@ -1,6 +1,6 @@
 //! An ask past its deadline (an AG-UI interrupt's `expiresAt`) takes no answer: the
-//! receipt is refused as expired, the ask closes so, and the resume tells the agent it
-//! was abandoned.
+//! receipt is refused as expired, the ask closes so — by itself once its deadline
+//! passes — and the resume tells the agent it was abandoned.
 
 #![allow(clippy::unwrap_used)]
 
@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 /// An agent whose first run pauses on two approvals, one of them past its deadline
-/// already; a resume is answered with "Resumed.". Every input is kept.
+/// already (on "wait": on one approval due in 1.5 s); a resume is answered with
+/// "Resumed.". Every input is kept.
 async fn agent() -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/agent", listener.local_addr().unwrap());
@@ -30,16 +31,21 @@ async fn agent() -> (String, Arc<Mutex<Vec<Value>>>) {
             let finished = if input.get("resume").is_some() {
                 json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run})
             } else {
-                let past = std::time::SystemTime::now()
+                let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .unwrap()
-                    .as_millis() as i64
-                    - 60_000;
+                    .as_millis() as i64;
+                let interrupts = if input["messages"][0]["content"] == "wait" {
+                    json!([{"id": "soon", "reason": "tool_approval", "message": "Deploy now?",
+                            "expiresAt": now + 1_500}])
+                } else {
+                    json!([
+                        {"id": "late", "reason": "tool_approval", "message": "Deploy?", "expiresAt": now - 60_000},
+                        {"id": "open", "reason": "tool_approval", "message": "Tag it?"},
+                    ])
+                };
                 json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run,
-                "outcome": {"type": "interrupt", "interrupts": [
-                    {"id": "late", "reason": "tool_approval", "message": "Deploy?", "expiresAt": past},
-                    {"id": "open", "reason": "tool_approval", "message": "Tag it?"},
-                ]}})
+                "outcome": {"type": "interrupt", "interrupts": interrupts}})
             };
             let mut events = vec![started];
             if input.get("resume").is_some() {
@@ -80,4 +86,40 @@ async fn an_ask_past_its_deadline_is_refused_as_expired_and_resumed_as_abandoned
     assert_eq!(inputs.len(), 2, "{inputs:?}");
     let statuses = resume_statuses(&inputs[1]["resume"]);
     assert_eq!(statuses, [("late", "cancelled"), ("open", "resolved")]);
+}
+
+#[tokio::test]
+async fn an_ask_nobody_answers_closes_as_expired_when_its_deadline_passes_and_the_run_resumes() {
+    let (url, seen) = agent().await;
+    let api = Api::start(&["--agent", &format!("deadline={url}"), "--no-demo"]).await;
+    let thread = api.thread(None).await;
+    let run = api.say(&thread, "wait").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(
+        paused["view"]["asks"][0]["state"]["state"], "pending",
+        "{paused}"
+    );
+    let (_, inbox) = api.get("/api/v1/inbox").await;
+    assert_eq!(inbox["pending"], 1, "{inbox}");
+
+    // Nobody answers; the deadline passes.
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(texts(&resumed["view"]), ["Resumed."]);
+    let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+    assert_eq!(
+        shown["view"]["asks"][0]["state"]["state"], "expired",
+        "{shown}"
+    );
+    let (_, inbox) = api.get("/api/v1/inbox").await;
+    assert_eq!(inbox["pending"], 0, "{inbox}");
+    let inputs = seen.lock().unwrap().clone();
+    assert_eq!(inputs.len(), 2, "{inputs:?}");
+    assert_eq!(
+        resume_statuses(&inputs[1]["resume"]),
+        [("soon", "cancelled")]
+    );
+    let (late, body) = api
+        .receipt(&run, "soon", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(late, 409, "{body}");
 }

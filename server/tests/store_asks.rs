@@ -194,3 +194,130 @@ async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
         assert_eq!(reopened.answered_by, None);
     }
 }
+
+#[tokio::test]
+async fn asks_past_their_deadline_are_found_across_tenants_until_they_close() {
+    use app::protocol::ask::{Ask, AskKind, AskOrigin, Component};
+    for backend in backends::all().await {
+        let store = &backend.store;
+        let opened = |id: &str, expires: Option<i64>| {
+            let mut ask = Ask::new(
+                id.into(),
+                AskKind::Approval,
+                Component::ApprovalCard,
+                "Go?".into(),
+                vec!["once".into(), "deny".into()],
+                AskOrigin::AgUiCustomInterrupt,
+            );
+            ask.expires_at_ms = expires;
+            EventDraft::new(EventBody::AskOpened { ask: Box::new(ask) }, None, None)
+        };
+        backends::new_run(&**store, "default", "run-deadlines").await;
+        store.create_tenant("other", 1).await.unwrap();
+        backends::new_run(&**store, "other", "run-deadlines-other").await;
+        store
+            .append(
+                "default",
+                "run-deadlines",
+                &[],
+                vec![
+                    opened("due", Some(100)),
+                    opened("later", Some(10_000)),
+                    opened("never", None),
+                ],
+                9,
+            )
+            .await
+            .unwrap();
+        store
+            .append(
+                "other",
+                "run-deadlines-other",
+                &[],
+                vec![opened("due-too", Some(50))],
+                9,
+            )
+            .await
+            .unwrap();
+        let keys = |records: Vec<server::store::AskRecord>| -> Vec<String> {
+            records.into_iter().map(|record| record.key).collect()
+        };
+        let due = store.asks_past_deadline(500, 10).await.unwrap();
+        assert_eq!(
+            keys(due),
+            [
+                ask_key("run-deadlines-other", "due-too"),
+                ask_key("run-deadlines", "due")
+            ],
+            "{}",
+            backend.name
+        );
+        store
+            .close_ask(
+                "default",
+                &ask_key("run-deadlines", "due"),
+                "operator",
+                answered("once"),
+                &json!({}),
+                false,
+                600,
+            )
+            .await
+            .unwrap();
+        let due = store.asks_past_deadline(500, 10).await.unwrap();
+        assert_eq!(
+            keys(due),
+            [ask_key("run-deadlines-other", "due-too")],
+            "{}",
+            backend.name
+        );
+        assert_eq!(store.asks_past_deadline(20, 10).await.unwrap().len(), 0);
+    }
+}
+
+#[tokio::test]
+async fn a_deadline_kept_before_deadlines_had_a_column_is_found_after_the_migration() {
+    use app::protocol::ask::{Ask, AskKind, AskOrigin, Component};
+    for backend in backends::all().await {
+        let name = backend.name;
+        let mut ask = Ask::new(
+            "due".into(),
+            AskKind::Approval,
+            Component::ApprovalCard,
+            "Go?".into(),
+            vec!["once".into()],
+            AskOrigin::AgUiCustomInterrupt,
+        );
+        ask.expires_at_ms = Some(100);
+        backends::new_run(&*backend.store, "default", "run-old-deadline").await;
+        backend
+            .store
+            .append(
+                "default",
+                "run-old-deadline",
+                &[],
+                vec![EventDraft::new(
+                    EventBody::AskOpened { ask: Box::new(ask) },
+                    None,
+                    None,
+                )],
+                9,
+            )
+            .await
+            .unwrap();
+        // The store as it was before migration 15: the deadline only inside the ask.
+        backends::run_sql(
+            &backend.url,
+            &[
+                "DROP INDEX asks_by_deadline",
+                "ALTER TABLE asks DROP COLUMN expires_at_ms",
+                "DELETE FROM _sqlx_migrations WHERE version = 15",
+            ],
+        )
+        .await;
+        let store = server::store::open(&backend.url).await.unwrap();
+        let due = store.asks_past_deadline(500, 10).await.unwrap();
+        assert_eq!(due.len(), 1, "{name}");
+        assert_eq!(due[0].key, ask_key("run-old-deadline", "due"), "{name}");
+    }
+}

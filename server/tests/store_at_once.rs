@@ -8,7 +8,7 @@
 #[path = "common/backends.rs"]
 mod backends;
 
-use backends::{answered, paused_run, text};
+use backends::{answered, paused_run, run_sql, text};
 
 use app::memory::{Change, ScopeKind};
 use app::protocol::channel::{EventBody, EventDraft, RunOutcome};
@@ -268,22 +268,6 @@ async fn the_consoles_stop_lands_only_on_a_running_run_and_an_ended_run_keeps_it
             .append_while_running("default", "no-such-run", stop(), 12)
             .await;
         assert!(unknown.is_err(), "{name}");
-    }
-}
-
-/// Runs `statements` on the store at `url` over a connection of its own.
-async fn run_sql(url: &str, statements: &[&str]) {
-    use sqlx::Connection;
-    if url.starts_with("sqlite:") {
-        let mut db = sqlx::SqliteConnection::connect(url).await.unwrap();
-        for statement in statements {
-            sqlx::query(statement).execute(&mut db).await.unwrap();
-        }
-    } else {
-        let mut db = sqlx::PgConnection::connect(url).await.unwrap();
-        for statement in statements {
-            sqlx::query(statement).execute(&mut db).await.unwrap();
-        }
     }
 }
 

@@ -5,6 +5,7 @@
 mod cancel;
 mod claims;
 pub mod context;
+mod deadlines;
 mod delivery;
 mod receipts;
 mod recovery;

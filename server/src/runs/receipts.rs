@@ -204,7 +204,11 @@ impl Runs {
     }
 
     /// Closes a pending ask as expired; the ask as it now stands.
-    async fn expire(&self, tenant_id: &str, record: &AskRecord) -> Result<AskRecord, ApiError> {
+    pub(super) async fn expire(
+        &self,
+        tenant_id: &str,
+        record: &AskRecord,
+    ) -> Result<AskRecord, ApiError> {
         let closed = EventDraft::new(
             EventBody::AskClosed {
                 ask_id: record.ask.id.clone(),

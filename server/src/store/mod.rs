@@ -326,6 +326,13 @@ pub trait Store:
         tenant_id: &str,
         state: Option<&str>,
     ) -> Result<Vec<AskRecord>, StoreError>;
+    /// Pending asks of every tenant whose deadline is at or before `now_ms`, the most
+    /// overdue first, at most `limit`.
+    async fn asks_past_deadline(
+        &self,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<AskRecord>, StoreError>;
     /// How many of the tenant's asks are in `state`.
     async fn count_asks(&self, tenant_id: &str, state: &str) -> Result<u64, StoreError>;
     async fn get_ask(&self, tenant_id: &str, key: &str) -> Result<Option<AskRecord>, StoreError>;

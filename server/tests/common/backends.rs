@@ -149,3 +149,18 @@ pub fn answered(action: &str) -> app::protocol::ask::AskState {
         },
     }
 }
+
+/// Runs `statements` on the store at `url` over a connection of its own.
+pub async fn run_sql(url: &str, statements: &[&str]) {
+    if url.starts_with("sqlite:") {
+        let mut db = sqlx::SqliteConnection::connect(url).await.unwrap();
+        for statement in statements {
+            sqlx::query(statement).execute(&mut db).await.unwrap();
+        }
+    } else {
+        let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+        for statement in statements {
+            sqlx::query(statement).execute(&mut db).await.unwrap();
+        }
+    }
+}

@@ -30,6 +30,22 @@ impl SqlStore {
         rows.iter().map(ask_row).collect()
     }
 
+    pub(super) async fn asks_past_deadline(
+        &self,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<AskRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ASK_COLUMNS} FROM asks WHERE state = 'pending' AND expires_at_ms <= $1 \
+             ORDER BY expires_at_ms LIMIT $2"
+        ))
+        .bind(now_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(ask_row).collect()
+    }
+
     pub(super) async fn count_asks(&self, tenant_id: &str, state: &str) -> Result<u64, StoreError> {
         let row =
             sqlx::query("SELECT COUNT(*) AS asks FROM asks WHERE tenant_id = $1 AND state = $2")

@@ -51,10 +51,11 @@ pub(super) async fn insert_events(
                     .map_err(|error| StoreError::Corrupt(error.to_string()))?;
                 sqlx::query(
                     "INSERT INTO asks (key, tenant_id, thread_id, run_id, ask_id, kind, state, ask, \
-                     opened_sequence, created_at_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9) \
+                     opened_sequence, created_at_ms, expires_at_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10) \
                      ON CONFLICT (key) DO UPDATE SET ask = excluded.ask, \
-                     opened_sequence = excluded.opened_sequence \
+                     opened_sequence = excluded.opened_sequence, \
+                     expires_at_ms = excluded.expires_at_ms \
                      WHERE asks.state = 'pending'",
                 )
                 .bind(ask_key(event.run_id(), &ask.id))
@@ -66,6 +67,7 @@ pub(super) async fn insert_events(
                 .bind(text)
                 .bind(to_i64(event.sequence))
                 .bind(now_ms)
+                .bind(ask.expires_at_ms)
                 .execute(&mut **tx)
                 .await?;
             }

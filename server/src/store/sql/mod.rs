@@ -353,6 +353,14 @@ impl Store for SqlStore {
         SqlStore::list_asks(self, tenant_id, state).await
     }
 
+    async fn asks_past_deadline(
+        &self,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<AskRecord>, StoreError> {
+        SqlStore::asks_past_deadline(self, now_ms, limit).await
+    }
+
     async fn count_asks(&self, tenant_id: &str, state: &str) -> Result<u64, StoreError> {
         SqlStore::count_asks(self, tenant_id, state).await
     }
