@@ -12,7 +12,7 @@ use axum::body::Bytes;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
-use super::sse::{HEARTBEAT, flush, serve};
+use super::sse::{CHUNK, HEARTBEAT, flush, serve};
 use super::{Live, TenantSignal};
 use crate::clock::now_ms;
 use crate::store::feed::{FeedEntry, FeedSubject};
@@ -237,18 +237,19 @@ pub fn inbox_stream(
     )
 }
 
-/// Sends every feed row after `*last`, each subject once per page as it now stands.
+/// Sends every feed row after `*last`, each subject once per page as it now stands, in
+/// chunks of about [`CHUNK`] bytes; false once the client is gone.
 async fn send_changes(
     store: &dyn Store,
     live: &Live,
     tenant_id: &str,
     last: &mut u64,
-    out: &mut String,
-) -> Result<(), StoreError> {
+    (out, tx): (&mut String, &tokio::sync::mpsc::Sender<Bytes>),
+) -> Result<bool, StoreError> {
     loop {
         let page = store.feed_after(tenant_id, *last, PAGE).await?;
         let Some(final_entry) = page.last() else {
-            return Ok(());
+            return Ok(true);
         };
         *last = final_entry.id;
         let mut reader = InboxReader::new(store, live, tenant_id);
@@ -258,10 +259,13 @@ async fn send_changes(
                 .any(|later| later.subject == entry.subject && later.key == entry.key);
             if !repeated_later {
                 push_frame(out, Some(entry.id), &reader.change(entry).await?);
+                if out.len() >= CHUNK && !flush(out, tx).await {
+                    return Ok(false);
+                }
             }
         }
         if page.len() < PAGE as usize {
-            return Ok(());
+            return Ok(true);
         }
     }
 }
@@ -282,8 +286,9 @@ async fn pump(
         out.push_str("event: reset\ndata: the inbox moved on; read it again\n\n");
         last = head;
     }
-    send_changes(store, live, tenant_id, &mut last, &mut out).await?;
-    if !flush(&mut out, tx).await {
+    if !send_changes(store, live, tenant_id, &mut last, (&mut out, tx)).await?
+        || !flush(&mut out, tx).await
+    {
         return Ok(());
     }
     let mut activity: HashMap<String, Activity> = HashMap::new();
@@ -301,7 +306,11 @@ async fn pump(
         };
         match signal {
             Some(Ok(TenantSignal::Changed)) | Some(Err(broadcast::error::RecvError::Lagged(_))) => {
-                send_changes(store, live, tenant_id, &mut last, &mut out).await?;
+                let client_reads =
+                    send_changes(store, live, tenant_id, &mut last, (&mut out, tx)).await?;
+                if !client_reads {
+                    return Ok(());
+                }
             }
             Some(Ok(TenantSignal::Activity {
                 run_id,

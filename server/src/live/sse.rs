@@ -169,7 +169,11 @@ pub(super) async fn flush(out: &mut String, tx: &tokio::sync::mpsc::Sender<Bytes
 
 /// Events a stream reads from the store at a time: a long run is streamed page by page,
 /// never read whole into memory.
-const PAGE: u64 = 1000;
+const PAGE: u64 = 256;
+
+/// The most a stream gathers before it sends: with the channel's few chunks, a client
+/// that stops reading holds about a megabyte here, however long the run.
+pub(super) const CHUNK: usize = 64 * 1024;
 
 /// The next page of a run's stored events after `after` (and before `before`).
 async fn next_page(
@@ -213,6 +217,9 @@ impl Backlog<'_> {
             for event in &page {
                 progress.see(event);
                 push_frame(out, event);
+                if out.len() >= CHUNK && !flush(out, self.tx).await {
+                    return Ok(false);
+                }
             }
             if !flush(out, self.tx).await {
                 return Ok(false);
@@ -290,6 +297,9 @@ async fn pump(
                     progress.see(&event);
                     last = event.sequence;
                     push_frame(&mut out, &event);
+                    if out.len() >= CHUNK && !flush(&mut out, tx).await {
+                        return Ok(());
+                    }
                 }
                 // A gap (another writer's events reached us out of order) or a lagging
                 // receiver: the store has everything, in order.
@@ -408,6 +418,95 @@ mod tests {
             opened("a"),
         ]);
         assert!(progress.done());
+    }
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_holds_a_few_small_chunks_not_the_run() {
+        use crate::store::NewRun;
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite:{}", dir.path().join("store.db").display());
+        let store = crate::store::open(&url).await.unwrap();
+        let thread = store.create_thread("default", "th", None, 1).await.unwrap();
+        store
+            .create_run(&NewRun {
+                id: "long".into(),
+                tenant_id: "default".into(),
+                thread_id: thread.id,
+                agent: "demo".into(),
+                input: serde_json::json!({}),
+                created_at_ms: 1,
+            })
+            .await
+            .unwrap();
+        // 4,000 events of about 2 KB: 8 MB of frames.
+        let delta = "x".repeat(2_000);
+        for _ in 0..8 {
+            let drafts = (0..500)
+                .map(|_| {
+                    app::protocol::channel::EventDraft::new(
+                        EventBody::TextDelta {
+                            message_id: "m".into(),
+                            delta: delta.clone(),
+                        },
+                        None,
+                        None,
+                    )
+                })
+                .collect();
+            store
+                .append("default", "long", &[], drafts, 2)
+                .await
+                .unwrap();
+        }
+        let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+        let sending = {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let backlog = super::Backlog {
+                    store: &*store,
+                    tenant_id: "default",
+                    run_id: "long",
+                    tx: &tx,
+                };
+                let (mut last, mut out) = (0, String::new());
+                backlog
+                    .send_after(&mut last, &mut Progress::default(), &mut out)
+                    .await
+                    .unwrap();
+                last
+            })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(!sending.is_finished(), "the sender waits for the client");
+        let mut held = Vec::new();
+        while let Ok(chunk) = rx.try_recv() {
+            held.push(chunk);
+        }
+        let sizes: Vec<usize> = held.iter().map(|chunk| chunk.len()).collect();
+        assert_eq!(sizes.len(), 4, "{sizes:?}");
+        assert!(
+            sizes.iter().all(|&bytes| bytes < super::CHUNK + 4_096),
+            "{sizes:?}"
+        );
+        // Read on, the client gets every event once, in order.
+        let mut ids = Vec::new();
+        let mut take = |chunk: &[u8]| {
+            let text = std::str::from_utf8(chunk).unwrap();
+            ids.extend(
+                text.lines()
+                    .filter_map(|line| line.strip_prefix("id: "))
+                    .map(|id| id.parse::<u64>().unwrap()),
+            );
+        };
+        held.iter().for_each(|chunk| take(chunk));
+        let reading = async {
+            while let Some(chunk) = rx.recv().await {
+                take(&chunk);
+            }
+        };
+        let (last, ()) = tokio::join!(sending, reading);
+        assert_eq!(last.unwrap(), 4_000);
+        assert_eq!(ids, (1..=4_000).collect::<Vec<u64>>());
     }
 
     #[test]
