@@ -280,15 +280,19 @@ async fn a_deadline_kept_before_deadlines_had_a_column_is_found_after_the_migrat
     use app::protocol::ask::{Ask, AskKind, AskOrigin, Component};
     for backend in backends::all().await {
         let name = backend.name;
-        let mut ask = Ask::new(
-            "due".into(),
-            AskKind::Approval,
-            Component::ApprovalCard,
-            "Go?".into(),
-            vec!["once".into()],
-            AskOrigin::AgUiCustomInterrupt,
-        );
-        ask.expires_at_ms = Some(100);
+        // An agent's words may hold a NUL, which serde writes as `\u0000`.
+        let opened = |id: &str| {
+            let mut ask = Ask::new(
+                id.into(),
+                AskKind::Approval,
+                Component::ApprovalCard,
+                "Go?\u{0}".into(),
+                vec!["once".into()],
+                AskOrigin::AgUiCustomInterrupt,
+            );
+            ask.expires_at_ms = Some(100);
+            EventDraft::new(EventBody::AskOpened { ask: Box::new(ask) }, None, None)
+        };
         backends::new_run(&*backend.store, "default", "run-old-deadline").await;
         backend
             .store
@@ -296,12 +300,21 @@ async fn a_deadline_kept_before_deadlines_had_a_column_is_found_after_the_migrat
                 "default",
                 "run-old-deadline",
                 &[],
-                vec![EventDraft::new(
-                    EventBody::AskOpened { ask: Box::new(ask) },
-                    None,
-                    None,
-                )],
+                vec![opened("due"), opened("answered")],
                 9,
+            )
+            .await
+            .unwrap();
+        backend
+            .store
+            .close_ask(
+                "default",
+                &ask_key("run-old-deadline", "answered"),
+                "operator",
+                answered("once"),
+                &json!({}),
+                false,
+                10,
             )
             .await
             .unwrap();
@@ -319,5 +332,21 @@ async fn a_deadline_kept_before_deadlines_had_a_column_is_found_after_the_migrat
         let due = store.asks_past_deadline(500, 10).await.unwrap();
         assert_eq!(due.len(), 1, "{name}");
         assert_eq!(due[0].key, ask_key("run-old-deadline", "due"), "{name}");
+        // The answered one, opened again (its answer lost), keeps its deadline.
+        let reopened = EventDraft::new(
+            EventBody::AskClosed {
+                ask_id: "answered".into(),
+                ask_kind: AskKind::Approval,
+                state: Box::new(AskState::Pending),
+            },
+            None,
+            None,
+        );
+        store
+            .append("default", "run-old-deadline", &[], vec![reopened], 20)
+            .await
+            .unwrap();
+        let due = store.asks_past_deadline(500, 10).await.unwrap();
+        assert_eq!(due.len(), 2, "{name}");
     }
 }

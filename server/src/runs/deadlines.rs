@@ -9,7 +9,6 @@ use app::error::ApiError;
 
 use super::Runs;
 use crate::clock::now_ms;
-use crate::connectors::AnswerRoute;
 use crate::store::AskRecord;
 
 /// How often the store is asked for asks past their deadline: an ask closes at most this
@@ -48,13 +47,7 @@ impl Runs {
             return Ok(false);
         }
         self.expire(tenant_id, &current).await?;
-        let run = self.get_run(tenant_id, run_id).await?;
-        if self
-            .connector_of(&run)
-            .is_ok_and(|agent| agent.answer_route() == AnswerRoute::OneResumeRun)
-        {
-            self.resume_when_answered(tenant_id, run_id).await?;
-        }
+        self.resume_if_all_closed(tenant_id, run_id).await?;
         Ok(true)
     }
 

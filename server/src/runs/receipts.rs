@@ -27,6 +27,8 @@ pub(super) enum Closing {
         answer: Box<ValidatedAnswer>,
     },
     Lost(ReceiptOutcome),
+    /// Past its deadline, the ask closed as expired: its run may now resume.
+    Expired(Box<AskRecord>),
 }
 
 /// What became of a receipt.
@@ -81,6 +83,11 @@ impl Runs {
         let (record, answer) = match self.close_in_turn(tenant_id, key, actor, envelope).await? {
             Closing::Won { record, answer } => (record, answer),
             Closing::Lost(outcome) => return Ok(outcome),
+            Closing::Expired(expired) => {
+                self.resume_if_all_closed(tenant_id, &expired.run_id)
+                    .await?;
+                return Ok(ReceiptOutcome::AlreadyClosed(expired));
+            }
         };
         self.deliver(tenant_id, &record, *answer).await?;
         let updated = self
@@ -130,12 +137,7 @@ impl Runs {
         if record.ask.expires_at_ms.is_some_and(|at| at <= now_ms()) {
             refused("expired").await?;
             let expired = self.expire(tenant_id, &record).await?;
-            if self.connector_of(&run)?.answer_route() == AnswerRoute::OneResumeRun {
-                self.resume_when_answered(tenant_id, &record.run_id).await?;
-            }
-            return Ok(Closing::Lost(ReceiptOutcome::AlreadyClosed(Box::new(
-                expired,
-            ))));
+            return Ok(Closing::Expired(Box::new(expired)));
         }
         let checked = match validate(&record.ask, &envelope.receipt) {
             Ok(answer) => match self.fill_from_vault(tenant_id, &record.ask, answer).await {
@@ -201,6 +203,20 @@ impl Runs {
                 })
             }
         }
+    }
+
+    /// Resumes run `run_id` if its agent takes all answers in one follow-up and none of
+    /// its asks is open any more. The caller holds the run's answering turn.
+    pub(super) async fn resume_if_all_closed(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        run_id: &str,
+    ) -> Result<(), ApiError> {
+        let run = self.get_run(tenant_id, run_id).await?;
+        if self.connector_of(&run)?.answer_route() == AnswerRoute::OneResumeRun {
+            self.resume_when_answered(tenant_id, run_id).await?;
+        }
+        Ok(())
     }
 
     /// Closes a pending ask as expired; the ask as it now stands.

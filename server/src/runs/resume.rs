@@ -81,6 +81,15 @@ impl Runs {
                     .await?
                     .is_none());
         if !claimed {
+            // Ended meanwhile (its pause given up), the run waits on nothing: the message
+            // starts the thread's next turn.
+            let status = self.get_run(tenant_id, run_id).await?.status;
+            if matches!(
+                status,
+                RunStatus::Failed | RunStatus::Cancelled | RunStatus::Succeeded
+            ) {
+                return self.start_turn(own_turn, options).await;
+            }
             return Err(ApiError::Conflict(format!(
                 "run {run_id:?} is already resuming with the answers given; send the message once it has replied"
             )));

@@ -200,9 +200,12 @@ impl Connector for OpenAiConnector {
             .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
             .await?;
         let approvals = approval_answers(paused);
-        if !approvals.is_empty() && self.inner.negotiation.api() == Some(OpenAiApi::Chat) {
+        // Negotiated Chat Completions (after a failing Responses API, say) does not stop
+        // them: a conversation with approvals is always asked with Responses, which
+        // raised them. Only the configuration can rule that out for good.
+        if !approvals.is_empty() && self.inner.spec.api == ApiChoice::Chat {
             return Err(ApiError::Conflict(format!(
-                "agent {:?} speaks Chat Completions, which has no MCP approvals to answer",
+                "agent {:?} is configured to speak Chat Completions (api=chat), which has no MCP approvals to answer",
                 self.inner.spec.name
             )));
         }
@@ -389,11 +392,17 @@ impl Inner {
         let bearer = key.as_ref().map(SecretText::expose);
         let model = self.negotiation.model(host, &self.spec, bearer).await?;
         let base = &self.spec.url;
-        let mut api = self.negotiation.api().unwrap_or(OpenAiApi::Responses);
+        // Approvals' answers exist only in the Responses API, which raised them.
+        let approvals = !conversation.approvals.is_empty();
+        let mut api = if approvals {
+            OpenAiApi::Responses
+        } else {
+            self.negotiation.api().unwrap_or(OpenAiApi::Responses)
+        };
         let mut body = responses_or_chat(api, &model, conversation);
         let mut url = endpoint(base, api);
         let mut sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
-        if self.negotiation.api().is_none() {
+        if self.negotiation.api().is_none() && !approvals {
             match &sent {
                 Err(SendError::Status { status, .. }) if matches!(status, 404 | 405 | 501) => {
                     self.negotiation.settle(
