@@ -456,3 +456,38 @@ async fn a_run_stopped_while_its_session_opens_sends_no_prompt() {
         "Hello from the demo gateway."
     );
 }
+
+#[tokio::test]
+async fn a_turn_that_ends_late_after_its_stop_sends_nothing_into_the_threads_next_run() {
+    let bridge = Bridge::start().await;
+    let (_, created) = bridge
+        .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
+        .await;
+    let messages = format!(
+        "/api/v1/threads/{}/messages",
+        created["thread"]["id"].as_str().unwrap()
+    );
+    let (_, started) = bridge.post(&messages, json!({"text": "stubborn"})).await;
+    let run = started["run"]["id"].as_str().unwrap().to_owned();
+    bridge
+        .until(&run, "streamed", |body| {
+            body["view"]["items"].to_string().contains("word2")
+        })
+        .await;
+    // The gateway goes on for seven seconds after the interrupt; the console waits five.
+    let (status, body) = bridge
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(bridge.settled(&run).await["run"]["status"], "cancelled");
+
+    // The next message goes out while the stopped turn still streams; the gateway queues it.
+    let (status, started) = bridge.post(&messages, json!({"text": "hello"})).await;
+    assert_eq!(status, 202, "{started}");
+    let next = started["run"]["id"].as_str().unwrap().to_owned();
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    let items = shown["view"]["items"].to_string();
+    assert!(!items.contains("late"), "the stopped turn's words: {items}");
+    assert!(!final_text(&shown).is_empty(), "{shown}");
+}

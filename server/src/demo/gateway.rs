@@ -28,6 +28,9 @@ struct Shared {
     /// Older-form approvals carry no id: answered first in, first out, per session.
     approvals: Vec<(String, oneshot::Sender<Value>)>,
     interrupted: HashMap<String, bool>,
+    /// One turn at a time per session, as Hermes runs them: a prompt sent during a turn
+    /// is queued behind it.
+    turns: HashMap<String, Arc<Mutex<()>>>,
     /// Live session id → the stored session it resumed.
     resumed: HashMap<String, String>,
     next: u64,
@@ -187,18 +190,34 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
                     "message_count": 0, "messages": [], "info": {"model": "demo"}}))).await;
             }
             "prompt.submit" => {
-                write(&out, reply(json!({"status": "streaming"}))).await;
+                let one_at_a_time = Arc::clone(
+                    shared
+                        .lock()
+                        .await
+                        .turns
+                        .entry(session.clone())
+                        .or_default(),
+                );
+                let status = match one_at_a_time.clone().try_lock_owned() {
+                    Ok(_) => "streaming",
+                    Err(_) => "queued",
+                };
+                write(&out, reply(json!({ "status": status }))).await;
                 let text = params
                     .get("text")
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned();
-                shared
-                    .lock()
-                    .await
-                    .interrupted
-                    .insert(session.clone(), false);
-                tokio::spawn(turn(out.clone(), shared.clone(), session, text));
+                let (out, shared) = (out.clone(), shared.clone());
+                tokio::spawn(async move {
+                    let _turn = one_at_a_time.lock_owned().await;
+                    shared
+                        .lock()
+                        .await
+                        .interrupted
+                        .insert(session.clone(), false);
+                    turn(out, shared, session, text).await;
+                });
             }
             "session.interrupt" => {
                 shared.lock().await.interrupted.insert(session, true);
@@ -510,6 +529,38 @@ async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: Strin
                     return;
                 }
                 let word = format!("word{n} ");
+                streamed.push_str(&word);
+                turn.event("message.delta", json!({"text": word})).await;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            turn.complete(&streamed, "complete").await;
+        }
+        // Slow to stop: an interrupt ends it only after a few more seconds of words,
+        // longer than the console waits.
+        "stubborn" => {
+            let mut streamed = String::new();
+            let mut late = None;
+            for n in 0..600 {
+                let interrupted = turn
+                    .shared
+                    .lock()
+                    .await
+                    .interrupted
+                    .get(&turn.session)
+                    .copied()
+                    .unwrap_or(false);
+                if interrupted && late.is_none() {
+                    late = Some(n);
+                }
+                if late.is_some_and(|at| n >= at + 70) {
+                    turn.complete(&streamed, "interrupted").await;
+                    return;
+                }
+                let word = if late.is_some() {
+                    format!("late{n} ")
+                } else {
+                    format!("word{n} ")
+                };
                 streamed.push_str(&word);
                 turn.event("message.delta", json!({"text": word})).await;
                 tokio::time::sleep(Duration::from_millis(100)).await;

@@ -18,6 +18,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
 use super::lines::{Line, read_line_within};
+use super::turns::{LiveTurns, event_type, stopped_turn_reply};
 use crate::recorder::Recorder;
 use crate::store::Store;
 
@@ -27,6 +28,9 @@ struct Route {
     run_id: String,
     normalizer: HermesNormalizer,
     done: Option<oneshot::Sender<()>>,
+    /// Routed while a stopped turn of the session had not ended: that turn's frames are
+    /// skipped until its `message.complete`.
+    after_stopped_turn: bool,
 }
 
 /// A call written to the gateway, waiting for its reply.
@@ -55,6 +59,7 @@ pub struct HermesGateway {
     /// Runs stopped while their turn was still launching (opening the session): their
     /// prompt is never sent. Guarded together with `routes`.
     stopped_early: std::sync::Mutex<HashSet<String>>,
+    turns: LiveTurns,
     recorder: Recorder,
     store: Arc<dyn Store>,
     alive: std::sync::atomic::AtomicBool,
@@ -219,6 +224,7 @@ impl HermesGateway {
             sessions: Mutex::new(HashMap::new()),
             routes: Mutex::new(HashMap::new()),
             stopped_early: std::sync::Mutex::new(HashSet::new()),
+            turns: LiveTurns::default(),
             recorder,
             store,
             alive: std::sync::atomic::AtomicBool::new(true),
@@ -294,6 +300,7 @@ impl HermesGateway {
             self.dispatch(frame, &line).await;
         }
         self.alive.store(false, Ordering::SeqCst);
+        self.turns.clear();
         // Whoever waits for a reply will not get one; every open turn ends failed.
         self.pending.lock().await.clear();
         let routes: Vec<Route> = self
@@ -355,10 +362,22 @@ impl HermesGateway {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        let event = event_type(&frame).map(str::to_owned);
+        self.turns.see(&session, event.as_deref());
         let mut routes = self.routes.lock().await;
         let Some(route) = routes.get_mut(&session) else {
             return;
         };
+        if route.after_stopped_turn {
+            if event.as_deref() == Some("message.complete") {
+                route.after_stopped_turn = false;
+            }
+            if let Some(Value::String(rpc_id)) = id {
+                let _ = self.write(&stopped_turn_reply(rpc_id)).await;
+            }
+            tracing::debug!(gateway = %self.name, run_id = %route.run_id, "skipped a frame of the session's stopped turn");
+            return;
+        }
         let position = route.normalizer.upstream_count();
         let mut drafts = Vec::new();
         route.normalizer.push_value(frame, &mut drafts);
@@ -459,6 +478,7 @@ impl HermesGateway {
                     run_id: run_id.to_owned(),
                     normalizer: HermesNormalizer::new(),
                     done: None,
+                    after_stopped_turn: self.turns.is_live(&session),
                 },
             );
             self.send_request(

@@ -4,6 +4,7 @@
 
 pub mod gateway;
 pub mod lines;
+mod turns;
 
 use std::sync::Arc;
 
