@@ -76,8 +76,10 @@ impl From<AuthError> for HttpError {
 }
 
 /// Whether the browser reached the server over TLS, as a reverse proxy in front of it
-/// says (`X-Forwarded-Proto` or `Forwarded`). Believing a false claim only makes the
-/// cookie `Secure`, which an attacker gains nothing from.
+/// says (`X-Forwarded-Proto` or `Forwarded`) or, for a proxy that says nothing, as the
+/// browser's own `Origin` shows (every sign-in and sign-out is a POST from the page, and
+/// a page cannot forge it). Believing a false claim only makes the cookie `Secure`,
+/// which an attacker gains nothing from.
 pub fn over_tls(headers: &HeaderMap) -> bool {
     let said = |name: &str| {
         headers
@@ -96,7 +98,9 @@ pub fn over_tls(headers: &HeaderMap) -> bool {
         value
             .split([';', ','])
             .any(|part| part.trim() == "proto=https")
-    })
+    }) || said("origin")
+        .iter()
+        .any(|origin| origin.starts_with("https://"))
 }
 
 fn session_cookie(value: &str, max_age_s: i64, secure: bool) -> HeaderValue {
@@ -285,7 +289,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_proxy_saying_https_makes_the_cookie_secure() {
+    fn a_proxy_or_the_pages_origin_saying_https_makes_the_cookie_secure() {
         let of = |pairs: &[(&'static str, &str)]| over_tls(&crate::http::header_map(pairs));
         assert!(!of(&[]));
         assert!(of(&[("x-forwarded-proto", "https")]));
@@ -296,6 +300,10 @@ mod tests {
             "for=192.0.2.1;proto=https;by=203.0.113.43"
         )]));
         assert!(!of(&[("forwarded", "for=192.0.2.1;proto=http")]));
+        // A proxy that says nothing: the page's own origin tells.
+        assert!(of(&[("origin", "https://console.example.org")]));
+        assert!(!of(&[("origin", "http://127.0.0.1:3000")]));
+        assert!(!of(&[("origin", "null")]));
         let cookie = session_cookie("abc", 60, true);
         assert!(cookie.to_str().unwrap_or_default().ends_with("; Secure"));
         assert!(
