@@ -8,58 +8,41 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
+use common::agent::{of_run, said};
 use common::api::{Api, resume_statuses, texts};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
 /// An agent whose first run pauses on two approvals, one of them past its deadline
 /// already (on "wait": on one approval due in 1.5 s); a resume is answered with
 /// "Resumed.". Every input is kept.
 async fn agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/agent", listener.local_addr().unwrap());
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let kept = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let Some(input) = common::agent::read_request(&mut socket).await else {
-                continue;
-            };
-            kept.lock().unwrap().push(input.clone());
-            let (thread, run) = (input["threadId"].clone(), input["runId"].clone());
-            let started = json!({"type": "RUN_STARTED", "threadId": thread, "runId": run});
-            let finished = if input.get("resume").is_some() {
-                json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run})
-            } else {
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_millis() as i64;
-                let interrupts = if input["messages"][0]["content"] == "wait" {
-                    json!([{"id": "soon", "reason": "tool_approval", "message": "Deploy now?",
-                            "expiresAt": now + 1_500}])
-                } else {
-                    json!([
-                        {"id": "late", "reason": "tool_approval", "message": "Deploy?", "expiresAt": now - 60_000},
-                        {"id": "open", "reason": "tool_approval", "message": "Tag it?"},
-                    ])
-                };
-                json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run,
-                "outcome": {"type": "interrupt", "interrupts": interrupts}})
-            };
-            let mut events = vec![started];
-            if input.get("resume").is_some() {
-                events.extend([
-                    json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
-                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Resumed."}),
-                    json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
-                ]);
-            }
-            events.push(finished);
-            common::agent::respond(&mut socket, &events).await;
+    common::agent::scripted(|input| {
+        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
+        if input.get("resume").is_some() {
+            events.extend(said("m1", "Resumed."));
+            events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
+            return events;
         }
-    });
-    (url, seen)
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let interrupts = if input["messages"][0]["content"] == "wait" {
+            json!([{"id": "soon", "reason": "tool_approval", "message": "Deploy now?",
+                    "expiresAt": now + 1_500}])
+        } else {
+            json!([
+                {"id": "late", "reason": "tool_approval", "message": "Deploy?", "expiresAt": now - 60_000},
+                {"id": "open", "reason": "tool_approval", "message": "Tag it?"},
+            ])
+        };
+        events.push(of_run(
+            input,
+            json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": interrupts}}),
+        ));
+        events
+    })
+    .await
 }
 
 #[tokio::test]

@@ -12,10 +12,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use common::TestServer;
+use common::agent::{of_run, said};
 use common::api::{Api, texts};
 use serde_json::{Value, json};
 use sqlx::Connection;
-use tokio::net::TcpListener;
 
 /// The store's files and the log file holding `needle`.
 fn found_in_files(dir: &Path, log: &Path, needle: &str) -> Vec<String> {
@@ -28,49 +28,25 @@ fn found_in_files(dir: &Path, log: &Path, needle: &str) -> Vec<String> {
 /// `on_interrupt` event; the run that carries the answer (in
 /// `forwardedProps.command.resume`) says it saved the key. Every request body is kept.
 async fn langgraph_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/agent", listener.local_addr().unwrap());
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let kept = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let Some(input) = common::agent::read_request(&mut socket).await else {
-                continue;
-            };
-            kept.lock().unwrap().push(input.clone());
-            let ids = json!({"threadId": input["threadId"], "runId": input["runId"]});
-            let with = |event: Value| {
-                let mut event = event;
-                for (key, value) in ids.as_object().unwrap() {
-                    event[key] = value.clone();
-                }
-                event
-            };
-            let events = if input["forwardedProps"]["command"]["resume"].is_null() {
-                let interrupt = json!({
-                    "id": "key-ask",
-                    "reason": "secret",
-                    "message": "Paste the Acme API key",
-                    "metadata": {"envVar": "ACME_KEY"},
-                });
-                vec![
-                    with(json!({"type": "RUN_STARTED"})),
-                    json!({"type": "CUSTOM", "name": "on_interrupt", "value": interrupt.to_string()}),
-                    with(json!({"type": "RUN_FINISHED"})),
-                ]
-            } else {
-                vec![
-                    with(json!({"type": "RUN_STARTED"})),
-                    json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
-                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Key saved."}),
-                    json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
-                    with(json!({"type": "RUN_FINISHED"})),
-                ]
-            };
-            common::agent::respond(&mut socket, &events).await;
+    common::agent::scripted(|input| {
+        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
+        if input["forwardedProps"]["command"]["resume"].is_null() {
+            let interrupt = json!({
+                "id": "key-ask",
+                "reason": "secret",
+                "message": "Paste the Acme API key",
+                "metadata": {"envVar": "ACME_KEY"},
+            });
+            events.push(
+                json!({"type": "CUSTOM", "name": "on_interrupt", "value": interrupt.to_string()}),
+            );
+        } else {
+            events.extend(said("m1", "Key saved."));
         }
-    });
-    (url, seen)
+        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
+        events
+    })
+    .await
 }
 
 /// Every response a client can read about the thread: the thread, each run's view and
@@ -439,48 +415,31 @@ async fn a_spawned_gateway_sees_neither_the_servers_secrets_nor_its_working_dire
 }
 
 /// An AG-UI agent whose first run pauses on two interrupts, a secret and an approval;
-/// every request that carries answers is kept.
+/// every input is kept.
 async fn two_ask_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/agent", listener.local_addr().unwrap());
-    let resumes = Arc::new(Mutex::new(Vec::new()));
-    let kept = resumes.clone();
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let Some(input) = common::agent::read_request(&mut socket).await else {
-                continue;
-            };
-            let ids = json!({"threadId": input["threadId"], "runId": input["runId"]});
-            let with = |mut event: Value| {
-                for (key, value) in ids.as_object().unwrap() {
-                    event[key] = value.clone();
-                }
-                event
-            };
-            let ending = if input["resume"].is_null() {
-                with(
-                    json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [
-                        {"id": "token", "reason": "agent-os:secret", "message": "Paste the deploy token",
-                         "metadata": {"envVar": "DEPLOY_TOKEN"}},
-                        {"id": "deploy", "reason": "tool_approval", "message": "Deploy now?",
-                         "metadata": {"choices": ["once", "deny"], "command": "deploy web"}},
-                    ]}}),
-                )
-            } else {
-                kept.lock().unwrap().push(input.clone());
-                with(json!({"type": "RUN_FINISHED"}))
-            };
-            common::agent::respond(&mut socket, &[with(json!({"type": "RUN_STARTED"})), ending])
-                .await;
-        }
-    });
-    (url, resumes)
+    common::agent::scripted(|input| {
+        let ending = if input["resume"].is_null() {
+            json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [
+                {"id": "token", "reason": "agent-os:secret", "message": "Paste the deploy token",
+                 "metadata": {"envVar": "DEPLOY_TOKEN"}},
+                {"id": "deploy", "reason": "tool_approval", "message": "Deploy now?",
+                 "metadata": {"choices": ["once", "deny"], "command": "deploy web"}},
+            ]}})
+        } else {
+            json!({"type": "RUN_FINISHED"})
+        };
+        vec![
+            of_run(input, json!({"type": "RUN_STARTED"})),
+            of_run(input, ending),
+        ]
+    })
+    .await
 }
 
 #[tokio::test]
 async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_resume() {
     const SECRET: &str = "deploy-token-7c1e";
-    let (agent_url, resumes) = two_ask_agent().await;
+    let (agent_url, inputs) = two_ask_agent().await;
     let agent = format!("deployer={agent_url}");
     // The secret's receipt is held just after its ask closes; the other arrives meanwhile.
     let api = Api::start_with_env(
@@ -520,7 +479,13 @@ async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_re
     let (_, ask) = api.get(&format!("/api/v1/asks/{run}:token")).await;
     assert_eq!(ask["ask"]["ask"]["state"]["state"], "resolved", "{ask}");
     api.nth_run(&thread, 1).await;
-    let sent = resumes.lock().unwrap().clone();
+    let sent: Vec<Value> = inputs
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|input| !input["resume"].is_null())
+        .cloned()
+        .collect();
     assert_eq!(sent.len(), 1, "one resume: {sent:?}");
     assert!(
         sent[0]["resume"].to_string().contains(SECRET),

@@ -12,75 +12,48 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
+use common::agent::{of_run, said};
 use common::api::{Api, texts};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
 /// An agent whose user message is `{"tool": name, "arguments": {…}}`: it calls that tool
 /// and ends waiting for the result; the run that brings the result says "got: <result>",
 /// and one that brings other words says "heard: <words>; got: <every result so far>".
 async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/agent", listener.local_addr().unwrap());
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let kept = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let Some(input) = common::agent::read_request(&mut socket).await else {
-                continue;
-            };
-            kept.lock().unwrap().push(input.clone());
-            let (thread, run) = (input["threadId"].clone(), input["runId"].clone());
-            let last = input["messages"]
-                .as_array()
-                .unwrap()
-                .last()
-                .unwrap()
-                .clone();
-            let mut events = vec![json!({"type": "RUN_STARTED", "threadId": thread, "runId": run})];
-            if last["role"] == "tool" {
-                let reply = format!("got: {}", last["content"].as_str().unwrap_or_default());
-                events.extend([
-                    json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m-{run}"), "role": "assistant"}),
-                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": format!("m-{run}"), "delta": reply}),
-                    json!({"type": "TEXT_MESSAGE_END", "messageId": format!("m-{run}")}),
-                    json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
-                ]);
-            } else if let Ok(wanted) =
-                serde_json::from_str::<Value>(last["content"].as_str().unwrap())
-            {
-                let call = format!("call-{}", run.as_str().unwrap());
+    common::agent::scripted(|input| {
+        let run = input["runId"].as_str().unwrap_or_default();
+        let messages = input["messages"].as_array().unwrap();
+        let last = messages.last().unwrap();
+        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
+        let content = last["content"].as_str().unwrap_or_default();
+        let wanted = serde_json::from_str::<Value>(content).ok();
+        match (last["role"].as_str(), wanted) {
+            (Some("tool"), _) => events.extend(said(&format!("m-{run}"), &format!("got: {content}"))),
+            (_, Some(wanted)) => {
+                let call = format!("call-{run}");
                 events.extend([
                     json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": wanted["tool"]}),
                     json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": wanted["arguments"].to_string()}),
                     json!({"type": "TOOL_CALL_END", "toolCallId": call}),
-                    json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run,
-                           "outcome": {"type": "success", "pendingToolCallIds": [call]}}),
+                    of_run(input, json!({"type": "RUN_FINISHED",
+                           "outcome": {"type": "success", "pendingToolCallIds": [call]}})),
                 ]);
-            } else {
-                let results: Vec<&str> = input["messages"]
-                    .as_array()
-                    .unwrap()
+                return events;
+            }
+            _ => {
+                let results: Vec<&str> = messages
                     .iter()
                     .filter(|message| message["role"] == "tool")
                     .filter_map(|message| message["content"].as_str())
                     .collect();
-                let reply = format!(
-                    "heard: {}; got: {}",
-                    last["content"].as_str().unwrap_or_default(),
-                    results.join(", ")
-                );
-                events.extend([
-                    json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m-{run}"), "role": "assistant"}),
-                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": format!("m-{run}"), "delta": reply}),
-                    json!({"type": "TEXT_MESSAGE_END", "messageId": format!("m-{run}")}),
-                    json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
-                ]);
+                let reply = format!("heard: {content}; got: {}", results.join(", "));
+                events.extend(said(&format!("m-{run}"), &reply));
             }
-            common::agent::respond(&mut socket, &events).await;
         }
-    });
-    (url, seen)
+        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
+        events
+    })
+    .await
 }
 
 struct Setup {

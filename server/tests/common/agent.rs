@@ -52,8 +52,11 @@ pub async fn respond(socket: &mut TcpStream, events: &[Value]) {
     let _ = socket.shutdown().await;
 }
 
-/// An agent that answers every run with `reply` as one text message, keeping each input.
-pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) {
+/// An agent at the returned URL that answers each run with the events `script` makes of
+/// its RunAgentInput, keeping every input it was sent.
+pub async fn scripted(
+    script: impl Fn(&Value) -> Vec<Value> + Send + 'static,
+) -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/agent", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -64,16 +67,35 @@ pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) 
                 continue;
             };
             kept.lock().unwrap().push(input.clone());
-            let ids = json!({"threadId": input["threadId"], "runId": input["runId"]});
-            let events = [
-                json!({"type": "RUN_STARTED", "threadId": ids["threadId"], "runId": ids["runId"]}),
-                json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
-                json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": reply}),
-                json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
-                json!({"type": "RUN_FINISHED", "threadId": ids["threadId"], "runId": ids["runId"]}),
-            ];
-            respond(&mut socket, &events).await;
+            respond(&mut socket, &script(&input)).await;
         }
     });
     (url, seen)
+}
+
+/// `event` with the run's `threadId` and `runId` from `input`.
+pub fn of_run(input: &Value, mut event: Value) -> Value {
+    event["threadId"] = input["threadId"].clone();
+    event["runId"] = input["runId"].clone();
+    event
+}
+
+/// The events of one assistant message saying `text`.
+pub fn said(message_id: &str, text: &str) -> [Value; 3] {
+    [
+        json!({"type": "TEXT_MESSAGE_START", "messageId": message_id, "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": text}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": message_id}),
+    ]
+}
+
+/// An agent that answers every run with `reply` as one text message, keeping each input.
+pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) {
+    scripted(move |input| {
+        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
+        events.extend(said("m1", reply));
+        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
+        events
+    })
+    .await
 }
