@@ -491,3 +491,34 @@ async fn a_turn_that_ends_late_after_its_stop_sends_nothing_into_the_threads_nex
     assert!(!items.contains("late"), "the stopped turn's words: {items}");
     assert!(!final_text(&shown).is_empty(), "{shown}");
 }
+
+#[tokio::test]
+async fn a_turn_that_never_completed_does_not_hide_the_next_runs_frames() {
+    let bridge = Bridge::start().await;
+    let (_, created) = bridge
+        .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
+        .await;
+    let messages = format!(
+        "/api/v1/threads/{}/messages",
+        created["thread"]["id"].as_str().unwrap()
+    );
+    // The gateway ends this turn without its message.complete: the run waits, and is stopped.
+    let (_, started) = bridge.post(&messages, json!({"text": "vanish"})).await;
+    let run = started["run"]["id"].as_str().unwrap().to_owned();
+    bridge
+        .until(&run, "streamed", |body| {
+            body["view"]["items"].to_string().contains("gone before")
+        })
+        .await;
+    let (status, body) = bridge
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    // The gateway runs the next prompt at once ("streaming"): nothing is skipped.
+    let (_, started) = bridge.post(&messages, json!({"text": "hello"})).await;
+    let next = started["run"]["id"].as_str().unwrap().to_owned();
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    assert!(!final_text(&shown).is_empty(), "{shown}");
+}

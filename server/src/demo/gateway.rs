@@ -567,6 +567,8 @@ async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: Strin
             }
             turn.complete(&streamed, "complete").await;
         }
+        // A turn that ends without its `message.complete` (a gateway that lost it).
+        "vanish" => turn.say("gone before the end ").await,
         "fail" => {
             turn.event("status.update", json!({"kind": "lifecycle", "text": "❌ Non-retryable error (HTTP 400): the model refused"})).await;
             turn.complete("the model refused", "error").await;

@@ -213,7 +213,11 @@ impl Runs {
         run_id: &str,
     ) -> Result<(), ApiError> {
         let run = self.get_run(tenant_id, run_id).await?;
-        if self.connector_of(&run)?.answer_route() == AnswerRoute::OneResumeRun {
+        // An agent no longer configured takes no follow-up.
+        if self
+            .connector_of(&run)
+            .is_ok_and(|agent| agent.answer_route() == AnswerRoute::OneResumeRun)
+        {
             self.resume_when_answered(tenant_id, run_id).await?;
         }
         Ok(())

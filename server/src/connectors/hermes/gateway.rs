@@ -334,6 +334,17 @@ impl HermesGateway {
         let method = frame.get("method").and_then(Value::as_str);
         let id = frame.get("id");
         if method.is_none() {
+            if let Some(id) = id.and_then(Value::as_u64) {
+                // Under the routes' lock, which the prompt's sender holds until the
+                // prompt is noted; read in order with the frames, the next of which may
+                // be the turn's first.
+                let mut routes = self.routes.lock().await;
+                if let Some(session) = self.turns.prompt_answered(id, &frame)
+                    && let Some(route) = routes.get_mut(&session)
+                {
+                    route.after_stopped_turn = false;
+                }
+            }
             if let Some(id) = id.and_then(Value::as_u64)
                 && let Some(waiter) = self.pending.lock().await.remove(&id)
             {
@@ -363,8 +374,10 @@ impl HermesGateway {
             .unwrap_or_default()
             .to_owned();
         let event = event_type(&frame).map(str::to_owned);
-        self.turns.see(&session, event.as_deref());
+        // Under the routes' lock, as a new route reads it: a turn's end is never seen
+        // between a route's check and the frame it concerns.
         let mut routes = self.routes.lock().await;
+        self.turns.see(&session, event.as_deref());
         let Some(route) = routes.get_mut(&session) else {
             return;
         };
@@ -372,7 +385,10 @@ impl HermesGateway {
             if event.as_deref() == Some("message.complete") {
                 route.after_stopped_turn = false;
             }
-            if let Some(Value::String(rpc_id)) = id {
+            // (A request this console does not handle was answered above.)
+            if let (Some(method), Some(Value::String(rpc_id))) = (method, id)
+                && is_supported_request(method)
+            {
                 let _ = self.write(&stopped_turn_reply(rpc_id)).await;
             }
             tracing::debug!(gateway = %self.name, run_id = %route.run_id, "skipped a frame of the session's stopped turn");
@@ -481,11 +497,18 @@ impl HermesGateway {
                     after_stopped_turn: self.turns.is_live(&session),
                 },
             );
-            self.send_request(
-                "prompt.submit",
-                json!({ "session_id": session, "text": text }),
-            )
-            .await
+            let sent = self
+                .send_request(
+                    "prompt.submit",
+                    json!({ "session_id": session, "text": text }),
+                )
+                .await;
+            // Live from its prompt on: a turn stopped before its `message.start` is
+            // still ahead of the next prompt.
+            if let Ok(sent) = &sent {
+                self.turns.prompt_sent(sent.id, &session);
+            }
+            sent
         };
         // Never auto-retried: a lost prompt is reported, not resent (it might run twice).
         let replied = match submitted {
