@@ -12,11 +12,25 @@ use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_agent-os");
 
+/// A loopback port free now and never handed out before in this test process: a server
+/// restarted on its port leaves it free for a moment, and a test running beside it must
+/// not start its own server there (it would fail to bind, and the test would talk to the
+/// other one).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free loopback port")
+    static HANDED_OUT: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|addr| addr.port())
+            .expect("a free loopback port");
+        let mut handed_out = HANDED_OUT
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !handed_out.contains(&port) {
+            handed_out.push(port);
+            return port;
+        }
+    }
 }
 
 /// The owner every test server has, in tenant `default`.
@@ -217,7 +231,7 @@ impl TestServer {
             .stderr(stderr)
             .spawn()
             .expect("agent-os starts");
-        let server = TestServer {
+        let mut server = TestServer {
             child,
             base_url: format!("http://127.0.0.1:{port}"),
             data_dir: data_dir.to_owned(),
@@ -275,10 +289,16 @@ impl TestServer {
         self.kill_and_restart().await
     }
 
-    async fn wait_until_ready(&self) {
+    async fn wait_until_ready(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         let client = reqwest::Client::new();
         while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                panic!(
+                    "agent-os exited ({status}) before it answered on {}",
+                    self.base_url
+                );
+            }
             if let Ok(response) = client.get(self.url("/healthz")).send().await
                 && response.status().is_success()
             {
