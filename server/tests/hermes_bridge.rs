@@ -53,20 +53,40 @@ impl Bridge {
         )
     }
 
+    /// A run of a new thread of the demo gateway, saying `text`.
     async fn turn(&self, text: &str) -> String {
+        self.say(&self.thread().await, text).await
+    }
+
+    /// A new thread of the demo gateway; the path its messages are posted to.
+    async fn thread(&self) -> String {
         let (status, created) = self
             .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
             .await;
         assert_eq!(status, 201, "{created}");
-        let thread = created["thread"]["id"].as_str().unwrap();
-        let (status, started) = self
-            .post(
-                &format!("/api/v1/threads/{thread}/messages"),
-                json!({"text": text}),
-            )
-            .await;
+        format!(
+            "/api/v1/threads/{}/messages",
+            created["thread"]["id"].as_str().unwrap()
+        )
+    }
+
+    /// The run that sending `text` to `messages` started.
+    async fn say(&self, messages: &str, text: &str) -> String {
+        let (status, started) = self.post(messages, json!({"text": text})).await;
         assert_eq!(status, 202, "{started}");
         started["run"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Stops `run` once its items hold `words`.
+    async fn stop_once_it_says(&self, run: &str, words: &str) {
+        self.until(run, "streamed", |body| {
+            body["view"]["items"].to_string().contains(words)
+        })
+        .await;
+        let (status, body) = self
+            .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
     }
 
     async fn view(&self, run: &str) -> Value {
@@ -267,15 +287,7 @@ async fn expiry_and_cancellation_close_only_the_matching_ask() {
 async fn stopping_a_hermes_turn_interrupts_it_and_keeps_the_partial_text() {
     let bridge = Bridge::start().await;
     let run = bridge.turn("slow").await;
-    bridge
-        .until(&run, "streamed", |body| {
-            body["view"]["items"].to_string().contains("word2")
-        })
-        .await;
-    let (status, body) = bridge
-        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    bridge.stop_once_it_says(&run, "word2").await;
     let body = bridge.settled(&run).await;
     assert_eq!(body["run"]["status"], "cancelled");
     assert!(
@@ -460,31 +472,14 @@ async fn a_run_stopped_while_its_session_opens_sends_no_prompt() {
 #[tokio::test]
 async fn a_turn_that_ends_late_after_its_stop_sends_nothing_into_the_threads_next_run() {
     let bridge = Bridge::start().await;
-    let (_, created) = bridge
-        .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
-        .await;
-    let messages = format!(
-        "/api/v1/threads/{}/messages",
-        created["thread"]["id"].as_str().unwrap()
-    );
-    let (_, started) = bridge.post(&messages, json!({"text": "stubborn"})).await;
-    let run = started["run"]["id"].as_str().unwrap().to_owned();
-    bridge
-        .until(&run, "streamed", |body| {
-            body["view"]["items"].to_string().contains("word2")
-        })
-        .await;
+    let messages = bridge.thread().await;
+    let run = bridge.say(&messages, "stubborn").await;
     // The gateway goes on for seven seconds after the interrupt; the console waits five.
-    let (status, body) = bridge
-        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    bridge.stop_once_it_says(&run, "word2").await;
     assert_eq!(bridge.settled(&run).await["run"]["status"], "cancelled");
 
     // The next message goes out while the stopped turn still streams; the gateway queues it.
-    let (status, started) = bridge.post(&messages, json!({"text": "hello"})).await;
-    assert_eq!(status, 202, "{started}");
-    let next = started["run"]["id"].as_str().unwrap().to_owned();
+    let next = bridge.say(&messages, "hello").await;
     let shown = bridge.settled(&next).await;
     assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
     let items = shown["view"]["items"].to_string();
@@ -495,29 +490,13 @@ async fn a_turn_that_ends_late_after_its_stop_sends_nothing_into_the_threads_nex
 #[tokio::test]
 async fn a_turn_that_never_completed_does_not_hide_the_next_runs_frames() {
     let bridge = Bridge::start().await;
-    let (_, created) = bridge
-        .post("/api/v1/threads", json!({"agent": "demo-hermes"}))
-        .await;
-    let messages = format!(
-        "/api/v1/threads/{}/messages",
-        created["thread"]["id"].as_str().unwrap()
-    );
+    let messages = bridge.thread().await;
     // The gateway ends this turn without its message.complete: the run waits, and is stopped.
-    let (_, started) = bridge.post(&messages, json!({"text": "vanish"})).await;
-    let run = started["run"]["id"].as_str().unwrap().to_owned();
-    bridge
-        .until(&run, "streamed", |body| {
-            body["view"]["items"].to_string().contains("gone before")
-        })
-        .await;
-    let (status, body) = bridge
-        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let run = bridge.say(&messages, "vanish").await;
+    bridge.stop_once_it_says(&run, "gone before").await;
 
     // The gateway runs the next prompt at once ("streaming"): nothing is skipped.
-    let (_, started) = bridge.post(&messages, json!({"text": "hello"})).await;
-    let next = started["run"]["id"].as_str().unwrap().to_owned();
+    let next = bridge.say(&messages, "hello").await;
     let shown = bridge.settled(&next).await;
     assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
     assert!(!final_text(&shown).is_empty(), "{shown}");

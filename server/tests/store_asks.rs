@@ -8,7 +8,7 @@ mod backends;
 
 use backends::{answered, paused_run};
 
-use app::protocol::ask::AskState;
+use app::protocol::ask::{Ask, AskKind, AskOrigin, AskState, Component};
 use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::recorded::normalize_recorded;
 use app::protocol::status::RunStatus;
@@ -197,21 +197,9 @@ async fn the_console_reopens_a_closed_ask_whose_answer_was_lost() {
 
 #[tokio::test]
 async fn asks_past_their_deadline_are_found_across_tenants_until_they_close() {
-    use app::protocol::ask::{Ask, AskKind, AskOrigin, Component};
     for backend in backends::all().await {
         let store = &backend.store;
-        let opened = |id: &str, expires: Option<i64>| {
-            let mut ask = Ask::new(
-                id.into(),
-                AskKind::Approval,
-                Component::ApprovalCard,
-                "Go?".into(),
-                vec!["once".into(), "deny".into()],
-                AskOrigin::AgUiCustomInterrupt,
-            );
-            ask.expires_at_ms = expires;
-            EventDraft::new(EventBody::AskOpened { ask: Box::new(ask) }, None, None)
-        };
+        let opened = |id: &str, expires| opened_with_deadline(id, "Go?", expires);
         backends::new_run(&**store, "default", "run-deadlines").await;
         store.create_tenant("other", 1).await.unwrap();
         backends::new_run(&**store, "other", "run-deadlines-other").await;
@@ -277,22 +265,10 @@ async fn asks_past_their_deadline_are_found_across_tenants_until_they_close() {
 
 #[tokio::test]
 async fn a_deadline_kept_before_deadlines_had_a_column_is_found_after_the_migration() {
-    use app::protocol::ask::{Ask, AskKind, AskOrigin, Component};
     for backend in backends::all().await {
         let name = backend.name;
         // An agent's words may hold a NUL, which serde writes as `\u0000`.
-        let opened = |id: &str| {
-            let mut ask = Ask::new(
-                id.into(),
-                AskKind::Approval,
-                Component::ApprovalCard,
-                "Go?\u{0}".into(),
-                vec!["once".into()],
-                AskOrigin::AgUiCustomInterrupt,
-            );
-            ask.expires_at_ms = Some(100);
-            EventDraft::new(EventBody::AskOpened { ask: Box::new(ask) }, None, None)
-        };
+        let opened = |id: &str| opened_with_deadline(id, "Go?\u{0}", Some(100));
         backends::new_run(&*backend.store, "default", "run-old-deadline").await;
         backend
             .store
@@ -349,4 +325,18 @@ async fn a_deadline_kept_before_deadlines_had_a_column_is_found_after_the_migrat
         let due = store.asks_past_deadline(500, 10).await.unwrap();
         assert_eq!(due.len(), 2, "{name}");
     }
+}
+
+/// The opening of an approval titled `title`, due at `expires`.
+fn opened_with_deadline(id: &str, title: &str, expires: Option<i64>) -> EventDraft {
+    let mut ask = Ask::new(
+        id.into(),
+        AskKind::Approval,
+        Component::ApprovalCard,
+        title.into(),
+        vec!["once".into(), "deny".into()],
+        AskOrigin::AgUiCustomInterrupt,
+    );
+    ask.expires_at_ms = expires;
+    EventDraft::new(EventBody::AskOpened { ask: Box::new(ask) }, None, None)
 }

@@ -33,19 +33,9 @@ impl RunStarter {
     /// A run the server started for this page: shown, and followed live.
     pub fn add(self, summary: RunSummary) {
         let id = summary.id.clone();
-        let added = signals(summary, RunView::new(ViewPolicy::default()));
         // The page may have found it already (a discovery that ran while it started).
-        let pushed = self.runs.try_update(|list| {
-            let known = list
-                .iter()
-                .any(|run| run.summary.with_untracked(|summary| summary.id == id));
-            if !known {
-                list.push(added);
-            }
-            !known
-        });
-        if pushed == Some(true) {
-            follow(&id, added.view, self.connection);
+        if let Some(view) = join(self.runs, summary, RunView::new(ViewPolicy::default())) {
+            follow(&id, view, self.connection);
         }
     }
 
@@ -105,25 +95,37 @@ impl RunStarter {
                     None => {
                         let open = is_open(&run.view);
                         let id = run.run.id.clone();
-                        let added = signals(run.run, run.view);
                         // Two discoveries at once find the same run: it joins once.
-                        let pushed = runs.try_update(|list| {
-                            let known = list
-                                .iter()
-                                .any(|run| run.summary.with_untracked(|summary| summary.id == id));
-                            if !known {
-                                list.push(added);
-                            }
-                            !known
-                        });
-                        if open && pushed == Some(true) {
-                            follow(&id, added.view, connection);
+                        if let Some(view) = join(runs, run.run, run.view)
+                            && open
+                        {
+                            follow(&id, view, connection);
                         }
                     }
                 }
             }
         });
     }
+}
+
+/// Adds the run to the page unless it is there already; its view when it was added.
+fn join(
+    runs: RwSignal<Vec<RunSignals>>,
+    summary: RunSummary,
+    view: RunView,
+) -> Option<RwSignal<RunView>> {
+    let id = summary.id.clone();
+    let added = signals(summary, view);
+    let pushed = runs.try_update(|list| {
+        let known = list
+            .iter()
+            .any(|run| run.summary.with_untracked(|summary| summary.id == id));
+        if !known {
+            list.push(added);
+        }
+        !known
+    });
+    (pushed == Some(true)).then_some(added.view)
 }
 
 /// Runs of the thread started or resumed elsewhere (another tab, the inbox, a script),

@@ -14,8 +14,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
 /// The words that pick a gateway scenario.
-pub const SCENARIOS: [&str; 9] = [
-    "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "fail",
+pub const SCENARIOS: [&str; 11] = [
+    "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "stubborn",
+    "vanish", "fail",
 ];
 
 /// Frames out, one JSON text each; the transport writes them.
@@ -290,6 +291,16 @@ impl Turn {
         }
     }
 
+    async fn interrupted(&self) -> bool {
+        self.shared
+            .lock()
+            .await
+            .interrupted
+            .get(&self.session)
+            .copied()
+            .unwrap_or(false)
+    }
+
     async fn complete(&self, text: &str, status: &str) {
         self.event(
             "message.complete",
@@ -513,60 +524,10 @@ async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: Strin
             turn.say("Patched src/lib.rs.").await;
             turn.complete("Patched src/lib.rs.", "complete").await;
         }
-        "slow" => {
-            let mut streamed = String::new();
-            for n in 0..600 {
-                if turn
-                    .shared
-                    .lock()
-                    .await
-                    .interrupted
-                    .get(&turn.session)
-                    .copied()
-                    .unwrap_or(false)
-                {
-                    turn.complete(&streamed, "interrupted").await;
-                    return;
-                }
-                let word = format!("word{n} ");
-                streamed.push_str(&word);
-                turn.event("message.delta", json!({"text": word})).await;
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            turn.complete(&streamed, "complete").await;
-        }
-        // Slow to stop: an interrupt ends it only after a few more seconds of words,
+        "slow" => stream_until_stopped(&turn, 0).await,
+        // Slow to stop: an interrupt ends it only after seven more seconds of words,
         // longer than the console waits.
-        "stubborn" => {
-            let mut streamed = String::new();
-            let mut late = None;
-            for n in 0..600 {
-                let interrupted = turn
-                    .shared
-                    .lock()
-                    .await
-                    .interrupted
-                    .get(&turn.session)
-                    .copied()
-                    .unwrap_or(false);
-                if interrupted && late.is_none() {
-                    late = Some(n);
-                }
-                if late.is_some_and(|at| n >= at + 70) {
-                    turn.complete(&streamed, "interrupted").await;
-                    return;
-                }
-                let word = if late.is_some() {
-                    format!("late{n} ")
-                } else {
-                    format!("word{n} ")
-                };
-                streamed.push_str(&word);
-                turn.event("message.delta", json!({"text": word})).await;
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            turn.complete(&streamed, "complete").await;
-        }
+        "stubborn" => stream_until_stopped(&turn, 70).await,
         // A turn that ends without its `message.complete` (a gateway that lost it).
         "vanish" => turn.say("gone before the end ").await,
         "fail" => {
@@ -589,4 +550,28 @@ async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: Strin
             turn.complete(&text, "complete").await;
         }
     }
+}
+
+/// Words every 100 ms for a minute; once interrupted, `words_after_stop` more ("lateN")
+/// before the turn ends as interrupted.
+async fn stream_until_stopped(turn: &Turn, words_after_stop: usize) {
+    let mut streamed = String::new();
+    let mut stopped_at = None;
+    for n in 0..600 {
+        if stopped_at.is_none() && turn.interrupted().await {
+            stopped_at = Some(n);
+        }
+        if stopped_at.is_some_and(|at| n >= at + words_after_stop) {
+            turn.complete(&streamed, "interrupted").await;
+            return;
+        }
+        let word = match stopped_at {
+            Some(_) => format!("late{n} "),
+            None => format!("word{n} "),
+        };
+        streamed.push_str(&word);
+        turn.event("message.delta", json!({"text": word})).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    turn.complete(&streamed, "complete").await;
 }

@@ -33,6 +33,20 @@ pub fn free_port() -> u16 {
     }
 }
 
+/// `serve` flags with `{port}` replaced by the server's port.
+fn serve_args(extra: &[&str], port: u16) -> Vec<String> {
+    extra
+        .iter()
+        .map(|arg| arg.replace("{port}", &port.to_string()))
+        .collect()
+}
+
+fn owned(env: &[(&str, &str)]) -> Vec<(String, String)> {
+    env.iter()
+        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+        .collect()
+}
+
 /// The owner every test server has, in tenant `default`.
 pub const TEST_USER: &str = "tester";
 pub const TEST_PASSWORD: &str = "tester-password-1";
@@ -181,17 +195,10 @@ impl TestServer {
         log: Option<&Path>,
     ) -> TestServer {
         let port = free_port();
-        let args: Vec<String> = extra
-            .iter()
-            .map(|arg| arg.replace("{port}", &port.to_string()))
-            .collect();
-        let env = env
-            .iter()
-            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-            .collect();
+        let args = serve_args(extra, port);
         add_user(data_dir, &args, TEST_USER, "default", "owner");
         let token = new_token(data_dir, &args, TEST_USER, "default", None);
-        Self::launch(data_dir, port, args, env, log, token).await
+        Self::launch(data_dir, port, args, owned(env), log, token).await
     }
 
     /// A server on a store with no users at all (what a first run finds).
@@ -245,7 +252,12 @@ impl TestServer {
     }
 
     /// SIGKILL, no goodbye; then a new process on the same port, data and flags.
-    pub async fn kill_and_restart(mut self) -> TestServer {
+    pub async fn kill_and_restart(self) -> TestServer {
+        self.relaunch(Vec::new()).await
+    }
+
+    /// SIGKILL; then a new process on the same port, data and flags, with `env`.
+    async fn relaunch(mut self, env: Vec<(String, String)>) -> TestServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let (data_dir, port, args, token) = (
@@ -255,27 +267,15 @@ impl TestServer {
             std::mem::take(&mut self.token),
         );
         drop(self);
-        Self::launch(&data_dir, port, args, Vec::new(), None, token).await
+        Self::launch(&data_dir, port, args, env, None, token).await
     }
 
     /// SIGKILL; then a new process on the same port and data with other `serve` flags
     /// (`{port}` in one is replaced by the port) and environment: the same server
     /// configured anew.
     pub async fn restart_with(mut self, extra: &[&str], env: &[(&str, &str)]) -> TestServer {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let port = self.port;
-        let args = extra
-            .iter()
-            .map(|arg| arg.replace("{port}", &port.to_string()))
-            .collect();
-        let env = env
-            .iter()
-            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-            .collect();
-        let (data_dir, token) = (self.data_dir.clone(), std::mem::take(&mut self.token));
-        drop(self);
-        Self::launch(&data_dir, port, args, env, None, token).await
+        self.args = serve_args(extra, self.port);
+        self.relaunch(owned(env)).await
     }
 
     /// Waits for the process to exit by itself (at a crash point), then starts a new one

@@ -1,7 +1,6 @@
-//! Transport to Hermes gateways: a child process speaking newline-delimited JSON-RPC on
-//! stdio, or a WebSocket carrying the same frames. Frames in are routed by session to the
-//! run they belong to and normalized there; answers out are the `*.respond` calls or
-//! JSON-RPC replies the core maps receipts to.
+//! Hermes gateways, reached over stdio or a WebSocket (`transport`): frames in are
+//! routed by session to the run they belong to and normalized there; answers out are the
+//! `*.respond` calls or JSON-RPC replies the core maps receipts to.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -10,14 +9,15 @@ use std::time::Duration;
 
 use app::protocol::channel::EventBody;
 use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_request_reply};
-use app::protocol::limits::MAX_EVENT_BYTES;
 use app::protocol::receipts::GatewayAnswer;
 use serde_json::{Value, json};
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use super::lines::{Line, read_line_within};
+mod transport;
+
+pub use transport::PASSED_ENV;
+
 use super::turns::{LiveTurns, event_type, stopped_turn_reply};
 use crate::recorder::Recorder;
 use crate::store::Store;
@@ -65,148 +65,9 @@ pub struct HermesGateway {
     alive: std::sync::atomic::AtomicBool,
 }
 
-/// What every spawned gateway sees of the server's environment: enough to find programs,
-/// its home (where Hermes keeps its own configuration and keys), the locale and a temp dir.
-pub const PASSED_ENV: [&str; 9] = [
-    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
-];
-
 impl HermesGateway {
-    /// Connects to `target`: a `ws://` URL, or a command run by `sh -c` and spoken to
-    /// over its stdio. A spawned gateway sees only [`PASSED_ENV`] and `passed_env` of the
-    /// server's environment (never, say, the database URL), and starts in the user's
-    /// home directory rather than the server's working directory.
-    pub async fn spawn(
-        name: &str,
-        target: &str,
-        passed_env: &[String],
-        recorder: Recorder,
-        store: Arc<dyn Store>,
-    ) -> Result<Arc<Self>, String> {
-        if target.starts_with("ws://") {
-            return Self::connect(name, target, recorder, store).await;
-        }
-        let passed = PASSED_ENV
-            .iter()
-            .copied()
-            .chain(passed_env.iter().map(String::as_str))
-            .filter_map(|name| Some((name, std::env::var_os(name)?)));
-        let home = std::env::var_os("HOME")
-            .map(std::path::PathBuf::from)
-            .filter(|home| home.is_dir())
-            .unwrap_or_else(|| "/".into());
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(target)
-            .env_clear()
-            .envs(passed)
-            .current_dir(home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|error| {
-                format!(
-                    "cannot start the Hermes gateway {name:?} ({}): {error}",
-                    crate::connectors::reach::program_of(target)
-                )
-            })?;
-        let mut stdin = child.stdin.take().ok_or("the gateway has no stdin")?;
-        let stdout = child.stdout.take().ok_or("the gateway has no stdout")?;
-        let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);
-        tokio::spawn(async move {
-            while let Some(frame) = outgoing.recv().await {
-                if stdin
-                    .write_all(format!("{frame}\n").as_bytes())
-                    .await
-                    .is_err()
-                    || stdin.flush().await.is_err()
-                {
-                    break;
-                }
-            }
-        });
-        let (lines, incoming) = mpsc::channel::<String>(QUEUE);
-        let gateway = name.to_owned();
-        tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                match read_line_within(&mut reader, MAX_EVENT_BYTES).await {
-                    Ok(Line::Text(line)) => {
-                        if lines.send(line).await.is_err() {
-                            break;
-                        }
-                    }
-                    Ok(Line::TooLong(bytes)) => tracing::warn!(
-                        %gateway,
-                        bytes,
-                        limit = MAX_EVENT_BYTES,
-                        "a line from the gateway is over the size limit and was skipped"
-                    ),
-                    Ok(Line::End) | Err(_) => break,
-                }
-            }
-        });
-        Ok(Self::start(
-            name,
-            out,
-            incoming,
-            Some(child),
-            recorder,
-            store,
-        ))
-    }
-
-    /// A gateway reached over WebSocket (e.g. the Hermes dashboard's `/api/ws?token=…`).
-    async fn connect(
-        name: &str,
-        url: &str,
-        recorder: Recorder,
-        store: Arc<dyn Store>,
-    ) -> Result<Arc<Self>, String> {
-        use futures_util::{SinkExt, StreamExt};
-        use tokio_tungstenite::tungstenite::Message;
-        let limits = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-            .max_message_size(Some(MAX_EVENT_BYTES))
-            .max_frame_size(Some(MAX_EVENT_BYTES));
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(limits), false)
-            .await
-            .map_err(|error| {
-                format!(
-                    "cannot connect to the Hermes gateway {name:?} at {}: {}",
-                    crate::connectors::reach::url_without_credentials(url),
-                    crate::connectors::reach::scrub_url(&error.to_string(), url)
-                )
-            })?;
-        let (mut sink, mut stream) = socket.split();
-        let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);
-        tokio::spawn(async move {
-            while let Some(frame) = outgoing.recv().await {
-                if sink.send(Message::Text(frame.into())).await.is_err() {
-                    break;
-                }
-            }
-        });
-        let (lines, incoming) = mpsc::channel::<String>(QUEUE);
-        tokio::spawn(async move {
-            while let Some(Ok(message)) = stream.next().await {
-                let text = match message {
-                    Message::Text(text) => text.to_string(),
-                    Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                    Message::Close(_) => break,
-                    _ => continue,
-                };
-                for line in text.lines() {
-                    if lines.send(line.to_owned()).await.is_err() {
-                        return;
-                    }
-                }
-            }
-        });
-        Ok(Self::start(name, out, incoming, None, recorder, store))
-    }
-
+    /// The gateway over a transport: frames to send go to `out`, frames received come
+    /// from `incoming`.
     fn start(
         name: &str,
         out: mpsc::Sender<String>,
