@@ -181,7 +181,7 @@ test('an owner adds a member, changes their role, cannot drop the last owner, an
 
   await page.getByLabel('User name').fill(newcomer);
   await page.getByLabel('Role', { exact: true }).selectOption('viewer');
-  await page.getByLabel('First password (for a new user)').fill('a first password');
+  await page.getByLabel(/^First password/).fill('a first password');
   await page.getByRole('button', { name: 'Add member' }).click();
   const members = page.getByRole('table', { name: 'Members' });
   await expect(members.getByRole('row').filter({ hasText: newcomer })).toBeVisible();
@@ -205,4 +205,45 @@ test('an owner adds a member, changes their role, cannot drop the last owner, an
   await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: id })).toContainText('revoked');
   expect((await client.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
   await client.dispose();
+});
+
+test('an owner invites an existing user, who joins only by accepting, from the tenant menu', async ({ page, baseURL, browser }) => {
+  const stamp = Date.now();
+  const owner = `oona-${stamp}`;
+  const guest = `gus-${stamp}`;
+  const tenant = `guild-${stamp}`;
+  addUser(owner, tenant, 'owner');
+  addUser(guest, 'default', 'operator');
+  await signIn(page, baseURL!, owner);
+  await openHydrated(page, '/members');
+  for (const user of [guest, `nobody-${stamp}`]) {
+    await page.getByLabel('User name').fill(user);
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await expect(page.getByRole('status')).toContainText('Invited');
+    await expect(page.getByRole('table', { name: 'Invitations' }).getByRole('row').filter({ hasText: user })).toBeVisible();
+  }
+  // Invited is not a member yet; a name nobody has is invited just the same.
+  await expect(page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: guest })).toHaveCount(0);
+  await page.getByRole('button', { name: `Withdraw the invitation of nobody-${stamp}` }).click();
+  await expect(page.getByRole('table', { name: 'Invitations' }).getByRole('row').filter({ hasText: `nobody-${stamp}` })).toHaveCount(0);
+
+  const other = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const second = await other.newPage();
+  await signIn(second, baseURL!, guest);
+  await openHydrated(second, '/');
+  const invitation = second.getByRole('form', { name: `Invitation into ${tenant}` });
+  await expect(invitation).toContainText(`${owner} invites you into ${tenant} as viewer`);
+  await expect(second.getByLabel('Tenant', { exact: true })).not.toContainText(tenant);
+  await invitation.getByRole('button', { name: 'Accept' }).click();
+  // Accepted: a member, moved there, the invitation gone.
+  await expect(second.getByLabel('Tenant', { exact: true })).toHaveValue(tenant);
+  await expect(second.getByRole('form', { name: `Invitation into ${tenant}` })).toHaveCount(0);
+  const me = await (await second.request.get('/api/v1/me')).json();
+  expect([me.tenant, me.role]).toEqual([tenant, 'viewer']);
+  await other.close();
+
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: guest })).toContainText('viewer');
+  await expect(page.getByRole('table', { name: 'Invitations' }).getByRole('row').filter({ hasText: guest })).toHaveCount(0);
 });

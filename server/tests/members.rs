@@ -1,6 +1,7 @@
 //! A tenant's members and tokens as its owners manage them, on both stores: members
-//! added (new or existing users), roles changed, members removed, a tenant never left
-//! without an owner, and tokens listed and revoked within their tenant only.
+//! added (new users at once, existing ones by an invitation they accept), roles changed,
+//! members removed, a tenant never left without an owner, and tokens listed and revoked
+//! within their tenant only.
 
 #![allow(clippy::unwrap_used)]
 
@@ -8,7 +9,7 @@
 mod backends;
 
 use app::api::service::MembersService;
-use app::model::{Member, RequestContext, Role};
+use app::model::{Member, MemberAdded, RequestContext, Role};
 use server::auth::Accounts;
 
 const PASSWORD: &str = "correct horse battery";
@@ -51,19 +52,22 @@ fn member(user: &str, role: Role) -> Member {
 async fn owners_add_change_and_remove_members_and_a_tenant_keeps_an_owner() {
     for backend in backends::all().await {
         let accounts = Accounts::new(backend.store.clone());
-        let (context, _) = two_tenants(&accounts).await;
+        let (context, eve) = two_tenants(&accounts).await;
 
-        // A new user needs a first password; an existing one is added as they are.
-        let missing = accounts
-            .add_member(&context, "bob", Role::Viewer, None)
-            .await;
-        assert!(missing.unwrap_err().to_string().contains("first password"));
-        accounts
+        // A new user made with a first password joins at once; an existing one is
+        // invited and joins by accepting.
+        let added = accounts
             .add_member(&context, "bob", Role::Viewer, Some(PASSWORD))
             .await
             .unwrap();
-        accounts
+        assert_eq!(added, MemberAdded::Created);
+        let added = accounts
             .add_member(&context, "eve", Role::Operator, None)
+            .await
+            .unwrap();
+        assert_eq!(added, MemberAdded::Invited);
+        accounts
+            .answer_invitation(&eve.user_id, "eve", "acme", true)
             .await
             .unwrap();
         assert_eq!(
@@ -170,6 +174,7 @@ async fn owners_changing_each_other_at_once_leave_an_owner_and_a_removal_stays_r
             .add_member(&ada, "carl", Role::Viewer, Some(PASSWORD))
             .await
             .unwrap();
+        let carl = backend.store.user_by_name("carl").await.unwrap().unwrap();
         for attempt in 0..10 {
             // Each of the two owners demotes the other: one of them stays an owner.
             let (first, second) = tokio::join!(
@@ -216,6 +221,165 @@ async fn owners_changing_each_other_at_once_leave_an_owner_and_a_removal_stays_r
                 .add_member(&ada, "carl", Role::Viewer, None)
                 .await
                 .unwrap();
+            accounts
+                .answer_invitation(&carl.id, "carl", "acme", true)
+                .await
+                .unwrap();
         }
+    }
+}
+
+#[tokio::test]
+async fn an_invited_user_joins_only_by_accepting_and_an_owner_learns_nothing_of_a_name() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let accounts = Accounts::new(backend.store.clone());
+        let (ada, eve) = two_tenants(&accounts).await;
+        let eve_in_acme = || async {
+            accounts
+                .memberships("eve")
+                .await
+                .unwrap()
+                .into_iter()
+                .find(|membership| membership.tenant_id == "acme")
+                .map(|membership| membership.role)
+        };
+
+        // A user who exists and a name nobody has are invited alike.
+        for user in ["eve", "nobody"] {
+            let added = accounts
+                .add_member(&ada, user, Role::Operator, None)
+                .await
+                .unwrap();
+            assert_eq!(added, MemberAdded::Invited, "{name} {user}");
+        }
+        let listed = MembersService::invitations(&accounts, &ada).await.unwrap();
+        let shown: Vec<_> = listed
+            .iter()
+            .map(|invitation| {
+                (
+                    invitation.tenant.as_str(),
+                    invitation.user.as_str(),
+                    invitation.role,
+                    invitation.invited_by.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                ("acme", "eve", Role::Operator, "ada"),
+                ("acme", "nobody", Role::Operator, "ada")
+            ],
+            "{name}"
+        );
+        // Invited is not joined: eve is in no member list and cannot act in acme.
+        assert_eq!(eve_in_acme().await, None, "{name}");
+        assert!(
+            accounts
+                .members(&ada)
+                .await
+                .unwrap()
+                .iter()
+                .all(|member| member.user != "eve")
+        );
+        // Eve sees the invitation; nobody else does, and another tenant's owner does not.
+        let hers = accounts.my_invitations(&eve).await.unwrap();
+        assert_eq!(hers.len(), 1, "{name}: {hers:?}");
+        assert_eq!(
+            (hers[0].tenant.as_str(), hers[0].role),
+            ("acme", Role::Operator)
+        );
+        let evils = MembersService::invitations(&accounts, &eve).await.unwrap();
+        assert!(evils.is_empty(), "{name}: {evils:?}");
+
+        // Inviting again changes the role of the one invitation.
+        accounts
+            .add_member(&ada, "eve", Role::Viewer, None)
+            .await
+            .unwrap();
+        let hers = accounts.my_invitations(&eve).await.unwrap();
+        assert_eq!(hers.len(), 1, "{name}");
+        assert_eq!(hers[0].role, Role::Viewer, "{name}");
+
+        // Declined, it is gone, and accepting it afterwards is refused.
+        accounts
+            .answer_invitation(&eve.user_id, "eve", "acme", false)
+            .await
+            .unwrap();
+        let late = accounts
+            .answer_invitation(&eve.user_id, "eve", "acme", true)
+            .await;
+        assert!(
+            late.unwrap_err().to_string().contains("no invitation"),
+            "{name}"
+        );
+        assert_eq!(eve_in_acme().await, None, "{name}");
+
+        // Withdrawn by the owner, likewise.
+        accounts
+            .add_member(&ada, "eve", Role::Operator, None)
+            .await
+            .unwrap();
+        accounts.withdraw_invitation(&ada, "eve").await.unwrap();
+        let late = accounts
+            .answer_invitation(&eve.user_id, "eve", "acme", true)
+            .await;
+        assert!(late.is_err(), "{name}");
+        let again = accounts.withdraw_invitation(&ada, "eve").await;
+        assert!(
+            again.unwrap_err().to_string().contains("no invitation"),
+            "{name}"
+        );
+
+        // Accepted, eve joins with the invitation's role, once.
+        accounts
+            .add_member(&ada, "eve", Role::Operator, None)
+            .await
+            .unwrap();
+        let joined = accounts
+            .answer_invitation(&eve.user_id, "eve", "acme", true)
+            .await
+            .unwrap();
+        assert_eq!(joined, Some(Role::Operator), "{name}");
+        assert_eq!(eve_in_acme().await, Some(Role::Operator), "{name}");
+        assert!(accounts.my_invitations(&eve).await.unwrap().is_empty());
+        let twice = accounts
+            .answer_invitation(&eve.user_id, "eve", "acme", true)
+            .await;
+        assert!(twice.is_err(), "{name}");
+        // A member is not invited again (their role is changed instead).
+        let member = accounts.add_member(&ada, "eve", Role::Owner, None).await;
+        assert!(
+            member.unwrap_err().to_string().contains("member of"),
+            "{name}"
+        );
+
+        // A first password makes a new user; a taken name is refused and adds no one.
+        let taken = accounts
+            .add_member(&ada, "eve", Role::Owner, Some(PASSWORD))
+            .await;
+        assert!(
+            taken.unwrap_err().to_string().contains("exists already"),
+            "{name}"
+        );
+        assert_eq!(eve_in_acme().await, Some(Role::Operator), "{name}");
+
+        // Only an owner invites and withdraws.
+        let operator = RequestContext {
+            role: Role::Operator,
+            ..ada.clone()
+        };
+        let refused = accounts
+            .add_member(&operator, "mallory", Role::Owner, None)
+            .await;
+        assert!(
+            refused
+                .unwrap_err()
+                .to_string()
+                .contains("needs the owner role")
+        );
+        let refused = accounts.withdraw_invitation(&operator, "nobody").await;
+        assert!(refused.is_err(), "{name}");
     }
 }

@@ -79,6 +79,58 @@ async fn an_ask_open_when_its_run_fails_closes_with_it_and_leaves_the_inbox() {
 }
 
 #[tokio::test]
+async fn a_pause_given_up_says_why_and_fails_in_one_step_only_while_claimed() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        let paused = paused_run(&**store, "run-given-up").await;
+        let last = paused.last().unwrap().sequence;
+        let failed = || {
+            vec![EventDraft::new(
+                EventBody::RunFailed {
+                    message: "The answers could not be carried to the agent".into(),
+                    code: Some("resume_failed".into()),
+                },
+                None,
+                None,
+            )]
+        };
+        // Not claimed: nothing is written, nothing moves.
+        let unclaimed = store
+            .give_up_resume("default", "run-given-up", failed(), 10)
+            .await
+            .unwrap();
+        assert!(unclaimed.is_none(), "{}", backend.name);
+        let events = store
+            .events("default", "run-given-up", 0, None)
+            .await
+            .unwrap();
+        assert_eq!(events.last().unwrap().sequence, last, "{}", backend.name);
+
+        assert!(store.claim_resume("default", "run-given-up").await.unwrap());
+        let given_up = store
+            .give_up_resume("default", "run-given-up", failed(), 11)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(given_up.len(), 1, "{}", backend.name);
+        assert_eq!(given_up[0].sequence, last + 1, "{}", backend.name);
+        let run = store
+            .get_run("default", "run-given-up")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(run.status, RunStatus::Failed, "{}", backend.name);
+        assert_eq!(run.finished_at_ms, Some(11), "{}", backend.name);
+        // Given up once: a second claimant finds nothing to give up.
+        let again = store
+            .give_up_resume("default", "run-given-up", failed(), 12)
+            .await
+            .unwrap();
+        assert!(again.is_none(), "{}", backend.name);
+    }
+}
+
+#[tokio::test]
 async fn an_upstream_expiry_closes_the_stored_ask() {
     for backend in backends::all().await {
         let store = &backend.store;

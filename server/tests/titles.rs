@@ -1,6 +1,7 @@
 //! Threads you can find, over the API: titled by their first message (its first line,
-//! without Markdown, cut at a word; later messages and a rename are never overwritten),
-//! found by what operators and agents said, grouped by project, archived and restored.
+//! without Markdown, cut at a word; later messages and a rename are never overwritten;
+//! a first message it refuses leaves it as it was), found by what operators and agents
+//! said, grouped by project, archived and restored.
 
 #![allow(clippy::unwrap_used)]
 
@@ -53,6 +54,40 @@ async fn a_thread_renamed_before_its_first_message_keeps_its_name() {
     let run = api.say(&thread, "What happened overnight?").await;
     api.settled(&run).await;
     assert_eq!(title_of(&api, &thread).await, "Incident 42");
+}
+
+#[tokio::test]
+async fn a_first_message_the_thread_refuses_does_not_title_it() {
+    let agent = "rt=http://127.0.0.1:{port}/demo/openai/v1,api_key_env=RT_KEY";
+    let api = Api::start_with_env(&["--openai", agent], &[("RT_KEY", "demo-key")]).await;
+    let thread = api.thread(Some("rt")).await;
+    let untitled = title_of(&api, &thread).await;
+    let Api {
+        server,
+        client,
+        _dir,
+    } = api;
+    // The thread's agent is no longer configured: its messages are refused.
+    let api = Api {
+        server: server.restart_with(&[], &[]).await,
+        client,
+        _dir,
+    };
+    let (status, body) = api
+        .post(
+            &format!("/api/v1/threads/{thread}/messages"),
+            serde_json::json!({ "text": "Summarize the quarterly numbers" }),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not configured"),
+        "{body}"
+    );
+    assert_eq!(title_of(&api, &thread).await, untitled);
 }
 
 #[tokio::test]

@@ -11,12 +11,15 @@ use crate::model::{Me, Role};
 /// tenants the user may switch to.
 #[server(prefix = "/fn", endpoint = "me")]
 pub async fn load_me() -> Result<Me, ApiError> {
-    let context = crate::api::service::context()?;
+    use crate::api::service::*;
+    let context = context()?;
+    let invitations = with_status(members()?.my_invitations(&context).await)?;
     Ok(Me {
         user: context.actor,
         tenant: context.tenant,
         role: context.role,
         memberships: context.memberships,
+        invitations,
     })
 }
 

@@ -122,8 +122,11 @@ fn TenantSwitcher(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
     let query = leptos_router::hooks::use_query_map();
     let problem = move || {
         query.with(|query| {
+            if query.get("invitation-error").is_some() {
+                return Some("That invitation was withdrawn or answered already.");
+            }
             query.get("tenant-error").map(|code| match code.as_str() {
-                "taken" => "That tenant name is taken. Ask its owner to add you to it.",
+                "taken" => "That tenant name is taken. Ask its owner to invite you.",
                 _ => "A tenant name has 1 to 64 letters, digits, '-' or '_'.",
             })
         })
@@ -155,6 +158,7 @@ fn TenantSwitcher(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
                                     </select>
                                     <noscript><button type="submit" class="button small">"Switch"</button></noscript>
                                 </form>
+                                <Invitations invitations=me.invitations />
                             }.into_any()
                         }
                         Err(error) => view! {
@@ -173,6 +177,27 @@ fn TenantSwitcher(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
             {move || problem().map(|text| view! { <p class="error-text" role="alert">{text}</p> })}
         </div>
     }
+}
+
+/// Tenants the user is invited into, each to accept (joining it and moving there) or
+/// decline: plain forms, so they work before the bundle has loaded.
+#[component]
+fn Invitations(invitations: Vec<crate::model::Invitation>) -> impl IntoView {
+    invitations
+        .into_iter()
+        .map(|invitation| {
+            let label = format!("Invitation into {}", invitation.tenant);
+            view! {
+                <form class="invitation" method="post" action="/auth/invitation" aria-label=label>
+                    <p>{invitation.invited_by} " invites you into " <strong>{invitation.tenant.clone()}</strong>
+                        " as " {invitation.role.label()}</p>
+                    <input type="hidden" name="tenant" value=invitation.tenant />
+                    <button type="submit" name="answer" value="accept" class="button small primary">"Accept"</button>
+                    <button type="submit" name="answer" value="decline" class="button small ghost">"Decline"</button>
+                </form>
+            }
+        })
+        .collect_view()
 }
 
 /// Pages only an owner may open.

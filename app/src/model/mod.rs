@@ -123,6 +123,29 @@ pub struct Me {
     pub tenant: String,
     pub role: Role,
     pub memberships: Vec<Membership>,
+    /// Tenants whose owners invited the user, waiting for them to accept or decline.
+    #[serde(default)]
+    pub invitations: Vec<Invitation>,
+}
+
+/// An owner's invitation of a user into a tenant: the user joins only if they accept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invitation {
+    pub tenant: String,
+    pub user: String,
+    pub role: Role,
+    pub invited_by: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_at_ms: i64,
+}
+
+/// What adding a member did: a new user made with their first password joined at once;
+/// any other name was invited, and joins once its user accepts. The two read alike
+/// whether a user of that name exists or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MemberAdded {
+    Created,
+    Invited,
 }
 
 /// Tenant names: 1 to 64 characters of ASCII letters, digits, `-` and `_`, so that they

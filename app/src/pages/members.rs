@@ -1,6 +1,7 @@
 //! `/members`: a tenant's members and API tokens, for its owners — add a member (a new
-//! user with a first password, or an existing one), change a role, remove a member, and
-//! create or revoke tokens. The server keeps every tenant with at least one owner.
+//! user with a first password, or an invitation its user accepts), withdraw an
+//! invitation, change a role, remove a member, and create or revoke tokens. The server
+//! keeps every tenant with at least one owner.
 
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -9,7 +10,7 @@ use crate::codec::Json;
 use crate::components::layout::ContextFrame;
 use crate::components::tool_policy::ToolPolicySection;
 use crate::error::ApiError;
-use crate::model::{IssuedToken, Member, Role, TokenSummary};
+use crate::model::{Invitation, IssuedToken, Member, MemberAdded, Role, TokenSummary};
 use crate::when::{readable, rfc3339};
 
 #[cfg(feature = "ssr")]
@@ -23,9 +24,14 @@ pub async fn load_members() -> Result<Vec<Member>, ApiError> {
     with_status(members()?.members(&context()?).await)
 }
 
-/// Adds `user` with `role`; a user who does not exist yet is made with `password`.
+/// With `password`, makes `user` a new user who joins with `role`; without, invites
+/// them, and they join once they accept.
 #[server(prefix = "/fn", endpoint = "add_member")]
-pub async fn add_member(user: String, role: String, password: String) -> Result<(), ApiError> {
+pub async fn add_member(
+    user: String,
+    role: String,
+    password: String,
+) -> Result<MemberAdded, ApiError> {
     use crate::api::service::*;
     let role = with_status(role_of(&role))?;
     let password = Some(password.as_str()).filter(|password| !password.is_empty());
@@ -34,6 +40,18 @@ pub async fn add_member(user: String, role: String, password: String) -> Result<
             .add_member(&context()?, user.trim(), role, password)
             .await,
     )
+}
+
+#[server(prefix = "/fn", endpoint = "invitations")]
+pub async fn load_invitations() -> Result<Vec<Invitation>, ApiError> {
+    use crate::api::service::*;
+    with_status(members()?.invitations(&context()?).await)
+}
+
+#[server(prefix = "/fn", endpoint = "withdraw_invitation")]
+pub async fn withdraw_invitation(user: String) -> Result<(), ApiError> {
+    use crate::api::service::*;
+    with_status(members()?.withdraw_invitation(&context()?, &user).await)
 }
 
 #[server(prefix = "/fn", endpoint = "set_member_role")]
@@ -94,6 +112,12 @@ pub fn MembersPage() -> impl IntoView {
     let remove = ServerAction::<RemoveMember>::new();
     let create = ServerAction::<CreateToken>::new();
     let revoke = ServerAction::<RevokeToken>::new();
+    let withdraw = ServerAction::<WithdrawInvitation>::new();
+    let invitations = Resource::<_, Json>::new_with_options(
+        move || (add.version().get(), withdraw.version().get()),
+        |_| load_invitations(),
+        false,
+    );
     let members = Resource::<_, Json>::new_with_options(
         move || {
             (
@@ -118,6 +142,7 @@ pub fn MembersPage() -> impl IntoView {
             remove.value().get().and_then(Result::err),
             create.value().get().and_then(Result::err),
             revoke.value().get().and_then(Result::err),
+            withdraw.value().get().and_then(Result::err),
         ]
         .into_iter()
         .flatten()
@@ -146,10 +171,27 @@ pub fn MembersPage() -> impl IntoView {
                     <select id="member-role" name="role">
                         {ROLES.into_iter().map(|role| view! { <option value=role.label()>{role.label()}</option> }).collect_view()}
                     </select>
-                    <label class="field-label" for="member-password">"First password (for a new user)"</label>
+                    <label class="field-label" for="member-password">"First password (to create a new user; leave empty to invite)"</label>
                     <input id="member-password" name="password" type="password" autocomplete="new-password" maxlength="1024" />
                     <button type="submit" class="button primary">"Add member"</button>
                 </ActionForm>
+                {move || add.value().get().and_then(Result::ok).map(|added| view! {
+                    <p class="muted" role="status">{match added {
+                        MemberAdded::Created => "The new user can sign in with their first password.",
+                        MemberAdded::Invited => "Invited: they join once they accept, from the tenant menu after signing in.",
+                    }}</p>
+                })}
+            </section>
+            <section aria-labelledby="invitations-heading">
+                <h2 id="invitations-heading">"Invitations"</h2>
+                <Transition fallback=|| view! { <p class="muted">"Loading invitations…"</p> }>
+                    {move || Suspend::new(async move {
+                        match invitations.await {
+                            Ok(list) => view! { <InvitationTable invitations=list withdraw /> }.into_any(),
+                            Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                        }
+                    })}
+                </Transition>
             </section>
             <section aria-labelledby="tokens-heading">
                 <h2 id="tokens-heading">"API tokens"</h2>
@@ -183,7 +225,7 @@ pub fn MembersPage() -> impl IntoView {
         <ContextFrame>
             <section class="pane-section">
                 <h2>"Members"</h2>
-                <p class="muted">"Viewers read and follow runs; operators also start and stop runs and answer asks; owners also manage members and tokens. A tenant always keeps an owner."</p>
+                <p class="muted">"Viewers read and follow runs; operators also start and stop runs and answer asks; owners also manage members and tokens. Someone who has an account already is invited, and joins only by accepting. A tenant always keeps an owner."</p>
             </section>
         </ContextFrame>
     }
@@ -225,6 +267,39 @@ fn MemberTable(
             </tbody>
         </table>
     }
+}
+
+#[component]
+fn InvitationTable(
+    invitations: Vec<Invitation>,
+    withdraw: ServerAction<WithdrawInvitation>,
+) -> impl IntoView {
+    if invitations.is_empty() {
+        return view! { <p class="muted">"No invitations waiting."</p> }.into_any();
+    }
+    view! {
+        <table class="audit-table" aria-label="Invitations">
+            <thead><tr><th scope="col">"User"</th><th scope="col">"Role"</th><th scope="col">"Invited by"</th><th scope="col">"When"</th><th scope="col"><span class="visually-hidden">"Actions"</span></th></tr></thead>
+            <tbody>
+                {invitations.into_iter().map(|invitation| {
+                    let user = invitation.user.clone();
+                    let at = rfc3339(invitation.created_at_ms);
+                    view! {
+                        <tr>
+                            <td>{invitation.user}</td>
+                            <td>{invitation.role.label()}</td>
+                            <td>{invitation.invited_by}</td>
+                            <td><time datetime=at.clone()>{readable(&at)}</time></td>
+                            <td>
+                                <button type="button" class="button small ghost" aria-label=format!("Withdraw the invitation of {user}")
+                                    on:click=move |_| { withdraw.dispatch(WithdrawInvitation { user: user.clone() }); }>"Withdraw"</button>
+                            </td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }.into_any()
 }
 
 #[component]

@@ -51,6 +51,10 @@ pub enum AuthError {
     TenantTaken(String),
     #[error("{0:?} needs an owner: make someone else owner first")]
     LastOwner(String),
+    #[error("{user:?} is a member of {tenant:?} already: change their role instead")]
+    AlreadyMember { user: String, tenant: String },
+    #[error("there is no invitation into {0:?} for you: it was withdrawn or answered")]
+    NoInvitation(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -1,10 +1,13 @@
 //! A tenant's members and tokens as its owners manage them from the console: adding a
-//! member (a new user with a first password, or an existing one), changing a role,
-//! removing a member — never leaving a tenant without an owner — and the tenant's tokens.
+//! member (a new user with a first password, or an invitation the user accepts),
+//! changing a role, removing a member — never leaving a tenant without an owner — and
+//! the tenant's tokens.
 
 use app::api::service::MembersService;
 use app::error::ApiError;
-use app::model::{IssuedToken, Member, RequestContext, Role, TokenSummary};
+use app::model::{
+    Invitation, IssuedToken, Member, MemberAdded, RequestContext, Role, TokenSummary,
+};
 
 use super::accounts::{Accounts, AuthError, check_user_name, new_user};
 use crate::clock::now_ms;
@@ -68,28 +71,40 @@ impl MembersService for Accounts {
         user: &str,
         role: Role,
         password: Option<&str>,
-    ) -> Result<(), ApiError> {
-        let tenant = &context.tenant;
+    ) -> Result<MemberAdded, ApiError> {
+        let Some(password) = password.filter(|password| !password.is_empty()) else {
+            self.invite(context, user, role).await?;
+            return Ok(MemberAdded::Invited);
+        };
+        context.require(Role::Owner, "adding a member")?;
         check_user_name(user).map_err(ApiError::BadRequest)?;
-        let user_id =
-            match self.store.user_by_name(user).await? {
-                Some(existing) => existing.id,
-                None => {
-                    let password = password.filter(|password| !password.is_empty()).ok_or_else(|| {
-                    ApiError::BadRequest(format!(
-                        "there is no user {user:?} yet: give a first password to create them"
-                    ))
-                })?;
-                    let created = new_user(user, password, tenant).await?;
-                    if !self.store.create_user(&created).await? {
-                        return Err(AuthError::NameTaken(user.to_owned()).into());
-                    }
-                    created.id
-                }
-            };
-        self.change_member(tenant, &user_id, user, MemberChange::Join(role))
+        let tenant = &context.tenant;
+        let created = new_user(user, password, tenant).await?;
+        // A taken name is said, as any sign-up says it; the user of that name is not added.
+        if !self.store.create_user(&created).await? {
+            return Err(ApiError::Conflict(format!(
+                "a user named {user:?} exists already: leave the first password empty to invite them"
+            )));
+        }
+        self.change_member(tenant, &created.id, user, MemberChange::Join(role))
             .await?;
-        Ok(())
+        Ok(MemberAdded::Created)
+    }
+
+    async fn invitations(&self, context: &RequestContext) -> Result<Vec<Invitation>, ApiError> {
+        self.tenant_invitations(context).await
+    }
+
+    async fn withdraw_invitation(
+        &self,
+        context: &RequestContext,
+        user: &str,
+    ) -> Result<(), ApiError> {
+        self.withdraw(context, user).await
+    }
+
+    async fn my_invitations(&self, context: &RequestContext) -> Result<Vec<Invitation>, ApiError> {
+        Ok(self.invitations_for(&context.actor).await?)
     }
 
     async fn set_member_role(

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod cli;
+mod invitations;
 mod media_hosts;
 mod members;
 pub mod password;

@@ -54,12 +54,13 @@ impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> Self {
         match error {
             AuthError::Invalid(message) => ApiError::BadRequest(message),
-            error @ (AuthError::UnknownUser(_) | AuthError::UnknownToken(_)) => {
-                ApiError::NotFound(error.to_string())
-            }
+            error @ (AuthError::UnknownUser(_)
+            | AuthError::UnknownToken(_)
+            | AuthError::NoInvitation(_)) => ApiError::NotFound(error.to_string()),
             error @ (AuthError::NameTaken(_)
             | AuthError::TenantTaken(_)
-            | AuthError::LastOwner(_)) => ApiError::Conflict(error.to_string()),
+            | AuthError::LastOwner(_)
+            | AuthError::AlreadyMember { .. }) => ApiError::Conflict(error.to_string()),
             error @ AuthError::BadCredentials => ApiError::Unauthorized(error.to_string()),
             error @ (AuthError::NotMember { .. }
             | AuthError::RoleTooWide { .. }

@@ -28,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/auth/logout-everywhere", post(logout_everywhere))
         .route("/auth/tenant", post(switch_tenant))
         .route("/auth/new-tenant", post(new_tenant))
+        .route("/auth/invitation", post(answer_invitation))
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
 }
 
@@ -202,6 +203,56 @@ async fn new_tenant(
         state
             .accounts
             .switch_tenant(cookie, &context.user_id, &context.actor, name)
+            .await?;
+    }
+    Ok(redirect("/", None))
+}
+
+#[derive(Deserialize)]
+struct InvitationForm {
+    tenant: String,
+    /// `accept` or `decline`.
+    answer: String,
+}
+
+/// The signed-in user's answer to an invitation: accepted, they join the tenant and this
+/// browser's session moves there; declined, the invitation is gone. Only a signed-in
+/// browser answers: a token belongs to one tenant and joins the user to none.
+async fn answer_invitation(
+    State(state): State<AppState>,
+    Context(context): Context,
+    headers: HeaderMap,
+    Form(form): Form<InvitationForm>,
+) -> Result<Response, HttpError> {
+    let Credentials::Session(cookie) = credentials(&headers) else {
+        return Err(HttpError(app::error::ApiError::BadRequest(
+            "only a signed-in browser answers an invitation".into(),
+        )));
+    };
+    let accept = match form.answer.as_str() {
+        "accept" => true,
+        "decline" => false,
+        _ => {
+            return Err(HttpError(app::error::ApiError::BadRequest(
+                "answer is \"accept\" or \"decline\"".into(),
+            )));
+        }
+    };
+    let tenant = form.tenant.trim();
+    match state
+        .accounts
+        .answer_invitation(&context.user_id, &context.actor, tenant, accept)
+        .await
+    {
+        Ok(_) => {}
+        Err(AuthError::NoInvitation(_)) => return Ok(redirect("/?invitation-error=gone", None)),
+        Err(error) => return Err(error.into()),
+    }
+    if accept {
+        tracing::info!(user = %context.actor, %tenant, "an invitation was accepted");
+        state
+            .accounts
+            .switch_tenant(cookie, &context.user_id, &context.actor, tenant)
             .await?;
     }
     Ok(redirect("/", None))

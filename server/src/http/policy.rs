@@ -118,6 +118,8 @@ const CHANGES: &[(&str, Role, &str)] = &[
     // Only the caller's own list: which hosts their browser loads media from.
     ("/fn/set_media_hosts", Role::Viewer, "media_hosts.set"),
     ("/auth/new-tenant", Role::Owner, "tenant.create"),
+    // Only the caller's own invitations: accepting one joins the tenant that invited.
+    ("/auth/invitation", Role::Viewer, "invitation.answer"),
     ("/fn/create_thread", Role::Operator, "thread.create"),
     ("/fn/rename_thread", Role::Operator, "thread.rename"),
     ("/fn/archive_thread", Role::Operator, "thread.archive"),
@@ -150,6 +152,7 @@ const CHANGES: &[(&str, Role, &str)] = &[
     ("/fn/add_member", Role::Owner, "member.add"),
     ("/fn/set_member_role", Role::Owner, "member.set_role"),
     ("/fn/remove_member", Role::Owner, "member.remove"),
+    ("/fn/withdraw_invitation", Role::Owner, "member.uninvite"),
     ("/fn/create_token", Role::Owner, "token.create"),
     ("/fn/revoke_token", Role::Owner, "token.revoke"),
 ];
@@ -161,6 +164,7 @@ const OWNER_READS: &[&str] = &[
     "/fn/audit",
     "/members",
     "/fn/members",
+    "/fn/invitations",
     "/fn/tokens",
 ];
 

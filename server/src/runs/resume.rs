@@ -302,15 +302,16 @@ impl Runs {
             Some(now_ms()),
             None,
         );
-        self.host
-            .record(tenant_id, run_id, &[], vec![failed])
-            .await?;
-        // The event moves no paused run (a late failure from its stream must not), so the
-        // claimant moves its own.
-        self.host
+        // The event alone moves no paused run (a late failure from its stream must not):
+        // the claimant moves its own, with the event.
+        let given_up = self
+            .host
             .store
-            .give_up_resume(tenant_id, run_id, now_ms())
+            .give_up_resume(tenant_id, run_id, vec![failed], now_ms())
             .await?;
+        if let Some(events) = given_up {
+            self.host.live.publish(&events);
+        }
         self.let_go_of_answers(tenant_id, run_id, "the answers could not be carried")
             .await
     }

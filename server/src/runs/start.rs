@@ -119,14 +119,6 @@ impl Runs {
             run_id,
             text: text.to_owned(),
         };
-        // Titled before the run exists, so whoever hears of the run (the inbox's running
-        // list) reads the thread by its title.
-        if let Some(title) = app::thread_title::from_first_message(text) {
-            self.host
-                .store
-                .title_from_first_message(tenant_id, thread_id, &title)
-                .await?;
-        }
         let run = match waiting {
             Some(paused) => self.send_instead_of_answers(&paused, turn, options).await,
             None => self.start_turn(turn, options).await,
@@ -256,6 +248,14 @@ impl Runs {
         let agent = self.thread_agent(tenant_id, thread_id).await?;
         let mut prepared = agent.prepare_turn(&self.host, &turn).await?;
         prepared.first.extend(turn.context.event());
+        // Titled once the message is taken, and before its run exists, so whoever hears
+        // of the run (the inbox's running list) reads the thread by its title.
+        if let Some(title) = app::thread_title::from_first_message(&turn.text) {
+            self.host
+                .store
+                .title_from_first_message(tenant_id, thread_id, &title)
+                .await?;
+        }
         self.start(
             &agent,
             tenant_id,

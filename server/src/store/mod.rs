@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod feed;
+pub mod invitations;
 pub mod memory;
 pub mod notes;
 pub mod passvault;
@@ -171,6 +172,7 @@ pub trait Store:
     accounts::AccountStore
     + audit::AuditStore
     + feed::FeedStore
+    + invitations::InvitationStore
     + memory::MemoryStore
     + notes::NoteStore
     + passvault::PassvaultStore
@@ -344,13 +346,16 @@ pub trait Store:
     /// Puts a resumed run back to interrupted (its follow-up run could not be started).
     async fn unclaim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError>;
     /// Fails a claimed paused run whose answers can never be carried (its claimant gives
-    /// it up); `true` if it was claimed.
+    /// it up): appends `drafts` (the failure saying why) and moves the run to failed in
+    /// one transaction, so its log and its status never disagree; `None` when the run
+    /// was not claimed.
     async fn give_up_resume(
         &self,
         tenant_id: &str,
         run_id: &str,
+        drafts: Vec<EventDraft>,
         now_ms: i64,
-    ) -> Result<bool, StoreError>;
+    ) -> Result<Option<Vec<RunEvent>>, StoreError>;
     /// Closes a pending ask if, and only if, it is still pending: the first caller wins,
     /// appends the `AskClosed` event, records the receipt and the answer's pending
     /// delivery (`secret`: the answer holds a value the store does not keep), all in one

@@ -656,6 +656,21 @@ pub fn probes() -> Vec<Probe> {
         ),
         probe(
             Method::POST,
+            "/fn/add_member",
+            Form("user={P}-invited&role=operator&password="),
+            Owner,
+            false,
+        ),
+        probe(Method::POST, "/fn/invitations", Form(""), Owner, false),
+        probe(
+            Method::POST,
+            "/fn/withdraw_invitation",
+            Form("user={P}-invited"),
+            Owner,
+            false,
+        ),
+        probe(
+            Method::POST,
             "/fn/set_member_role",
             Form("user={P}-new&role=operator"),
             Owner,
@@ -700,6 +715,14 @@ pub fn probes() -> Vec<Probe> {
             "/auth/new-tenant",
             Form("tenant=form-{P}"),
             Owner,
+            false,
+        ),
+        // An invitation that is not there: the form says so on the page it goes back to.
+        probe(
+            Method::POST,
+            "/auth/invitation",
+            Form("tenant=nowhere&answer=decline"),
+            Viewer,
             false,
         ),
         // Last: it ends the persona's sessions.

@@ -11,7 +11,7 @@ use crate::store::accounts::{
     UserRecord,
 };
 
-fn role_of(text: &str) -> Result<Role, StoreError> {
+pub(super) fn role_of(text: &str) -> Result<Role, StoreError> {
     Role::parse(text).map_err(StoreError::Corrupt)
 }
 

@@ -241,12 +241,46 @@ impl SqlStore {
         drafts: Vec<EventDraft>,
         now_ms: i64,
     ) -> Result<Option<Vec<RunEvent>>, StoreError> {
+        self.append_while(tenant_id, run_id, RunStatus::Running, None, drafts, now_ms)
+            .await
+    }
+
+    pub(super) async fn give_up_resume(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Option<Vec<RunEvent>>, StoreError> {
+        let failed = Some(RunStatus::Failed);
+        self.append_while(
+            tenant_id,
+            run_id,
+            RunStatus::Resumed,
+            failed,
+            drafts,
+            now_ms,
+        )
+        .await
+    }
+
+    /// Appends `drafts` only while the run is `status`, in one transaction with the check,
+    /// then moves the run to `then` if given; `None` when it was not in `status`.
+    async fn append_while(
+        &self,
+        tenant_id: &str,
+        run_id: &str,
+        status: RunStatus,
+        then: Option<RunStatus>,
+        drafts: Vec<EventDraft>,
+        now_ms: i64,
+    ) -> Result<Option<Vec<RunEvent>>, StoreError> {
         let mut tx = self.begin_write().await?;
         let lock = match self.dialect {
             Dialect::Postgres => " FOR UPDATE",
             Dialect::Sqlite => "",
         };
-        let status: Option<String> = sqlx::query(&format!(
+        let found: Option<String> = sqlx::query(&format!(
             "SELECT status FROM runs WHERE tenant_id = $1 AND id = $2{lock}"
         ))
         .bind(tenant_id)
@@ -255,9 +289,9 @@ impl SqlStore {
         .await?
         .map(|row| row.try_get("status"))
         .transpose()?;
-        match status {
+        match found {
             None => return Err(StoreError::UnknownRun(run_id.to_owned())),
-            Some(status) if status != RunStatus::Running.label() => return Ok(None),
+            Some(found) if found != status.label() => return Ok(None),
             Some(_) => {}
         }
         let events = append_in(
@@ -270,6 +304,18 @@ impl SqlStore {
             now_ms,
         )
         .await?;
+        if let Some(then) = then {
+            let finished = then.is_terminal().then_some(now_ms);
+            sqlx::query(
+                "UPDATE runs SET status = $1, finished_at_ms = $2 WHERE tenant_id = $3 AND id = $4",
+            )
+            .bind(then.label())
+            .bind(finished)
+            .bind(tenant_id)
+            .bind(run_id)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
         Ok(Some(events))
     }

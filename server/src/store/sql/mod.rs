@@ -9,6 +9,7 @@ mod audit;
 mod deliveries;
 mod events;
 mod feed;
+mod invitations;
 mod memory;
 mod notes;
 mod passvault;
@@ -293,9 +294,10 @@ impl Store for SqlStore {
         &self,
         tenant_id: &str,
         run_id: &str,
+        drafts: Vec<EventDraft>,
         now_ms: i64,
-    ) -> Result<bool, StoreError> {
-        SqlStore::give_up_resume(self, tenant_id, run_id, now_ms).await
+    ) -> Result<Option<Vec<RunEvent>>, StoreError> {
+        SqlStore::give_up_resume(self, tenant_id, run_id, drafts, now_ms).await
     }
 
     async fn append(

@@ -94,26 +94,6 @@ impl SqlStore {
         .await
     }
 
-    pub(super) async fn give_up_resume(
-        &self,
-        tenant_id: &str,
-        run_id: &str,
-        now_ms: i64,
-    ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "UPDATE runs SET status = $1, finished_at_ms = $2 \
-             WHERE tenant_id = $3 AND id = $4 AND status = $5",
-        )
-        .bind(RunStatus::Failed.label())
-        .bind(now_ms)
-        .bind(tenant_id)
-        .bind(run_id)
-        .bind(RunStatus::Resumed.label())
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
     /// Moves a run from one status to another if, and only if, it is in the first: exactly
     /// one of several callers racing for the same move gets `true`.
     async fn move_status(
