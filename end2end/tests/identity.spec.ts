@@ -246,4 +246,7 @@ test('an owner invites an existing user, who joins only by accepting, from the t
   await page.reload();
   await expect(page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: guest })).toContainText('viewer');
   await expect(page.getByRole('table', { name: 'Invitations' }).getByRole('row').filter({ hasText: guest })).toHaveCount(0);
+  // The tenant that invited keeps the answer in its trail.
+  await openHydrated(page, '/audit');
+  await expect(page.getByRole('row').filter({ hasText: 'invitation.accept' })).toContainText(`user=${guest}`);
 });

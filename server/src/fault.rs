@@ -1,7 +1,7 @@
-//! Crash and pause points: the tests that prove answers survive a crash stop the server
-//! between two steps of a delivery, and those that prove two requests cannot interleave
-//! badly hold the first inside the window. Debug builds only; a release build has no
-//! such switch.
+//! Crash, pause and fail points: the tests that prove answers survive a crash stop the
+//! server between two steps of a delivery, those that prove two requests cannot
+//! interleave badly hold the first inside the window, and those that prove a failed step
+//! is tried again fail it once. Debug builds only; a release build has no such switch.
 
 /// Exits at once, as a crash would, when `AGENT_OS_CRASH_AT` names this point.
 #[cfg(debug_assertions)]
@@ -30,3 +30,22 @@ pub async fn pause_point(name: &str) {
 
 #[cfg(not(debug_assertions))]
 pub async fn pause_point(_name: &str) {}
+
+/// Fails the first time the process reaches this point, when `AGENT_OS_FAIL_AT` names it,
+/// as a store or an agent's setup refusing for a moment would.
+#[cfg(debug_assertions)]
+pub fn fail_point(name: &str) -> Result<(), String> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static FAILED: AtomicBool = AtomicBool::new(false);
+    if std::env::var("AGENT_OS_FAIL_AT").is_ok_and(|at| at == name)
+        && !FAILED.swap(true, Ordering::SeqCst)
+    {
+        return Err(format!("failing once at fail point {name}"));
+    }
+    Ok(())
+}
+
+#[cfg(not(debug_assertions))]
+pub fn fail_point(_name: &str) -> Result<(), String> {
+    Ok(())
+}

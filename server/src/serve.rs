@@ -85,6 +85,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         Err(error) => tracing::error!(%error, "could not settle undelivered answers"),
     }
     runs.expire_asks_on_time();
+    runs.retry_stalled_resumes_in_time();
     let accounts = crate::auth::Accounts::new(store.clone());
     let first_run = accounts
         .setup_token()

@@ -10,23 +10,13 @@ mod common;
 use std::time::Duration;
 
 use common::TestServer;
-use common::api::{Api, errors, texts, tool_calls};
+use common::api::{Api, errors, notices, texts, tool_calls};
 use serde_json::{Value, json};
 
 /// The requests the demo model was sent, oldest first.
 async fn sent(api: &Api) -> Vec<Value> {
     let (_, seen) = api.get("/demo/openai/v1/requests").await;
     seen.as_array().unwrap().clone()
-}
-
-fn notices(view: &Value) -> Vec<String> {
-    view["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|item| item["type"] == "notice")
-        .map(|item| item["text"].as_str().unwrap_or_default().to_owned())
-        .collect()
 }
 
 /// A run that ended waiting on asks (and may have been carried on already).

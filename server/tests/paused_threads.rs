@@ -1,12 +1,13 @@
 //! A thread whose last run waits on asks: a message sent instead of the remaining answers
 //! closes them as cancelled and rides the one follow-up with the answers already given;
-//! a message and an answer at once start one follow-up; nothing else starts past the wait.
+//! a message and an answer at once start one follow-up; nothing else starts past the wait;
+//! answers whose follow-up failed to start are carried by a later try.
 
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
-use common::api::{Api, errors, resume_statuses, texts};
+use common::api::{Api, errors, notices, resume_statuses, texts};
 use serde_json::{Value, json};
 
 /// A thread whose "approve" run waits on its two approvals; returns (thread, run).
@@ -258,5 +259,48 @@ async fn a_pause_whose_answers_can_never_be_carried_fails_saying_why_and_the_thr
         shown["view"]["asks"][0]["state"]["state"], "cancelled",
         "{shown}"
     );
+    assert_eq!(api.runs(&thread).await.len(), 2);
+}
+
+#[tokio::test]
+async fn answers_whose_resume_failed_to_start_stand_and_a_retry_carries_them_once() {
+    // The first follow-up start fails, as a store refusing for a moment would.
+    let api = Api::start_with_env(&[], &[("AGENT_OS_FAIL_AT", "start-resume")]).await;
+    let (thread, run) = paused(&api).await;
+    api.receipt(&run, "approve-budget", "approval_card", "once", json!({}))
+        .await;
+    let (answered, body) = api
+        .receipt(&run, "confirm-date", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(answered, 200, "the answer stands: {body}");
+    let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
+    assert_eq!(shown["run"]["status"], "interrupted", "{shown}");
+    let said = notices(&shown["view"]);
+    assert!(
+        said.iter()
+            .any(|text| text.contains("could not be resumed yet")),
+        "{said:?}"
+    );
+
+    // Nobody answers or writes again: the console tries once more by itself.
+    let follow_up = format!("{run}.resume");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while api.get(&format!("/api/v1/runs/{follow_up}")).await.0 != 200 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the answers were never carried"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let replied = api.settled(&follow_up).await;
+    assert_eq!(replied["run"]["status"], "succeeded", "{replied}");
+    assert!(
+        texts(&replied["view"])
+            .join(" | ")
+            .contains("Both approved. Booked."),
+        "{replied}"
+    );
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    assert_eq!(resumes_for(&api, &follow_up).await.len(), 1, "carried once");
     assert_eq!(api.runs(&thread).await.len(), 2);
 }

@@ -131,6 +131,59 @@ async fn a_pause_given_up_says_why_and_fails_in_one_step_only_while_claimed() {
 }
 
 #[tokio::test]
+async fn a_paused_run_is_stalled_once_every_ask_is_closed_until_its_follow_up_exists() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        let stalled = || async {
+            store
+                .stalled_resumes(10)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|run| run.id)
+                .collect::<Vec<_>>()
+        };
+        paused_run(&**store, "run-stalled").await;
+        assert!(stalled().await.is_empty(), "{}: asks wait", backend.name);
+        let asks = store.run_asks("default", "run-stalled").await.unwrap();
+        let closes: Vec<EventDraft> = asks
+            .iter()
+            .map(|record| {
+                EventDraft::new(
+                    EventBody::AskClosed {
+                        ask_id: record.ask.id.clone(),
+                        ask_kind: record.ask.kind,
+                        state: Box::new(answered("once")),
+                    },
+                    None,
+                    None,
+                )
+            })
+            .collect();
+        let (first, rest) = closes.split_at(1);
+        store
+            .append("default", "run-stalled", &[], first.to_vec(), 10)
+            .await
+            .unwrap();
+        assert!(
+            stalled().await.is_empty(),
+            "{}: one ask waits",
+            backend.name
+        );
+        store
+            .append("default", "run-stalled", &[], rest.to_vec(), 11)
+            .await
+            .unwrap();
+        assert_eq!(stalled().await, ["run-stalled"], "{}", backend.name);
+        // Claimed and still without a follow-up, it is stalled all the same.
+        assert!(store.claim_resume("default", "run-stalled").await.unwrap());
+        assert_eq!(stalled().await, ["run-stalled"], "{}", backend.name);
+        backends::new_run(&**store, "default", "run-stalled.resume").await;
+        assert!(stalled().await.is_empty(), "{}: followed", backend.name);
+    }
+}
+
+#[tokio::test]
 async fn an_upstream_expiry_closes_the_stored_ask() {
     for backend in backends::all().await {
         let store = &backend.store;

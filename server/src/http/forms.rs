@@ -5,6 +5,7 @@
 
 use std::net::SocketAddr;
 
+use app::model::RequestContext;
 use axum::Form;
 use axum::Router;
 use axum::extract::{ConnectInfo, State};
@@ -248,6 +249,23 @@ async fn answer_invitation(
         Err(AuthError::NoInvitation(_)) => return Ok(redirect("/?invitation-error=gone", None)),
         Err(error) => return Err(error.into()),
     }
+    // The tenant that invited keeps the answer in its own trail.
+    let invited = RequestContext {
+        tenant: tenant.to_owned(),
+        ..context.clone()
+    };
+    let action = if accept {
+        "invitation.accept"
+    } else {
+        "invitation.decline"
+    };
+    super::audit::write(
+        state.runs.store(),
+        &invited,
+        action,
+        format!("user={}", context.actor),
+    )
+    .await;
     if accept {
         tracing::info!(user = %context.actor, %tenant, "an invitation was accepted");
         state

@@ -10,6 +10,7 @@ mod delivery;
 mod receipts;
 mod recovery;
 mod resume;
+mod stalled;
 mod start;
 mod surface;
 pub mod tools;
@@ -50,6 +51,9 @@ pub struct Runs {
     /// closed and held before another can close, so the resume the last one starts finds
     /// every answer (a password among them) still here.
     answering: claims::Turns,
+    /// Paused runs with every answer in whose follow-up failed to start, and when each
+    /// is tried again.
+    stalled: stalled::Retries,
 }
 
 impl Runs {
@@ -63,6 +67,7 @@ impl Runs {
             tools: OnceLock::new(),
             starting: claims::Claims::default(),
             answering: claims::Turns::default(),
+            stalled: stalled::Retries::default(),
         });
         // When a run's stream ends, the workspace tools it called that run freely run, and
         // what the agent said becomes something the thread is found by.

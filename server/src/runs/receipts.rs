@@ -326,7 +326,23 @@ impl Runs {
                 if let Ok(mut held) = self.held.lock() {
                     held.insert(record.key.clone(), answer);
                 }
-                self.resume_when_answered(tenant_id, &record.run_id).await
+                let Err(error) = self.resume_when_answered(tenant_id, &record.run_id).await else {
+                    return Ok(());
+                };
+                // Given up on record (its answers can never be carried): the receipt says
+                // why. Otherwise the answer stands, and the resume is tried again.
+                if self.get_run(tenant_id, &record.run_id).await?.status == RunStatus::Failed {
+                    return Err(error);
+                }
+                tracing::warn!(%error, run_id = %record.run_id, "a paused run could not be resumed yet; it is tried again");
+                let note = notice(
+                    Level::Warning,
+                    "The answers are in, but the agent could not be resumed yet; the console tries again shortly.".into(),
+                );
+                self.host
+                    .record(tenant_id, &record.run_id, &[], vec![note])
+                    .await?;
+                Ok(())
             }
             AnswerRoute::EachAsk => {
                 let sent = agent.answer(&self.host, record, answer).await;

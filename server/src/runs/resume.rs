@@ -15,7 +15,7 @@ use app::protocol::status::RunStatus;
 use super::{Runs, cancel_open};
 use crate::clock::now_ms;
 use crate::connectors::{Paused, RunOptions, Turn};
-use crate::fault::crash_point;
+use crate::fault::{crash_point, fail_point};
 use crate::store::{AskRecord, DeliveryOutcome, RunRecord};
 
 /// The id of the run that carries run `paused`'s answers.
@@ -208,6 +208,7 @@ impl Runs {
         message: Option<Turn>,
         options: RunOptions,
     ) -> Result<Option<RunRecord>, ApiError> {
+        fail_point("start-resume").map_err(ApiError::Internal)?;
         let run = self.get_run(tenant_id, run_id).await?;
         let agent = self.thread_agent(tenant_id, &run.thread_id).await?;
         let (context, answers) = match &message {

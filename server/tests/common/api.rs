@@ -178,6 +178,16 @@ pub fn tool_calls(view: &Value) -> Vec<&Value> {
         .collect()
 }
 
+pub fn notices(view: &Value) -> Vec<String> {
+    view["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["type"] == "notice")
+        .map(|item| item["text"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
 pub fn errors(view: &Value) -> Vec<String> {
     view["items"]
         .as_array()

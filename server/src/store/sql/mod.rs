@@ -282,6 +282,10 @@ impl Store for SqlStore {
         SqlStore::running_runs(self).await
     }
 
+    async fn stalled_resumes(&self, limit: u32) -> Result<Vec<RunRecord>, StoreError> {
+        SqlStore::stalled_resumes(self, limit).await
+    }
+
     async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {
         SqlStore::claim_resume(self, tenant_id, run_id).await
     }

@@ -56,6 +56,28 @@ impl SqlStore {
         rows.iter().map(run_row).collect()
     }
 
+    pub(super) async fn stalled_resumes(&self, limit: u32) -> Result<Vec<RunRecord>, StoreError> {
+        let columns = RUN_COLUMNS
+            .split(", ")
+            .map(|column| format!("r.{column}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // Literal statuses, so that the partial index `runs_waiting` serves the query.
+        let rows = sqlx::query(&format!(
+            "SELECT {columns} FROM runs r WHERE r.status IN ('interrupted', 'resumed') \
+             AND EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id AND a.run_id = r.id) \
+             AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id \
+                 AND a.run_id = r.id AND a.state = 'pending') \
+             AND NOT EXISTS (SELECT 1 FROM runs f WHERE f.tenant_id = r.tenant_id \
+                 AND f.id = r.id || '.resume') \
+             ORDER BY r.created_at_ms LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_row).collect()
+    }
+
     pub(super) async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {RUN_COLUMNS} FROM runs WHERE status = $1 ORDER BY created_at_ms"
