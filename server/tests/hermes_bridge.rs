@@ -501,3 +501,27 @@ async fn a_turn_that_never_completed_does_not_hide_the_next_runs_frames() {
     assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
     assert!(!final_text(&shown).is_empty(), "{shown}");
 }
+
+#[tokio::test]
+async fn a_turn_stopped_while_it_waits_on_an_approval_lets_the_next_message_through() {
+    let bridge = Bridge::start().await;
+    let messages = bridge.thread().await;
+    let run = bridge.say(&messages, "approve").await;
+    bridge.pending_ask(&run).await;
+    let (status, body) = bridge
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(bridge.settled(&run).await["run"]["status"], "cancelled");
+
+    // The gateway ended the stopped turn: the next prompt runs, and is answered.
+    let next = bridge.say(&messages, "hello").await;
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    assert!(!final_text(&shown).is_empty(), "{shown}");
+    let items = shown["view"]["items"].to_string();
+    assert!(
+        !items.contains("build/"),
+        "the stopped turn's words: {items}"
+    );
+}

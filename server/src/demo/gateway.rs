@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -277,10 +278,15 @@ struct Turn {
     shared: Arc<Mutex<Shared>>,
     session: String,
     newer: bool,
+    /// Ended by an interrupt while it waited on an answer: it says nothing more.
+    ended: AtomicBool,
 }
 
 impl Turn {
     async fn event(&self, kind: &str, payload: Value) {
+        if self.ended.load(Ordering::SeqCst) {
+            return;
+        }
         event(&self.out, &self.session, kind, payload).await;
     }
 
@@ -342,7 +348,26 @@ impl Turn {
             payload["request_id"] = json!(id);
             self.event(older_kind, payload).await;
         }
-        wait(receiver).await
+        // An interrupt ends the turn at once, as the gateway ends a turn stopped while it
+        // waits on the user: the session takes its next prompt.
+        let answer = tokio::select! {
+            answer = wait(receiver) => answer,
+            () = self.until_interrupted() => {
+                self.complete("", "interrupted").await;
+                self.ended.store(true, Ordering::SeqCst);
+                None
+            }
+        };
+        let mut shared = self.shared.lock().await;
+        shared.approvals.retain(|(_, waiter)| !waiter.is_closed());
+        shared.waiting.retain(|_, waiter| !waiter.is_closed());
+        answer
+    }
+
+    async fn until_interrupted(&self) {
+        while !self.interrupted().await {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 }
 
@@ -357,6 +382,7 @@ async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: Strin
         shared,
         session,
         newer,
+        ended: AtomicBool::new(false),
     };
     turn.event("message.start", Value::Null).await;
     turn.event("thinking.delta", json!({"text": "(•_•) pondering..."}))
