@@ -67,7 +67,7 @@ async fn owners_add_change_and_remove_members_and_a_tenant_keeps_an_owner() {
             .unwrap();
         assert_eq!(added, MemberAdded::Invited);
         accounts
-            .answer_invitation(&eve.user_id, "eve", "acme", true)
+            .answer_invitation(&eve.user_id, "acme", true)
             .await
             .unwrap();
         assert_eq!(
@@ -222,7 +222,7 @@ async fn owners_changing_each_other_at_once_leave_an_owner_and_a_removal_stays_r
                 .await
                 .unwrap();
             accounts
-                .answer_invitation(&carl.id, "carl", "acme", true)
+                .answer_invitation(&carl.id, "acme", true)
                 .await
                 .unwrap();
         }
@@ -304,12 +304,10 @@ async fn an_invited_user_joins_only_by_accepting_and_an_owner_learns_nothing_of_
 
         // Declined, it is gone, and accepting it afterwards is refused.
         accounts
-            .answer_invitation(&eve.user_id, "eve", "acme", false)
+            .answer_invitation(&eve.user_id, "acme", false)
             .await
             .unwrap();
-        let late = accounts
-            .answer_invitation(&eve.user_id, "eve", "acme", true)
-            .await;
+        let late = accounts.answer_invitation(&eve.user_id, "acme", true).await;
         assert!(
             late.unwrap_err().to_string().contains("no invitation"),
             "{name}"
@@ -322,9 +320,7 @@ async fn an_invited_user_joins_only_by_accepting_and_an_owner_learns_nothing_of_
             .await
             .unwrap();
         accounts.withdraw_invitation(&ada, "eve").await.unwrap();
-        let late = accounts
-            .answer_invitation(&eve.user_id, "eve", "acme", true)
-            .await;
+        let late = accounts.answer_invitation(&eve.user_id, "acme", true).await;
         assert!(late.is_err(), "{name}");
         let again = accounts.withdraw_invitation(&ada, "eve").await;
         assert!(
@@ -338,15 +334,13 @@ async fn an_invited_user_joins_only_by_accepting_and_an_owner_learns_nothing_of_
             .await
             .unwrap();
         let joined = accounts
-            .answer_invitation(&eve.user_id, "eve", "acme", true)
+            .answer_invitation(&eve.user_id, "acme", true)
             .await
             .unwrap();
         assert_eq!(joined, Some(Role::Operator), "{name}");
         assert_eq!(eve_in_acme().await, Some(Role::Operator), "{name}");
         assert!(accounts.my_invitations(&eve).await.unwrap().is_empty());
-        let twice = accounts
-            .answer_invitation(&eve.user_id, "eve", "acme", true)
-            .await;
+        let twice = accounts.answer_invitation(&eve.user_id, "acme", true).await;
         assert!(twice.is_err(), "{name}");
         // A member is not invited again (their role is changed instead).
         let member = accounts.add_member(&ada, "eve", Role::Owner, None).await;
@@ -364,6 +358,38 @@ async fn an_invited_user_joins_only_by_accepting_and_an_owner_learns_nothing_of_
             "{name}"
         );
         assert_eq!(eve_in_acme().await, Some(Role::Operator), "{name}");
+
+        // Someone who takes an invited name later does not get the invitation.
+        let taker = accounts
+            .add_user("nobody", PASSWORD, "evil", Role::Viewer)
+            .await
+            .unwrap();
+        let takers = owner_of("evil", "nobody", &taker.id);
+        assert!(
+            accounts.my_invitations(&takers).await.unwrap().is_empty(),
+            "{name}"
+        );
+        let taken = accounts.answer_invitation(&taker.id, "acme", true).await;
+        assert!(
+            taken.unwrap_err().to_string().contains("no invitation"),
+            "{name}"
+        );
+        // An API token, which belongs to one tenant, is shown no invitations.
+        let zed = accounts
+            .add_user("zed", PASSWORD, "evil", Role::Viewer)
+            .await
+            .unwrap();
+        accounts
+            .add_member(&ada, "zed", Role::Viewer, None)
+            .await
+            .unwrap();
+        let zeds = owner_of("evil", "zed", &zed.id);
+        assert_eq!(accounts.my_invitations(&zeds).await.unwrap().len(), 1);
+        let by_token = RequestContext {
+            token_id: Some("t1".into()),
+            ..zeds
+        };
+        assert!(accounts.my_invitations(&by_token).await.unwrap().is_empty());
 
         // Only an owner invites and withdraws.
         let operator = RequestContext {

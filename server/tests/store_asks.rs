@@ -134,17 +134,24 @@ async fn a_pause_given_up_says_why_and_fails_in_one_step_only_while_claimed() {
 async fn a_paused_run_is_stalled_once_every_ask_is_closed_until_its_follow_up_exists() {
     for backend in backends::all().await {
         let store = &backend.store;
-        let stalled = || async {
-            store
-                .stalled_resumes(10)
-                .await
-                .unwrap()
-                .into_iter()
-                .map(|run| run.id)
-                .collect::<Vec<_>>()
+        let stalled = |agent: &str, closed_since: i64| {
+            let agents = vec![agent.to_owned()];
+            async move {
+                store
+                    .stalled_resumes(&agents, closed_since, 10)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|run| run.id)
+                    .collect::<Vec<_>>()
+            }
         };
         paused_run(&**store, "run-stalled").await;
-        assert!(stalled().await.is_empty(), "{}: asks wait", backend.name);
+        assert!(
+            stalled("demo", 0).await.is_empty(),
+            "{}: asks wait",
+            backend.name
+        );
         let asks = store.run_asks("default", "run-stalled").await.unwrap();
         let closes: Vec<EventDraft> = asks
             .iter()
@@ -166,7 +173,7 @@ async fn a_paused_run_is_stalled_once_every_ask_is_closed_until_its_follow_up_ex
             .await
             .unwrap();
         assert!(
-            stalled().await.is_empty(),
+            stalled("demo", 0).await.is_empty(),
             "{}: one ask waits",
             backend.name
         );
@@ -174,12 +181,48 @@ async fn a_paused_run_is_stalled_once_every_ask_is_closed_until_its_follow_up_ex
             .append("default", "run-stalled", &[], rest.to_vec(), 11)
             .await
             .unwrap();
-        assert_eq!(stalled().await, ["run-stalled"], "{}", backend.name);
-        // Claimed and still without a follow-up, it is stalled all the same.
+        assert_eq!(
+            stalled("demo", 11).await,
+            ["run-stalled"],
+            "{}",
+            backend.name
+        );
+        // Only for a while after the last answer, and only for the agents named.
+        assert!(
+            stalled("demo", 12).await.is_empty(),
+            "{}: too old",
+            backend.name
+        );
+        assert!(
+            stalled("other", 0).await.is_empty(),
+            "{}: its agent",
+            backend.name
+        );
+        // Claimed (its resume under way), it is not stalled; let go, it is again.
         assert!(store.claim_resume("default", "run-stalled").await.unwrap());
-        assert_eq!(stalled().await, ["run-stalled"], "{}", backend.name);
+        assert!(
+            stalled("demo", 0).await.is_empty(),
+            "{}: claimed",
+            backend.name
+        );
+        assert!(
+            store
+                .unclaim_resume("default", "run-stalled")
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            stalled("demo", 0).await,
+            ["run-stalled"],
+            "{}",
+            backend.name
+        );
         backends::new_run(&**store, "default", "run-stalled.resume").await;
-        assert!(stalled().await.is_empty(), "{}: followed", backend.name);
+        assert!(
+            stalled("demo", 0).await.is_empty(),
+            "{}: followed",
+            backend.name
+        );
     }
 }
 

@@ -1,6 +1,8 @@
 //! Invitations into a tenant: an owner invites a user by name and role; the user sees
 //! the invitation and joins only by accepting it. An owner learns nothing of a name by
-//! inviting it: an invitation to a name nobody has is made and listed like any other.
+//! inviting it: an invitation to a name nobody has is made and listed like any other (and
+//! can never be answered: it belongs to the user the name named when it was made, so
+//! whoever takes the name later does not get it).
 
 use app::error::ApiError;
 use app::model::{Invitation, RequestContext, Role};
@@ -44,10 +46,12 @@ impl Accounts {
             }
             .into());
         }
+        let user_id = self.store.user_by_name(user).await?.map(|found| found.id);
         self.store
             .invite(&InvitationRecord {
                 tenant_id: tenant.clone(),
                 user_name: user.to_owned(),
+                user_id,
                 role,
                 invited_by: context.actor.clone(),
                 created_at_ms: now_ms(),
@@ -71,7 +75,11 @@ impl Accounts {
         user: &str,
     ) -> Result<(), ApiError> {
         context.require(Role::Owner, "withdrawing an invitation")?;
-        if self.store.drop_invitation(&context.tenant, user).await? {
+        if self
+            .store
+            .withdraw_invitation(&context.tenant, user)
+            .await?
+        {
             Ok(())
         } else {
             Err(ApiError::NotFound(format!(
@@ -81,31 +89,37 @@ impl Accounts {
         }
     }
 
-    /// The invitations waiting for user `user_name`.
-    pub async fn invitations_for(&self, user_name: &str) -> Result<Vec<Invitation>, AuthError> {
-        let records = self.store.user_invitations(user_name).await?;
+    /// The invitations waiting for the context's own user; none for an API token, which
+    /// belongs to one tenant and answers none.
+    pub async fn invitations_for(
+        &self,
+        context: &RequestContext,
+    ) -> Result<Vec<Invitation>, AuthError> {
+        if context.token_id.is_some() {
+            return Ok(Vec::new());
+        }
+        let records = self.store.user_invitations(&context.user_id).await?;
         Ok(records.into_iter().map(shown).collect())
     }
 
-    /// The user's answer to their invitation into `tenant`: accepted, they join it with
-    /// the invitation's role (or keep the role they hold there); declined, it is gone.
-    /// Returns the role they hold there when they accepted.
+    /// User `user_id`'s answer to their invitation into `tenant`: accepted, they join it
+    /// with the invitation's role (or keep the role they hold there); declined, it is
+    /// gone. Returns the role they hold there when they accepted.
     pub async fn answer_invitation(
         &self,
         user_id: &str,
-        user_name: &str,
         tenant: &str,
         accept: bool,
     ) -> Result<Option<Role>, AuthError> {
         if !accept {
-            return match self.store.drop_invitation(tenant, user_name).await? {
+            return match self.store.decline_invitation(tenant, user_id).await? {
                 true => Ok(None),
                 false => Err(AuthError::NoInvitation(tenant.to_owned())),
             };
         }
         match self
             .store
-            .accept_invitation(user_id, user_name, tenant, now_ms())
+            .accept_invitation(user_id, tenant, now_ms())
             .await?
         {
             Accepted::Joined(role) | Accepted::AlreadyMember(role) => Ok(Some(role)),

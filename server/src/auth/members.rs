@@ -104,7 +104,7 @@ impl MembersService for Accounts {
     }
 
     async fn my_invitations(&self, context: &RequestContext) -> Result<Vec<Invitation>, ApiError> {
-        Ok(self.invitations_for(&context.actor).await?)
+        Ok(self.invitations_for(context).await?)
     }
 
     async fn set_member_role(

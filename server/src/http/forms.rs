@@ -242,7 +242,7 @@ async fn answer_invitation(
     let tenant = form.tenant.trim();
     match state
         .accounts
-        .answer_invitation(&context.user_id, &context.actor, tenant, accept)
+        .answer_invitation(&context.user_id, tenant, accept)
         .await
     {
         Ok(_) => {}

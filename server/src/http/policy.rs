@@ -230,8 +230,18 @@ fn change(method: &Method, path: &str) -> Option<&'static (&'static str, Role, &
 }
 
 /// The action the audit trail records for a request that changes state, if it does.
+/// Changes whose handler writes its own audit entry, in the trail of the tenant the
+/// change concerns rather than the one the request acts in: answering an invitation
+/// (`invitation.accept` or `invitation.decline`, in the inviting tenant's trail) must not
+/// tell the user's current tenant which tenants invite them.
+const SELF_AUDITED: &[&str] = &["/auth/invitation"];
+
 pub fn audited(method: &Method, path: &str) -> Option<&'static str> {
-    if *method == Method::GET || *method == Method::HEAD || READING_FUNCTIONS.contains(&path) {
+    if *method == Method::GET
+        || *method == Method::HEAD
+        || READING_FUNCTIONS.contains(&path)
+        || SELF_AUDITED.contains(&path)
+    {
         return None;
     }
     change(method, path).map(|(_, _, action)| *action)

@@ -12,6 +12,7 @@ use app::protocol::receipts::{ReceiptEnvelope, ValidatedAnswer, resolved_state, 
 use app::protocol::status::RunStatus;
 use serde_json::{Value, json};
 
+use super::resume::resume_run_id;
 use super::start::to_the_end;
 use super::{Runs, notice};
 use crate::clock::now_ms;
@@ -333,6 +334,19 @@ impl Runs {
                 // why. Otherwise the answer stands, and the resume is tried again.
                 if self.get_run(tenant_id, &record.run_id).await?.status == RunStatus::Failed {
                     return Err(error);
+                }
+                let follow_up = resume_run_id(&record.run_id);
+                if self
+                    .host
+                    .store
+                    .get_run(tenant_id, &follow_up)
+                    .await?
+                    .is_some()
+                {
+                    // Resumed; only counting the answers as delivered failed, which the
+                    // start-up sweep settles.
+                    tracing::error!(%error, run_id = %record.run_id, "a resumed run's answers could not be counted as delivered");
+                    return Ok(());
                 }
                 tracing::warn!(%error, run_id = %record.run_id, "a paused run could not be resumed yet; it is tried again");
                 let note = notice(

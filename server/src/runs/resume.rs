@@ -23,6 +23,9 @@ pub fn resume_run_id(paused: &str) -> String {
     format!("{paused}.resume")
 }
 
+/// Why an ask left open when a message was sent in place of its answer closed.
+pub(super) const MESSAGE_INSTEAD: &str = "A new message was sent instead of an answer";
+
 /// What the sweep after a restart tells the ask whose password was lost.
 pub(super) const LOST_SECRET: &str = "The server restarted before this answer reached the agent, and a password or secret is \
      never stored: it must be entered again.";
@@ -101,10 +104,7 @@ impl Runs {
             store.unclaim_resume(tenant_id, run_id).await?;
             return Err(error);
         }
-        let closes = cancel_open(
-            store.run_asks(tenant_id, run_id).await?,
-            "A new message was sent instead of an answer",
-        );
+        let closes = cancel_open(store.run_asks(tenant_id, run_id).await?, MESSAGE_INSTEAD);
         let closed = self.host.record(tenant_id, run_id, &[], closes).await;
         if let Err(error) = closed {
             store.unclaim_resume(tenant_id, run_id).await?;

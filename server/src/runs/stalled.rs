@@ -1,15 +1,18 @@
 //! Paused runs whose answers are all in but whose follow-up never started — its start
 //! failed for a moment (the store, the agent's setup) after the last answer was taken —
 //! are tried again, waiting longer after each failure, so no run stays paused with
-//! nothing left to answer until someone sends a message.
+//! nothing left to answer until someone sends a message. Only for a while: answers older
+//! than half an hour are not carried by surprise; the thread's next message carries them.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use app::error::ApiError;
+use app::protocol::ask::AskState;
 
 use super::Runs;
+use super::resume::MESSAGE_INSTEAD;
 use crate::clock::now_ms;
 use crate::connectors::AnswerRoute;
 
@@ -21,6 +24,8 @@ const FIRST_TRY_AFTER_MS: i64 = 2_000;
 const LONGEST_WAIT_MS: i64 = 300_000;
 /// Runs looked at in one round at most.
 const ROUND: u32 = 50;
+/// How long after its last answer a stalled run is still tried.
+const WINDOW_MS: i64 = 30 * 60 * 1000;
 
 /// When each stalled run is next tried, and how often it was.
 #[derive(Default)]
@@ -72,7 +77,7 @@ impl Retries {
         }
     }
 
-    /// Never tried again while it stays stalled (its agent takes no follow-up).
+    /// Never tried again while it stays stalled.
     fn never(&self, run_id: &str) {
         if let Ok(mut retries) = self.0.lock()
             && let Some(retry) = retries.get_mut(run_id)
@@ -85,15 +90,27 @@ impl Retries {
 impl Runs {
     /// Tries to resume the stalled runs that are due; how many it tried.
     pub async fn retry_stalled_resumes(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let stalled = self.host.store.stalled_resumes(ROUND).await?;
+        let agents: Vec<String> = self
+            .connectors
+            .iter()
+            .filter(|agent| agent.answer_route() == AnswerRoute::OneResumeRun)
+            .map(|agent| agent.name().to_owned())
+            .collect();
+        let now = now_ms();
+        let stalled = self
+            .host
+            .store
+            .stalled_resumes(&agents, now - WINDOW_MS, ROUND)
+            .await?;
         let ids: Vec<String> = stalled.iter().map(|run| run.id.clone()).collect();
-        let due = self.stalled.due(&ids, now_ms());
+        let due = self.stalled.due(&ids, now);
         let mut tried = 0;
         for run in stalled.iter().filter(|run| due.contains(&run.id)) {
-            let takes_follow_up = self
-                .connector_of(run)
-                .is_ok_and(|agent| agent.answer_route() == AnswerRoute::OneResumeRun);
-            if !takes_follow_up {
+            // Answers a message was sent in place of wait for that message, sent again.
+            let asks = self.host.store.run_asks(&run.tenant_id, &run.id).await?;
+            if asks.iter().any(|record| {
+                matches!(&record.ask.state, AskState::Cancelled { reason } if reason == MESSAGE_INSTEAD)
+            }) {
                 self.stalled.never(&run.id);
                 continue;
             }

@@ -1,5 +1,7 @@
 //! Invitations into a tenant: an owner names a user and a role; the user joins only when
-//! they accept, so nobody is made a member of a tenant without their consent.
+//! they accept, so nobody is made a member of a tenant without their consent. An
+//! invitation belongs to the user the name named when it was made (none, for a name
+//! nobody had): a user who takes that name later never sees it.
 
 use app::model::Role;
 
@@ -10,6 +12,8 @@ use super::StoreError;
 pub struct InvitationRecord {
     pub tenant_id: String,
     pub user_name: String,
+    /// The user the name belonged to when the invitation was made.
+    pub user_id: Option<String>,
     pub role: Role,
     /// The name of the owner who invited.
     pub invited_by: String,
@@ -23,7 +27,7 @@ pub enum Accepted {
     Joined(Role),
     /// The user was a member already: their role stays, the invitation is spent.
     AlreadyMember(Role),
-    /// There is no such invitation (withdrawn, declined, never made).
+    /// There is no such invitation for the user (withdrawn, declined, never made).
     NoInvitation,
 }
 
@@ -36,16 +40,21 @@ pub trait InvitationStore: Send + Sync {
         &self,
         tenant_id: &str,
     ) -> Result<Vec<InvitationRecord>, StoreError>;
-    /// The user's pending invitations, oldest first.
-    async fn user_invitations(&self, user_name: &str) -> Result<Vec<InvitationRecord>, StoreError>;
-    /// Withdraws (or declines) an invitation; false when there was none.
-    async fn drop_invitation(&self, tenant_id: &str, user_name: &str) -> Result<bool, StoreError>;
-    /// Spends the invitation of user `user_id` (named `user_name`) into the tenant and
-    /// makes them a member, in one transaction.
+    /// The pending invitations of user `user_id`, oldest first.
+    async fn user_invitations(&self, user_id: &str) -> Result<Vec<InvitationRecord>, StoreError>;
+    /// An owner withdraws the tenant's invitation of `user_name`; false when there was none.
+    async fn withdraw_invitation(
+        &self,
+        tenant_id: &str,
+        user_name: &str,
+    ) -> Result<bool, StoreError>;
+    /// User `user_id` declines their invitation into the tenant; false when there was none.
+    async fn decline_invitation(&self, tenant_id: &str, user_id: &str) -> Result<bool, StoreError>;
+    /// Spends user `user_id`'s invitation into the tenant and makes them a member, in one
+    /// transaction.
     async fn accept_invitation(
         &self,
         user_id: &str,
-        user_name: &str,
         tenant_id: &str,
         now_ms: i64,
     ) -> Result<Accepted, StoreError>;

@@ -276,9 +276,15 @@ pub trait Store:
     ) -> Result<Vec<RunRecord>, StoreError>;
     /// Runs still marked running (for recovery after a restart).
     async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError>;
-    /// Paused runs whose asks are all closed and whose follow-up was never started (its
-    /// start failed, and nothing tried again), oldest first, at most `limit`.
-    async fn stalled_resumes(&self, limit: u32) -> Result<Vec<RunRecord>, StoreError>;
+    /// Paused runs of `agents` whose asks are all closed, the last at or after
+    /// `closed_since_ms`, and whose follow-up was never started (its start failed, and
+    /// nothing tried again), oldest first, at most `limit`.
+    async fn stalled_resumes(
+        &self,
+        agents: &[String],
+        closed_since_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<RunRecord>, StoreError>;
 
     /// Stores raw upstream events and the events normalized from them in one
     /// transaction, assigning the next sequences; keeps the ask table and the run status

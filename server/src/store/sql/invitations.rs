@@ -8,12 +8,13 @@ use super::accounts::role_of;
 use crate::store::StoreError;
 use crate::store::invitations::{Accepted, InvitationRecord, InvitationStore};
 
-const COLUMNS: &str = "tenant_id, user_name, role, invited_by, created_at_ms";
+const COLUMNS: &str = "tenant_id, user_name, user_id, role, invited_by, created_at_ms";
 
 fn invitation_row(row: &AnyRow) -> Result<InvitationRecord, StoreError> {
     Ok(InvitationRecord {
         tenant_id: row.try_get("tenant_id")?,
         user_name: row.try_get("user_name")?,
+        user_id: row.try_get("user_id")?,
         role: role_of(&row.try_get::<String, _>("role")?)?,
         invited_by: row.try_get("invited_by")?,
         created_at_ms: row.try_get("created_at_ms")?,
@@ -24,13 +25,14 @@ fn invitation_row(row: &AnyRow) -> Result<InvitationRecord, StoreError> {
 impl InvitationStore for SqlStore {
     async fn invite(&self, invitation: &InvitationRecord) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO invitations (tenant_id, user_name, role, invited_by, created_at_ms) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id, user_name) DO UPDATE \
-             SET role = excluded.role, invited_by = excluded.invited_by, \
-             created_at_ms = excluded.created_at_ms",
+            "INSERT INTO invitations (tenant_id, user_name, user_id, role, invited_by, created_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id, user_name) DO UPDATE \
+             SET user_id = excluded.user_id, role = excluded.role, \
+             invited_by = excluded.invited_by, created_at_ms = excluded.created_at_ms",
         )
         .bind(&invitation.tenant_id)
         .bind(&invitation.user_name)
+        .bind(&invitation.user_id)
         .bind(invitation.role.label())
         .bind(&invitation.invited_by)
         .bind(invitation.created_at_ms)
@@ -52,18 +54,22 @@ impl InvitationStore for SqlStore {
         rows.iter().map(invitation_row).collect()
     }
 
-    async fn user_invitations(&self, user_name: &str) -> Result<Vec<InvitationRecord>, StoreError> {
+    async fn user_invitations(&self, user_id: &str) -> Result<Vec<InvitationRecord>, StoreError> {
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM invitations WHERE user_name = $1 \
+            "SELECT {COLUMNS} FROM invitations WHERE user_id = $1 \
              ORDER BY created_at_ms, tenant_id"
         ))
-        .bind(user_name)
+        .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(invitation_row).collect()
     }
 
-    async fn drop_invitation(&self, tenant_id: &str, user_name: &str) -> Result<bool, StoreError> {
+    async fn withdraw_invitation(
+        &self,
+        tenant_id: &str,
+        user_name: &str,
+    ) -> Result<bool, StoreError> {
         let done = sqlx::query("DELETE FROM invitations WHERE tenant_id = $1 AND user_name = $2")
             .bind(tenant_id)
             .bind(user_name)
@@ -72,19 +78,27 @@ impl InvitationStore for SqlStore {
         Ok(done.rows_affected() > 0)
     }
 
+    async fn decline_invitation(&self, tenant_id: &str, user_id: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM invitations WHERE tenant_id = $1 AND user_id = $2")
+            .bind(tenant_id)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
     async fn accept_invitation(
         &self,
         user_id: &str,
-        user_name: &str,
         tenant_id: &str,
         now_ms: i64,
     ) -> Result<Accepted, StoreError> {
         let mut transaction = self.begin_write().await?;
         let spent = sqlx::query(
-            "DELETE FROM invitations WHERE tenant_id = $1 AND user_name = $2 RETURNING role",
+            "DELETE FROM invitations WHERE tenant_id = $1 AND user_id = $2 RETURNING role",
         )
         .bind(tenant_id)
-        .bind(user_name)
+        .bind(user_id)
         .fetch_optional(&mut *transaction)
         .await?;
         let Some(spent) = spent else {

@@ -282,8 +282,13 @@ impl Store for SqlStore {
         SqlStore::running_runs(self).await
     }
 
-    async fn stalled_resumes(&self, limit: u32) -> Result<Vec<RunRecord>, StoreError> {
-        SqlStore::stalled_resumes(self, limit).await
+    async fn stalled_resumes(
+        &self,
+        agents: &[String],
+        closed_since_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<RunRecord>, StoreError> {
+        SqlStore::stalled_resumes(self, agents, closed_since_ms, limit).await
     }
 
     async fn claim_resume(&self, tenant_id: &str, run_id: &str) -> Result<bool, StoreError> {

@@ -5,6 +5,7 @@ use app::protocol::status::RunStatus;
 
 use super::SqlStore;
 use super::rows::*;
+use super::statement::Statement;
 use crate::store::{NewRun, RunRecord, StoreError};
 
 impl SqlStore {
@@ -56,25 +57,42 @@ impl SqlStore {
         rows.iter().map(run_row).collect()
     }
 
-    pub(super) async fn stalled_resumes(&self, limit: u32) -> Result<Vec<RunRecord>, StoreError> {
+    pub(super) async fn stalled_resumes(
+        &self,
+        agents: &[String],
+        closed_since_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<RunRecord>, StoreError> {
+        if agents.is_empty() {
+            return Ok(Vec::new());
+        }
         let columns = RUN_COLUMNS
             .split(", ")
             .map(|column| format!("r.{column}"))
             .collect::<Vec<_>>()
             .join(", ");
-        // Literal statuses, so that the partial index `runs_waiting` serves the query.
-        let rows = sqlx::query(&format!(
-            "SELECT {columns} FROM runs r WHERE r.status IN ('interrupted', 'resumed') \
-             AND EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id AND a.run_id = r.id) \
-             AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id \
-                 AND a.run_id = r.id AND a.state = 'pending') \
-             AND NOT EXISTS (SELECT 1 FROM runs f WHERE f.tenant_id = r.tenant_id \
-                 AND f.id = r.id || '.resume') \
-             ORDER BY r.created_at_ms LIMIT $1"
-        ))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        // The literal status, so that the partial index `runs_waiting` serves the query.
+        let mut query = Statement::new(
+            self.dialect,
+            &format!(
+                "SELECT {columns} FROM runs r WHERE r.status = 'interrupted' \
+                 AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id \
+                     AND a.run_id = r.id AND a.state = 'pending') \
+                 AND (SELECT MAX(a.closed_at_ms) FROM asks a WHERE a.tenant_id = r.tenant_id \
+                     AND a.run_id = r.id) >= "
+            ),
+        );
+        query.push_bind(closed_since_ms);
+        query.push(" AND NOT EXISTS (SELECT 1 FROM runs f WHERE f.tenant_id = r.tenant_id AND f.id = r.id || '.resume') AND r.agent IN (");
+        for (index, agent) in agents.iter().enumerate() {
+            if index > 0 {
+                query.push(", ");
+            }
+            query.push_bind(agent.clone());
+        }
+        query.push(") ORDER BY r.created_at_ms LIMIT ");
+        query.push_bind(i64::from(limit));
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(run_row).collect()
     }
 
