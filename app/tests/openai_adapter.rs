@@ -315,6 +315,7 @@ mod requests {
             ],
             approvals: Vec::new(),
             follow_up: None,
+            previous_response_id: None,
         }
     }
 
@@ -440,6 +441,35 @@ mod requests {
             chat["messages"].as_array().unwrap().last().unwrap(),
             &json!({"role": "user", "content": "do it another way"})
         );
+    }
+
+    #[test]
+    fn a_kept_response_is_continued_with_only_the_answers_and_the_message() {
+        let mut conversation = conversation();
+        conversation.approvals.push(ApprovalAnswer {
+            request_id: "mcpr_1".into(),
+            server_label: Some("wiki".into()),
+            name: "read".into(),
+            arguments: "{}".into(),
+            approve: true,
+        });
+        conversation.follow_up = Some("then summarize".into());
+        conversation.previous_response_id = Some("resp_7".into());
+        let body = responses_body("m", &conversation);
+        assert_eq!(body["previous_response_id"], "resp_7");
+        assert_eq!(
+            body["input"],
+            json!([
+                {"type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": true},
+                {"role": "user", "content": "then summarize"}
+            ])
+        );
+        assert_eq!(body["instructions"], "Pinned: be brief.");
+        assert_eq!(body["tools"].as_array().unwrap().len(), 2);
+        // Sent whole, it is the conversation again, naming no response.
+        let whole = responses_body("m", &conversation.whole());
+        assert!(whole.get("previous_response_id").is_none());
+        assert_eq!(whole["input"].as_array().unwrap().len(), 12);
     }
 
     #[test]

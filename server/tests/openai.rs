@@ -218,6 +218,91 @@ async fn an_mcp_approval_pauses_the_run_and_its_answer_goes_back_once() {
     assert_eq!(responses.len(), 1, "{responses:?}");
     assert_eq!(responses[0]["approve"], true);
     assert_eq!(api.runs(&thread).await.len(), 2);
+    // The demo runtime keeps its responses: the paused one is continued in its own form,
+    // naming it and carrying only the answer.
+    let requests = sent(&api).await;
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let follow_up = &requests[1]["body"];
+    // The demo numbers its responses in the order it is asked.
+    assert_eq!(
+        follow_up["previous_response_id"], "resp_demo_1",
+        "{follow_up}"
+    );
+    let kinds: Vec<&str> = follow_up["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["type"].as_str().unwrap_or("message"))
+        .collect();
+    assert_eq!(kinds, ["mcp_approval_response"], "{follow_up}");
+    assert!(
+        notices(&answered["view"])
+            .iter()
+            .any(|notice| notice.contains("Continuing the runtime's response")),
+        "{answered}"
+    );
+}
+
+#[tokio::test]
+async fn a_runtime_that_lost_the_paused_response_is_sent_the_whole_conversation() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(Some("demo-openai")).await;
+    let run = api.say(&thread, "approve reading the wiki").await;
+    let paused = api.settled(&run).await;
+    assert!(paused_or_resumed(&paused), "{paused}");
+    let ask = paused["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+    // The runtime (the demo, inside the server) restarts and forgets its responses.
+    let Api {
+        server,
+        client,
+        _dir,
+    } = api;
+    let api = Api {
+        server: server.kill_and_restart().await,
+        client,
+        _dir,
+    };
+    let (status, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let answered = api.nth_run(&thread, 1).await;
+    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
+    assert!(
+        texts(&answered["view"])
+            .join(" ")
+            .contains("Approved, so I read the release checklist"),
+        "{answered}"
+    );
+    assert!(
+        notices(&answered["view"])
+            .iter()
+            .any(|notice| notice.contains("no longer holds response")
+                && notice.contains("the whole conversation is sent instead")),
+        "{answered}"
+    );
+    let requests = sent(&api).await;
+    let [refused, whole] = &requests[..] else {
+        panic!("two requests after the restart: {requests:?}");
+    };
+    assert!(
+        refused["body"]["previous_response_id"].is_string(),
+        "{refused}"
+    );
+    assert!(
+        whole["body"].get("previous_response_id").is_none(),
+        "{whole}"
+    );
+    let kinds: Vec<&str> = whole["body"]["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|item| item["type"].as_str())
+        .collect();
+    assert!(
+        kinds.ends_with(&["mcp_approval_request", "mcp_approval_response"]),
+        "{whole}"
+    );
 }
 
 #[tokio::test]

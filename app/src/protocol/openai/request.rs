@@ -1,7 +1,9 @@
 //! The request bodies the console sends an OpenAI-compatible endpoint: the thread's
 //! conversation (AG-UI messages, as every connector reads history) turned into Chat
 //! Completions `messages` or Responses `input`, with the offered tools and, for a paused
-//! Responses run, the operator's answers to its MCP approval requests.
+//! Responses run, the operator's answers to its MCP approval requests — the whole
+//! conversation again, or, for a runtime that keeps its responses, only the answers
+//! after the paused response it names.
 //!
 //! Both APIs refuse a call without its result and a result without its call, so the
 //! conversation is first put in their order: an assistant's text and the calls that follow
@@ -42,6 +44,22 @@ pub struct Conversation {
     /// after everything above, the approvals' answers included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub follow_up: Option<String>,
+    /// The paused response this request continues, when the runtime keeps its
+    /// responses (the Responses API's own resume form): the request then names it and
+    /// carries only what comes after it — the approvals' answers and any message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_response_id: Option<String>,
+}
+
+impl Conversation {
+    /// The same conversation sent whole, for a runtime that no longer holds the
+    /// response it was to continue.
+    pub fn whole(&self) -> Conversation {
+        Conversation {
+            previous_response_id: None,
+            ..self.clone()
+        }
+    }
 }
 
 /// What a call that never got a result reports, so the model hears it did not run.
@@ -241,6 +259,20 @@ pub fn chat_body(model: &str, conversation: &Conversation) -> Value {
 /// A streamed `POST /responses` body.
 pub fn responses_body(model: &str, conversation: &Conversation) -> Value {
     let mut input = Vec::new();
+    if let Some(previous) = &conversation.previous_response_id {
+        input.extend(
+            conversation
+                .approvals
+                .iter()
+                .map(|answer| super::mcp_approval_response(&answer.request_id, answer.approve)),
+        );
+        if let Some(text) = &conversation.follow_up {
+            input.push(json!({"role": "user", "content": text}));
+        }
+        let mut body = responses_body_with(model, conversation, input);
+        body["previous_response_id"] = json!(previous);
+        return body;
+    }
     let (turns, results) = turns(&conversation.messages);
     for turn in turns {
         match turn {
@@ -275,6 +307,11 @@ pub fn responses_body(model: &str, conversation: &Conversation) -> Value {
     if let Some(text) = &conversation.follow_up {
         input.push(json!({"role": "user", "content": text}));
     }
+    responses_body_with(model, conversation, input)
+}
+
+/// A Responses request carrying `input`, with the conversation's instructions and tools.
+fn responses_body_with(model: &str, conversation: &Conversation, input: Vec<Value>) -> Value {
     let mut body = json!({"model": model, "stream": true, "input": input});
     if let Some(instructions) = &conversation.instructions {
         body["instructions"] = json!(instructions);

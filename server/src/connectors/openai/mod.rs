@@ -6,6 +6,7 @@
 //! AG-UI is spoken to over AG-UI instead, as long as its runs start.
 
 mod bootstrap;
+mod continuation;
 mod negotiate;
 mod runtime;
 mod spec;
@@ -209,6 +210,24 @@ impl Connector for OpenAiConnector {
                 self.inner.spec.name
             )));
         }
+        // A pause on MCP approvals alone, of a runtime that keeps its responses, is
+        // resumed in the runtime's own form: the paused response, continued.
+        let previous_response_id = if !approvals.is_empty() && approvals.len() == paused.asks.len()
+        {
+            let upstream = host
+                .store
+                .upstream_events(&paused.run.tenant_id, &paused.run.id)
+                .await?;
+            continuation::kept_response(&upstream)
+        } else {
+            None
+        };
+        let said = match &previous_response_id {
+            Some(id) => format!(
+                "Continuing the runtime's response {id} with the answers given (it keeps its responses)"
+            ),
+            None => "Continuing with the results and answers given".into(),
+        };
         let mut first = Vec::new();
         first.extend(paused.message.as_ref().map(|turn| turn.user_message()));
         let conversation = Conversation {
@@ -216,12 +235,13 @@ impl Connector for OpenAiConnector {
             instructions: instructions(&paused.context),
             approvals,
             follow_up: paused.message.as_ref().map(|turn| turn.text.clone()),
+            previous_response_id,
             ..Conversation::default()
         };
         first.push(EventDraft::new(
             EventBody::Notice {
                 level: Level::Info,
-                text: "Continuing with the results and answers given".into(),
+                text: said,
                 source: "console".into(),
             },
             Some(now_ms()),
@@ -402,6 +422,25 @@ impl Inner {
         let mut body = responses_or_chat(api, &model, conversation);
         let mut url = endpoint(base, api);
         let mut sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
+        if let (Some(previous), Err(error)) = (&conversation.previous_response_id, &sent)
+            && continuation::refused(error)
+        {
+            let (status, detail) = match error {
+                SendError::Status { status, detail } => (*status, detail.as_str()),
+                SendError::Unanswered(detail) => (0, detail.as_str()),
+            };
+            self.say(
+                host,
+                tenant_id,
+                run_id,
+                format!(
+                    "The runtime no longer holds response {previous} (it answered {status}: {detail}); the whole conversation is sent instead"
+                ),
+            )
+            .await?;
+            body = responses_or_chat(api, &model, &conversation.whole());
+            sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
+        }
         if self.negotiation.api().is_none() && !approvals {
             match &sent {
                 Err(SendError::Status { status, .. }) if matches!(status, 404 | 405 | 501) => {

@@ -3,7 +3,9 @@
 //! something to fall back from), `/openai-chat-500/v1` (its Responses API fails with 500,
 //! as a LiteLLM proxy's does for a model it cannot serve that way); `/runtime/v1` is a runtime whose bootstrap document offers
 //! AG-UI (the demo agent), `/runtime-broken/v1` one whose offered AG-UI answers 404. It wants the bearer key [`KEY`], streams like the hosted
-//! APIs do, and keeps the requests it was sent for tests to read.
+//! APIs do, and keeps the requests it was sent for tests to read. It keeps its responses
+//! (`store: true`) until it restarts: a request naming one (`previous_response_id`)
+//! continues it, one naming a response it does not have is refused with 400.
 //!
 //! What it does follows the last user message: `note` calls the workspace tool
 //! `notes_search`, `colour` the console's `change_background`, `parallel` both at once,
@@ -49,6 +51,11 @@ struct Seen {
     requests: Vec<Value>,
     /// Messages already answered with 429 once.
     busy: HashSet<String>,
+    /// The responses streamed (each kept, as the hosted API keeps them): a request may
+    /// continue one by its id. Forgotten when the server restarts.
+    kept: HashSet<String>,
+    /// Responses numbered so far.
+    numbered: u64,
 }
 
 /// The routes, to be mounted under `/demo`.
@@ -192,15 +199,34 @@ async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> 
             "stream_required",
         );
     }
+    let previous = request
+        .get("previous_response_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let last = wire::last_entry(api, &request);
     let busy_first =
         matches!(&last, wire::Last::User(text) if text.to_lowercase().contains("busy"));
+    let mut response_id = String::new();
     if let Ok(mut seen) = model.inner.lock() {
         if seen.requests.len() >= KEPT {
             seen.requests.remove(0);
         }
+        if let Some(previous) = &previous
+            && !seen.kept.contains(previous)
+        {
+            seen.requests
+                .push(json!({"api": api.name(), "body": request, "response_id": null}));
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("Previous response with id '{previous}' not found."),
+                "previous_response_not_found",
+            );
+        }
+        seen.numbered += 1;
+        response_id = format!("resp_demo_{}", seen.numbered);
+        seen.kept.insert(response_id.clone());
         seen.requests
-            .push(json!({"api": api.name(), "body": request}));
+            .push(json!({"api": api.name(), "body": request, "response_id": response_id}));
         if busy_first
             && let wire::Last::User(text) = &last
             && seen.busy.insert(text.clone())
@@ -216,7 +242,7 @@ async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> 
             return response;
         }
     }
-    wire::stream(api, script(&last))
+    wire::stream(api, script(&last), &response_id)
 }
 
 /// What the model does for the conversation's last entry.

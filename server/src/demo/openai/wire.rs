@@ -190,9 +190,11 @@ struct Frames {
     done: bool,
 }
 
-fn responses_frames(steps: Vec<Step>) -> Frames {
+/// A Responses stream of `steps` as response `response_id`, which the endpoint keeps
+/// (`store`), so a later request may continue it.
+fn responses_frames(steps: Vec<Step>, response_id: &str) -> Frames {
     let mut frames = vec![
-        json!({"type": "response.created", "response": {"id": "resp_demo", "status": "in_progress"}}),
+        json!({"type": "response.created", "response": {"id": response_id, "status": "in_progress", "store": true}}),
     ];
     let mut item = 0;
     let mut approvals = false;
@@ -283,9 +285,9 @@ fn responses_frames(steps: Vec<Step>) -> Frames {
     }
     let usage = json!({"input_tokens": 42, "output_tokens": 17, "output_tokens_details": {"reasoning_tokens": 5}});
     frames.push(if approvals {
-        json!({"type": "response.incomplete", "response": {"id": "resp_demo", "status": "incomplete", "incomplete_details": {"reason": "mcp_approval"}, "usage": usage}})
+        json!({"type": "response.incomplete", "response": {"id": response_id, "status": "incomplete", "incomplete_details": {"reason": "mcp_approval"}, "usage": usage}})
     } else {
-        json!({"type": "response.completed", "response": {"id": "resp_demo", "status": "completed", "usage": usage}})
+        json!({"type": "response.completed", "response": {"id": response_id, "status": "completed", "usage": usage}})
     });
     Frames {
         frames,
@@ -369,9 +371,9 @@ fn chat_frames(steps: Vec<Step>) -> Frames {
 }
 
 /// Streams the script as Server-Sent Events with the demo's pacing.
-pub fn stream(api: Api, steps: Vec<Step>) -> Response {
+pub fn stream(api: Api, steps: Vec<Step>, response_id: &str) -> Response {
     let Frames { frames, hang, done } = match api {
-        Api::Responses => responses_frames(steps),
+        Api::Responses => responses_frames(steps, response_id),
         Api::Chat => chat_frames(steps),
     };
     let delay = super::super::default_delay();

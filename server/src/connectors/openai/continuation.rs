@@ -1,0 +1,63 @@
+//! A Responses runtime's own resume form: a runtime that keeps its responses (its
+//! `response.created` says `"store": true`) is resumed by naming the paused response
+//! (`previous_response_id`) and sending only the answers after it. One that has lost it
+//! since (a restart, its retention) is sent the whole conversation instead.
+
+use serde_json::Value;
+
+use crate::connectors::sse_stream::SendError;
+use crate::store::UpstreamEvent;
+
+/// The id of the response a run streamed, when the runtime said it keeps it.
+pub fn kept_response(upstream: &[UpstreamEvent]) -> Option<String> {
+    upstream.iter().find_map(|event| {
+        let frame: Value = serde_json::from_str(&event.body).ok()?;
+        if frame.get("type")?.as_str()? != "response.created" {
+            return None;
+        }
+        let response = frame.get("response")?;
+        if response.get("store") != Some(&Value::Bool(true)) {
+            return None;
+        }
+        response.get("id")?.as_str().map(str::to_owned)
+    })
+}
+
+/// Whether a continuation was refused before any byte in a way the whole conversation
+/// may not be (OpenAI answers 400 `previous_response_not_found`; others 404).
+pub fn refused(error: &SendError) -> bool {
+    matches!(error, SendError::Status { status, .. } if matches!(status, 400 | 404))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upstream(bodies: &[&str]) -> Vec<UpstreamEvent> {
+        bodies
+            .iter()
+            .enumerate()
+            .map(|(position, body)| UpstreamEvent {
+                position: position as u64,
+                body: (*body).to_owned(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_a_response_the_runtime_says_it_keeps_is_continued() {
+        let kept = upstream(&[
+            "(undecodable SSE frame: bad)",
+            r#"{"type":"response.created","response":{"id":"resp_1","store":true}}"#,
+            r#"{"type":"response.incomplete","response":{"id":"resp_1"}}"#,
+        ]);
+        assert_eq!(kept_response(&kept), Some("resp_1".into()));
+        for unkept in [
+            r#"{"type":"response.created","response":{"id":"resp_2","store":false}}"#,
+            r#"{"type":"response.created","response":{"id":"resp_3"}}"#,
+            r#"{"type":"response.in_progress","response":{"id":"resp_4","store":true}}"#,
+        ] {
+            assert_eq!(kept_response(&upstream(&[unkept])), None, "{unkept}");
+        }
+    }
+}
