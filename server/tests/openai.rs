@@ -218,39 +218,87 @@ async fn an_mcp_approval_pauses_the_run_and_its_answer_goes_back_once() {
     assert_eq!(responses.len(), 1, "{responses:?}");
     assert_eq!(responses[0]["approve"], true);
     assert_eq!(api.runs(&thread).await.len(), 2);
-    // The demo runtime keeps its responses: the paused one is continued in its own form,
-    // naming it and carrying only the answer.
+    // The demo endpoint says it keeps its responses, but offers no resume form of its
+    // own: the answer goes with the whole conversation, which needs nothing kept.
     let requests = sent(&api).await;
-    assert_eq!(requests.len(), 2, "{requests:?}");
-    let follow_up = &requests[1]["body"];
-    // The demo numbers its responses in the order it is asked.
-    assert_eq!(
-        follow_up["previous_response_id"], "resp_demo_1",
+    let follow_up = &requests.last().unwrap()["body"];
+    assert!(
+        follow_up.get("previous_response_id").is_none(),
         "{follow_up}"
     );
     let kinds: Vec<&str> = follow_up["input"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|item| item["type"].as_str().unwrap_or("message"))
+        .filter_map(|item| item["type"].as_str())
         .collect();
-    assert_eq!(kinds, ["mcp_approval_response"], "{follow_up}");
+    assert!(
+        kinds.ends_with(&["mcp_approval_request", "mcp_approval_response"]),
+        "{follow_up}"
+    );
+}
+
+const STATEFUL: &str = "stateful=http://127.0.0.1:{port}/demo/stateful/v1,api_key_env=ST_KEY";
+
+/// A server with the demo runtime whose bootstrap document offers its own resume form,
+/// as agent `stateful`, and a thread of it paused on an MCP approval: (api, thread, run, ask).
+async fn paused_on_a_stateful_runtime() -> (Api, String, String, String) {
+    let api = Api::start_with_env(&["--openai", STATEFUL], &[("ST_KEY", "demo-key")]).await;
+    let thread = api.thread(Some("stateful")).await;
+    let run = api.say(&thread, "approve reading the wiki").await;
+    let paused = api.settled(&run).await;
+    assert!(paused_or_resumed(&paused), "{paused}");
+    let ask = paused["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+    (api, thread, run, ask)
+}
+
+#[tokio::test]
+async fn a_runtime_that_offers_its_own_resume_form_continues_the_paused_response() {
+    let (api, thread, run, ask) = paused_on_a_stateful_runtime().await;
+    let environment = environment(&api, "stateful").await;
+    assert!(
+        environment["chosen_because"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("continues its own responses"),
+        "{environment}"
+    );
+    let (status, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let answered = api.nth_run(&thread, 1).await;
+    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
+    assert!(
+        texts(&answered["view"])
+            .join(" ")
+            .contains("Approved, so I read the release checklist"),
+        "{answered}"
+    );
     assert!(
         notices(&answered["view"])
             .iter()
             .any(|notice| notice.contains("Continuing the runtime's response")),
         "{answered}"
     );
+    // It names the paused response and carries only the answer.
+    let requests = sent(&api).await;
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let follow_up = &requests[1]["body"];
+    assert_eq!(
+        follow_up["previous_response_id"], requests[0]["response_id"],
+        "{requests:?}"
+    );
+    assert_eq!(
+        follow_up["input"],
+        json!([{"type": "mcp_approval_response", "approval_request_id": follow_up["input"][0]["approval_request_id"], "approve": true}]),
+        "{follow_up}"
+    );
 }
 
 #[tokio::test]
 async fn a_runtime_that_lost_the_paused_response_is_sent_the_whole_conversation() {
-    let api = Api::start(&[]).await;
-    let thread = api.thread(Some("demo-openai")).await;
-    let run = api.say(&thread, "approve reading the wiki").await;
-    let paused = api.settled(&run).await;
-    assert!(paused_or_resumed(&paused), "{paused}");
-    let ask = paused["view"]["asks"][0]["id"].as_str().unwrap().to_owned();
+    let (api, thread, run, ask) = paused_on_a_stateful_runtime().await;
     // The runtime (the demo, inside the server) restarts and forgets its responses.
     let Api {
         server,
@@ -258,7 +306,9 @@ async fn a_runtime_that_lost_the_paused_response_is_sent_the_whole_conversation(
         _dir,
     } = api;
     let api = Api {
-        server: server.kill_and_restart().await,
+        server: server
+            .restart_with(&["--openai", STATEFUL], &[("ST_KEY", "demo-key")])
+            .await,
         client,
         _dir,
     };
@@ -277,7 +327,7 @@ async fn a_runtime_that_lost_the_paused_response_is_sent_the_whole_conversation(
     assert!(
         notices(&answered["view"])
             .iter()
-            .any(|notice| notice.contains("no longer holds response")
+            .any(|notice| notice.contains("did not continue response")
                 && notice.contains("the whole conversation is sent instead")),
         "{answered}"
     );

@@ -6,6 +6,8 @@
 //! The document is JSON; `transports` is either an object keyed by name or a list of
 //! names or `{type|name, url}`; AG-UI goes by `agui`, `ag-ui` or `ag_ui`, its URL relative
 //! to the document's (default `{base}/agui`). `capabilities` is an object of flags.
+//! `"resume": "previous_response_id"` says the runtime's own resume form: a paused
+//! response is continued by its id.
 
 use serde_json::Value;
 
@@ -18,6 +20,9 @@ pub struct Bootstrap {
     pub agui: Option<String>,
     /// Capabilities the runtime says it lacks.
     pub absent: Vec<String>,
+    /// Whether it resumes a paused response in its own form: the response named by
+    /// `previous_response_id`, continued (`"resume": "previous_response_id"`).
+    pub continues_responses: bool,
 }
 
 fn is_agui(name: &str) -> bool {
@@ -76,7 +81,13 @@ pub fn parse(document: &Value, document_url: &str) -> Bootstrap {
                 .collect()
         })
         .unwrap_or_default();
-    Bootstrap { agui, absent }
+    let continues_responses =
+        document.get("resume").and_then(Value::as_str) == Some("previous_response_id");
+    Bootstrap {
+        agui,
+        absent,
+        continues_responses,
+    }
 }
 
 /// Asks the runtime for its document; none (or one that cannot be read) is an empty one:
@@ -135,5 +146,18 @@ mod tests {
             None
         );
         assert_eq!(parse(&json!("not an object"), AT), Bootstrap::default());
+    }
+
+    #[test]
+    fn a_runtime_says_it_continues_its_own_responses_only_in_words_it_means() {
+        let says = json!({"transports": {"responses": {}}, "resume": "previous_response_id"});
+        assert!(parse(&says, AT).continues_responses);
+        for silent in [
+            json!({}),
+            json!({"resume": true}),
+            json!({"resume": "agui"}),
+        ] {
+            assert!(!parse(&silent, AT).continues_responses, "{silent}");
+        }
     }
 }

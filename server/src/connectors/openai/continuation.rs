@@ -1,11 +1,11 @@
-//! A Responses runtime's own resume form: a runtime that keeps its responses (its
-//! `response.created` says `"store": true`) is resumed by naming the paused response
-//! (`previous_response_id`) and sending only the answers after it. One that has lost it
-//! since (a restart, its retention) is sent the whole conversation instead.
+//! A Responses runtime's own resume form: a runtime whose bootstrap document offers it
+//! (`"resume": "previous_response_id"`) and that kept the paused response (its
+//! `response.created` says `"store": true`) is resumed by naming that response and
+//! sending only the answers after it. One that cannot continue it (it lost it in a
+//! restart, its retention passed) is sent the whole conversation instead.
 
 use serde_json::Value;
 
-use crate::connectors::sse_stream::SendError;
 use crate::store::UpstreamEvent;
 
 /// The id of the response a run streamed, when the runtime said it keeps it.
@@ -23,10 +23,12 @@ pub fn kept_response(upstream: &[UpstreamEvent]) -> Option<String> {
     })
 }
 
-/// Whether a continuation was refused before any byte in a way the whole conversation
-/// may not be (OpenAI answers 400 `previous_response_not_found`; others 404).
-pub fn refused(error: &SendError) -> bool {
-    matches!(error, SendError::Status { status, .. } if matches!(status, 400 | 404))
+/// Whether the whole conversation is to be sent after a continuation was refused before
+/// any byte with `status`: the runtime lost the response (OpenAI answers 400
+/// `previous_response_not_found`, others 404), or cannot continue it (422, or failing
+/// after its retries); the whole form needs nothing kept.
+pub fn refused(status: u16) -> bool {
+    matches!(status, 400 | 404 | 422) || status >= 500
 }
 
 #[cfg(test)]

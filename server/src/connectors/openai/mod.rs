@@ -210,10 +210,16 @@ impl Connector for OpenAiConnector {
                 self.inner.spec.name
             )));
         }
-        // A pause on MCP approvals alone, of a runtime that keeps its responses, is
-        // resumed in the runtime's own form: the paused response, continued.
-        let previous_response_id = if !approvals.is_empty() && approvals.len() == paused.asks.len()
-        {
+        // A pause on MCP approvals alone, of a runtime whose document offers its own
+        // resume form and that kept the paused response, is resumed in that form: the
+        // response, continued. (A proxy may say it keeps responses and drop an unknown
+        // one silently: only the runtime's word in its document is taken.)
+        let approvals_only = !approvals.is_empty() && approvals.len() == paused.asks.len();
+        let continues = approvals_only && {
+            self.inner.agui(host).await;
+            self.inner.runtime.continues_responses()
+        };
+        let previous_response_id = if continues {
             let upstream = host
                 .store
                 .upstream_events(&paused.run.tenant_id, &paused.run.id)
@@ -422,19 +428,16 @@ impl Inner {
         let mut body = responses_or_chat(api, &model, conversation);
         let mut url = endpoint(base, api);
         let mut sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
-        if let (Some(previous), Err(error)) = (&conversation.previous_response_id, &sent)
-            && continuation::refused(error)
+        if let (Some(previous), Err(SendError::Status { status, detail })) =
+            (&conversation.previous_response_id, &sent)
+            && continuation::refused(*status)
         {
-            let (status, detail) = match error {
-                SendError::Status { status, detail } => (*status, detail.as_str()),
-                SendError::Unanswered(detail) => (0, detail.as_str()),
-            };
             self.say(
                 host,
                 tenant_id,
                 run_id,
                 format!(
-                    "The runtime no longer holds response {previous} (it answered {status}: {detail}); the whole conversation is sent instead"
+                    "The runtime did not continue response {previous} (it answered {status}: {detail}); the whole conversation is sent instead"
                 ),
             )
             .await?;

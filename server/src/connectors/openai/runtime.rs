@@ -3,6 +3,7 @@
 //! moves the agent to the OpenAI APIs for good, and that run is carried by them at once
 //! (nothing began on the runtime's side).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use app::protocol::openai::OpenAiApi;
@@ -37,6 +38,8 @@ enum State {
 pub struct Runtime {
     reads_bootstrap: bool,
     state: Mutex<State>,
+    /// The document says paused responses are continued by id.
+    continues: AtomicBool,
 }
 
 /// How an AG-UI run went.
@@ -93,6 +96,7 @@ impl Runtime {
         Self {
             reads_bootstrap,
             state: Mutex::new(State::Unread),
+            continues: AtomicBool::new(false),
         }
     }
 
@@ -111,6 +115,8 @@ impl Runtime {
             return known;
         }
         let read = bootstrap::read(host, &spec.url, key).await;
+        self.continues
+            .store(read.continues_responses, Ordering::SeqCst);
         let state = match read.agui {
             Some(url) => State::AgUi {
                 connector: Arc::new(AgUiConnector::new(
@@ -133,6 +139,12 @@ impl Runtime {
             *known = state;
         }
         self.known().flatten()
+    }
+
+    /// Whether the runtime's document (read by [`Runtime::agui`]) says a paused response
+    /// is resumed by continuing it.
+    pub fn continues_responses(&self) -> bool {
+        self.continues.load(Ordering::SeqCst)
     }
 
     /// `None` while the document is unread; then the connector, if AG-UI is spoken.
@@ -224,6 +236,13 @@ impl Runtime {
                 otherwise.0,
                 format!(
                     "{}; the runtime offers AG-UI at {url}, but its first run there did not start ({reason})",
+                    otherwise.1
+                ),
+            ),
+            State::Plain if self.continues_responses() => (
+                otherwise.0,
+                format!(
+                    "{}; its bootstrap document says it continues its own responses, so a paused one is resumed by its id",
                     otherwise.1
                 ),
             ),

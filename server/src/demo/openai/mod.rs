@@ -3,9 +3,11 @@
 //! something to fall back from), `/openai-chat-500/v1` (its Responses API fails with 500,
 //! as a LiteLLM proxy's does for a model it cannot serve that way); `/runtime/v1` is a runtime whose bootstrap document offers
 //! AG-UI (the demo agent), `/runtime-broken/v1` one whose offered AG-UI answers 404. It wants the bearer key [`KEY`], streams like the hosted
-//! APIs do, and keeps the requests it was sent for tests to read. It keeps its responses
-//! (`store: true`) until it restarts: a request naming one (`previous_response_id`)
-//! continues it, one naming a response it does not have is refused with 400.
+//! APIs do, and keeps the requests it was sent for tests to read. It keeps its latest
+//! responses (`store: true`) until it restarts: a request naming one
+//! (`previous_response_id`) continues it, one naming a response it does not have is
+//! refused with 400. `/stateful/v1` is the same model behind a bootstrap document that
+//! offers that resume form.
 //!
 //! What it does follows the last user message: `note` calls the workspace tool
 //! `notes_search`, `colour` the console's `change_background`, `parallel` both at once,
@@ -16,7 +18,7 @@
 
 mod wire;
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use axum::Json;
@@ -40,6 +42,8 @@ pub const SCENARIOS: [&str; 8] = [
 
 /// The most requests kept for `/requests`.
 const KEPT: usize = 200;
+/// The most responses kept to be continued.
+const KEPT_RESPONSES: usize = 1000;
 
 #[derive(Clone, Default)]
 pub struct DemoModel {
@@ -51,9 +55,9 @@ struct Seen {
     requests: Vec<Value>,
     /// Messages already answered with 429 once.
     busy: HashSet<String>,
-    /// The responses streamed (each kept, as the hosted API keeps them): a request may
-    /// continue one by its id. Forgotten when the server restarts.
-    kept: HashSet<String>,
+    /// The latest responses streamed (kept, as the hosted API keeps them): a request
+    /// may continue one by its id. Forgotten when the server restarts.
+    kept: VecDeque<String>,
     /// Responses numbered so far.
     numbered: u64,
 }
@@ -84,6 +88,11 @@ pub fn router() -> Router {
         .route("/runtime-broken/v1/models", get(models))
         .route("/runtime-broken/v1/responses", post(responses))
         .route("/runtime-broken/agui-gone", post(no_agui))
+        // A runtime whose document offers its own resume form: a paused response is
+        // continued by its id.
+        .route("/stateful/v1/bootstrap", get(stateful_bootstrap))
+        .route("/stateful/v1/models", get(models))
+        .route("/stateful/v1/responses", post(responses))
         .with_state(model)
 }
 
@@ -131,6 +140,10 @@ async fn runtime_bootstrap() -> Response {
         "capabilities": {"approvals": false, "reasoning": true},
     }))
     .into_response()
+}
+
+async fn stateful_bootstrap() -> Response {
+    Json(json!({"transports": {"responses": {}}, "resume": "previous_response_id"})).into_response()
 }
 
 async fn broken_bootstrap() -> Response {
@@ -224,7 +237,10 @@ async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> 
         }
         seen.numbered += 1;
         response_id = format!("resp_demo_{}", seen.numbered);
-        seen.kept.insert(response_id.clone());
+        if seen.kept.len() >= KEPT_RESPONSES {
+            seen.kept.pop_front();
+        }
+        seen.kept.push_back(response_id.clone());
         seen.requests
             .push(json!({"api": api.name(), "body": request, "response_id": response_id}));
         if busy_first
