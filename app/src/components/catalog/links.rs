@@ -4,38 +4,10 @@
 
 use leptos::prelude::*;
 
-use super::media::remote_image;
+use super::outside::{OutLink, domain_of, remote_image};
 use crate::catalog::link::{Citation, CitationList, CitationType, CitationVariant, LinkPreview};
 use crate::catalog::{Fit, Ratio};
 use crate::components::remote_media::RemoteMedia;
-use crate::markdown::host_of;
-
-/// A link to another site: a new tab, no opener, no referrer.
-#[component]
-pub(super) fn OutLink(
-    #[prop(into)] href: String,
-    #[prop(optional)] class: &'static str,
-    /// The id of the element that describes the link (a citation's card).
-    #[prop(optional, into)]
-    described_by: Option<String>,
-    children: Children,
-) -> impl IntoView {
-    let class = (!class.is_empty()).then_some(class);
-    view! {
-        <a href=href class=class rel="noopener noreferrer" target="_blank" aria-describedby=described_by>
-            {children()}
-            <span class="visually-hidden">" (opens in a new tab)"</span>
-        </a>
-    }
-}
-
-/// The site a link goes to: as the payload names it, else the URL's host without "www.".
-pub(super) fn domain_of(given: Option<&String>, href: &str) -> String {
-    given.cloned().unwrap_or_else(|| {
-        let host = host_of(href).unwrap_or_default();
-        host.strip_prefix("www.").map(str::to_owned).unwrap_or(host)
-    })
-}
 
 /// An ISO date or date-time as its day, the precision a reader of sources wants.
 fn day(date: &str) -> String {

@@ -5,7 +5,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use super::links::{OutLink, domain_of};
+use super::outside::{OutLink, domain_of, remote_image};
 use crate::catalog::media::{
     Audio, AudioVariant, GalleryImage, Image, ImageGallery, Source, Video,
 };
@@ -40,14 +40,6 @@ fn file_size(bytes: i64) -> String {
         format!("{size:.0} {unit}")
     } else {
         format!("{size:.1} {unit}")
-    }
-}
-
-/// An image that sends no referrer, for a [`RemoteMedia`] gate to show once allowed.
-pub(super) fn remote_image(src: String, alt: String) -> impl Fn() -> AnyView + Send + Sync {
-    move || {
-        view! { <img src=src.clone() alt=alt.clone() referrerpolicy="no-referrer" decoding="async" /> }
-            .into_any()
     }
 }
 

@@ -18,6 +18,7 @@ mod links;
 mod listbox;
 mod media;
 mod output;
+mod outside;
 mod progress;
 mod stats;
 mod table;
