@@ -293,6 +293,17 @@ mod requests {
         json!({"id": format!("r-{id}"), "role": "tool", "toolCallId": id, "content": content})
     }
 
+    /// The answer to an MCP approval request of server "wiki".
+    fn wiki_approval(approve: bool) -> ApprovalAnswer {
+        ApprovalAnswer {
+            request_id: "mcpr_1".into(),
+            server_label: Some("wiki".into()),
+            name: "read".into(),
+            arguments: "{}".into(),
+            approve,
+        }
+    }
+
     /// Two parallel calls with their results after both (as the console's history has
     /// them), a second round of calls, one call never answered, and a stray result.
     fn conversation() -> Conversation {
@@ -375,13 +386,7 @@ mod requests {
     #[test]
     fn responses_input_carries_calls_outputs_and_approval_answers() {
         let mut conversation = conversation();
-        conversation.approvals.push(ApprovalAnswer {
-            request_id: "mcpr_1".into(),
-            server_label: Some("wiki".into()),
-            name: "read".into(),
-            arguments: "{}".into(),
-            approve: false,
-        });
+        conversation.approvals.push(wiki_approval(false));
         let body = responses_body("m", &conversation);
         assert_eq!(body["instructions"], "Pinned: be brief.");
         let kinds: Vec<String> = body["input"]
@@ -421,11 +426,8 @@ mod requests {
     fn a_message_sent_in_place_of_answers_follows_them() {
         let mut conversation = conversation();
         conversation.approvals.push(ApprovalAnswer {
-            request_id: "mcpr_1".into(),
             server_label: None,
-            name: "read".into(),
-            arguments: "{}".into(),
-            approve: false,
+            ..wiki_approval(false)
         });
         conversation.follow_up = Some("do it another way".into());
         let responses = responses_body("m", &conversation);
@@ -446,13 +448,7 @@ mod requests {
     #[test]
     fn a_kept_response_is_continued_with_only_the_answers_and_the_message() {
         let mut conversation = conversation();
-        conversation.approvals.push(ApprovalAnswer {
-            request_id: "mcpr_1".into(),
-            server_label: Some("wiki".into()),
-            name: "read".into(),
-            arguments: "{}".into(),
-            approve: true,
-        });
+        conversation.approvals.push(wiki_approval(true));
         conversation.follow_up = Some("then summarize".into());
         conversation.previous_response_id = Some("resp_7".into());
         let body = responses_body("m", &conversation);

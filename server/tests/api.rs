@@ -538,17 +538,7 @@ async fn a_server_killed_mid_run_restarts_with_every_event_and_pending_ask() {
     let slow = api.say(&api.thread(None).await, "slow").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (_, slow_before) = api.get(&format!("/api/v1/runs/{slow}")).await;
-    let Api {
-        server,
-        client,
-        _dir,
-    } = api;
-    let server = server.kill_and_restart().await;
-    let api = Api {
-        server,
-        client,
-        _dir,
-    };
+    let api = api.restarted(TestServer::kill_and_restart).await;
     let after = api.settled(&paused).await;
     assert_eq!(
         after["view"], before["view"],

@@ -99,16 +99,7 @@ async fn answer(api: &Api, key: &str, receipt: Value) -> reqwest::Result<reqwest
 }
 
 async fn restart(api: Api) -> Api {
-    let Api {
-        server,
-        client,
-        _dir,
-    } = api;
-    Api {
-        server: server.restart_after_exit().await,
-        client,
-        _dir,
-    }
+    api.restarted(TestServer::restart_after_exit).await
 }
 
 /// Waits until `check` holds for the thread's runs.

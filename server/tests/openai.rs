@@ -168,6 +168,23 @@ async fn an_endpoint_without_responses_is_asked_with_chat_completions_and_says_w
     );
 }
 
+/// Approves `ask` of paused run `run` once; the follow-up, which read the wiki.
+async fn approved(api: &Api, thread: &str, run: &str, ask: &str) -> Value {
+    let (status, body) = api
+        .receipt(run, ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let answered = api.nth_run(thread, 1).await;
+    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
+    assert!(
+        texts(&answered["view"])
+            .join(" ")
+            .contains("Approved, so I read the release checklist"),
+        "{answered}"
+    );
+    answered
+}
+
 #[tokio::test]
 async fn an_mcp_approval_pauses_the_run_and_its_answer_goes_back_once() {
     let api = Api::start(&[]).await;
@@ -179,17 +196,7 @@ async fn an_mcp_approval_pauses_the_run_and_its_answer_goes_back_once() {
     assert_eq!(ask["origin"]["type"], "open_ai_approval", "{ask}");
     assert_eq!(ask["title"], "Allow read_wiki on wiki?");
     let ask_id = ask["id"].as_str().unwrap();
-    let (status, body) = api
-        .receipt(&run, ask_id, "approval_card", "once", json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let answered = api.nth_run(&thread, 1).await;
-    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
-    assert!(
-        texts(&answered["view"])
-            .join(" ")
-            .contains("Approved, so I read the release checklist")
-    );
+    let answered = approved(&api, &thread, &run, ask_id).await;
     let wiki = tool_calls(&answered["view"])[0];
     assert_eq!(wiki["name"], "read_wiki");
     assert!(
@@ -263,18 +270,7 @@ async fn a_runtime_that_offers_its_own_resume_form_continues_the_paused_response
             .contains("continues its own responses"),
         "{environment}"
     );
-    let (status, body) = api
-        .receipt(&run, &ask, "approval_card", "once", json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let answered = api.nth_run(&thread, 1).await;
-    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
-    assert!(
-        texts(&answered["view"])
-            .join(" ")
-            .contains("Approved, so I read the release checklist"),
-        "{answered}"
-    );
+    let answered = approved(&api, &thread, &run, &ask).await;
     assert!(
         notices(&answered["view"])
             .iter()
@@ -300,30 +296,10 @@ async fn a_runtime_that_offers_its_own_resume_form_continues_the_paused_response
 async fn a_runtime_that_lost_the_paused_response_is_sent_the_whole_conversation() {
     let (api, thread, run, ask) = paused_on_a_stateful_runtime().await;
     // The runtime (the demo, inside the server) restarts and forgets its responses.
-    let Api {
-        server,
-        client,
-        _dir,
-    } = api;
-    let api = Api {
-        server: server
-            .restart_with(&["--openai", STATEFUL], &[("ST_KEY", "demo-key")])
-            .await,
-        client,
-        _dir,
-    };
-    let (status, body) = api
-        .receipt(&run, &ask, "approval_card", "once", json!({}))
+    let api = api
+        .restarted(|server| server.restart_with(&["--openai", STATEFUL], &[("ST_KEY", "demo-key")]))
         .await;
-    assert_eq!(status, 200, "{body}");
-    let answered = api.nth_run(&thread, 1).await;
-    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
-    assert!(
-        texts(&answered["view"])
-            .join(" ")
-            .contains("Approved, so I read the release checklist"),
-        "{answered}"
-    );
+    let answered = approved(&api, &thread, &run, &ask).await;
     assert!(
         notices(&answered["view"])
             .iter()

@@ -193,23 +193,12 @@ async fn paused_past_its_api() -> (Api, String, String) {
     let run = api.say(&thread, "approve reading the wiki").await;
     let paused = api.settled(&run).await;
     assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
-    let Api {
-        server,
-        client,
-        _dir,
-    } = api;
-    let server = server
-        .restart_with(&["--openai", &format!("{agent},api=chat")], &key)
+    let chat = format!("{agent},api=chat");
+    let flags = ["--openai", chat.as_str()];
+    let api = api
+        .restarted(|server| server.restart_with(&flags, &key))
         .await;
-    (
-        Api {
-            server,
-            client,
-            _dir,
-        },
-        thread,
-        run,
-    )
+    (api, thread, run)
 }
 
 #[tokio::test]

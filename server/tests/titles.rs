@@ -62,17 +62,8 @@ async fn a_first_message_the_thread_refuses_does_not_title_it() {
     let api = Api::start_with_env(&["--openai", agent], &[("RT_KEY", "demo-key")]).await;
     let thread = api.thread(Some("rt")).await;
     let untitled = title_of(&api, &thread).await;
-    let Api {
-        server,
-        client,
-        _dir,
-    } = api;
     // The thread's agent is no longer configured: its messages are refused.
-    let api = Api {
-        server: server.restart_with(&[], &[]).await,
-        client,
-        _dir,
-    };
+    let api = api.restarted(|server| server.restart_with(&[], &[])).await;
     let (status, body) = api
         .post(
             &format!("/api/v1/threads/{thread}/messages"),

@@ -33,18 +33,16 @@ impl Accounts {
         context.require(Role::Owner, "inviting a member")?;
         check_user_name(user).map_err(ApiError::BadRequest)?;
         let tenant = &context.tenant;
-        if self
-            .store
-            .members(tenant)
-            .await?
-            .iter()
-            .any(|member| member.name == user)
-        {
-            return Err(AuthError::AlreadyMember {
-                user: user.to_owned(),
-                tenant: tenant.clone(),
+        match self.member_id(tenant, user).await {
+            Err(AuthError::NotMember { .. }) => {}
+            Ok(_) => {
+                return Err(AuthError::AlreadyMember {
+                    user: user.to_owned(),
+                    tenant: tenant.clone(),
+                }
+                .into());
             }
-            .into());
+            Err(error) => return Err(error.into()),
         }
         let user_id = self.store.user_by_name(user).await?.map(|found| found.id);
         self.store

@@ -37,7 +37,8 @@ impl Accounts {
         }
     }
 
-    async fn member_id(&self, tenant: &str, name: &str) -> Result<String, AuthError> {
+    /// The id of the tenant's member named `name`.
+    pub(super) async fn member_id(&self, tenant: &str, name: &str) -> Result<String, AuthError> {
         self.store
             .members(tenant)
             .await?

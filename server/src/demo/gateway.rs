@@ -7,12 +7,15 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc, oneshot};
+
+mod turn;
+
+use turn::Turn;
 
 /// The words that pick a gateway scenario.
 pub const SCENARIOS: [&str; 11] = [
@@ -265,125 +268,13 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
     }
 }
 
-/// Waits for the answer to an ask (or gives up after a minute, like Hermes' timeouts).
-async fn wait(receiver: oneshot::Receiver<Value>) -> Option<Value> {
-    tokio::time::timeout(Duration::from_secs(60), receiver)
-        .await
-        .ok()?
-        .ok()
-}
-
-struct Turn {
-    out: Out,
-    shared: Arc<Mutex<Shared>>,
-    session: String,
-    newer: bool,
-    /// Ended by an interrupt while it waited on an answer: it says nothing more.
-    ended: AtomicBool,
-}
-
-impl Turn {
-    async fn event(&self, kind: &str, payload: Value) {
-        if self.ended.load(Ordering::SeqCst) {
-            return;
-        }
-        event(&self.out, &self.session, kind, payload).await;
-    }
-
-    async fn say(&self, text: &str) {
-        for word in text.split_inclusive(' ') {
-            self.event("message.delta", json!({"text": word})).await;
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    }
-
-    async fn interrupted(&self) -> bool {
-        self.shared
-            .lock()
-            .await
-            .interrupted
-            .get(&self.session)
-            .copied()
-            .unwrap_or(false)
-    }
-
-    async fn complete(&self, text: &str, status: &str) {
-        self.event(
-            "message.complete",
-            json!({"text": text, "status": status, "usage": {"total": 10}}),
-        )
-        .await;
-    }
-
-    /// Raises an ask in the chosen form; returns the answer (older: the respond params,
-    /// newer: the JSON-RPC result).
-    async fn ask(&self, older_kind: &str, newer_method: &str, mut payload: Value) -> Option<Value> {
-        let (sender, receiver) = oneshot::channel();
-        let id = {
-            let mut shared = self.shared.lock().await;
-            shared.next += 1;
-            if self.newer {
-                format!("srq-{:012x}", shared.next)
-            } else {
-                format!("req-{}", shared.next)
-            }
-        };
-        if self.newer {
-            self.shared.lock().await.waiting.insert(id.clone(), sender);
-            payload["session_id"] = json!(self.session);
-            write(
-                &self.out,
-                json!({"jsonrpc": "2.0", "id": id, "method": newer_method, "params": payload}),
-            )
-            .await;
-        } else if older_kind == "approval.request" {
-            self.shared
-                .lock()
-                .await
-                .approvals
-                .push((self.session.clone(), sender));
-            self.event(older_kind, payload).await;
-        } else {
-            self.shared.lock().await.waiting.insert(id.clone(), sender);
-            payload["request_id"] = json!(id);
-            self.event(older_kind, payload).await;
-        }
-        // An interrupt ends the turn at once, as the gateway ends a turn stopped while it
-        // waits on the user: the session takes its next prompt.
-        let answer = tokio::select! {
-            answer = wait(receiver) => answer,
-            () = self.until_interrupted() => {
-                self.complete("", "interrupted").await;
-                self.ended.store(true, Ordering::SeqCst);
-                None
-            }
-        };
-        let mut shared = self.shared.lock().await;
-        shared.approvals.retain(|(_, waiter)| !waiter.is_closed());
-        shared.waiting.retain(|_, waiter| !waiter.is_closed());
-        answer
-    }
-
-    async fn until_interrupted(&self) {
-        while !self.interrupted().await {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-}
-
 async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: String) {
     let mut words = text.split_whitespace();
     let word = words.next().unwrap_or_default().to_lowercase();
     let newer = words
         .next()
         .is_some_and(|second| second.eq_ignore_ascii_case("new"));
-    let turn = Turn {
-        out,
-        shared,
-        session,
-        newer,
-        ended: AtomicBool::new(false),
-    };
+    let turn = Turn::new(out, shared, session, newer);
     turn.event("message.start", Value::Null).await;
     turn.event("thinking.delta", json!({"text": "(•_•) pondering..."}))
         .await;

@@ -160,6 +160,15 @@ async fn logout_everywhere(
     Ok(redirect("/login", Some(closing_cookie(&headers))))
 }
 
+/// The session cookie the request came with (its context came from this very cookie),
+/// or `refused` (400) for a request with a token, which names no session.
+fn session_of<'a>(headers: &'a HeaderMap, refused: &str) -> Result<&'a str, HttpError> {
+    match credentials(headers) {
+        Credentials::Session(cookie) => Ok(cookie),
+        _ => Err(HttpError(app::error::ApiError::BadRequest(refused.into()))),
+    }
+}
+
 #[derive(Deserialize)]
 struct TenantForm {
     tenant: String,
@@ -172,12 +181,10 @@ async fn switch_tenant(
     headers: HeaderMap,
     Form(form): Form<TenantForm>,
 ) -> Result<Response, HttpError> {
-    // The context came from this very cookie: a request with a token names no session.
-    let Credentials::Session(cookie) = credentials(&headers) else {
-        return Err(HttpError(app::error::ApiError::BadRequest(
-            "only a signed-in browser switches tenants; a token names its tenant with x-agent-os-tenant".into(),
-        )));
-    };
+    let cookie = session_of(
+        &headers,
+        "only a signed-in browser switches tenants; a token names its tenant with x-agent-os-tenant",
+    )?;
     state
         .accounts
         .switch_tenant(cookie, &context.user_id, &context.actor, form.tenant.trim())
@@ -225,11 +232,7 @@ async fn answer_invitation(
     headers: HeaderMap,
     Form(form): Form<InvitationForm>,
 ) -> Result<Response, HttpError> {
-    let Credentials::Session(cookie) = credentials(&headers) else {
-        return Err(HttpError(app::error::ApiError::BadRequest(
-            "only a signed-in browser answers an invitation".into(),
-        )));
-    };
+    let cookie = session_of(&headers, "only a signed-in browser answers an invitation")?;
     let accept = match form.answer.as_str() {
         "accept" => true,
         "decline" => false,

@@ -2,7 +2,7 @@
 //! late receipt would close them: expired, and a paused run whose asks are then all
 //! closed resumes, telling the agent the ask was abandoned.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use app::error::ApiError;
@@ -53,19 +53,11 @@ impl Runs {
 
     /// Closes asks as their deadlines pass, for as long as the server runs.
     pub fn expire_asks_on_time(self: &Arc<Self>) {
-        let runs: Weak<Self> = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                let Some(runs) = runs.upgrade() else {
-                    return;
-                };
-                if let Err(error) = runs.expire_overdue().await {
-                    tracing::error!(%error, "could not look for asks past their deadline");
-                }
-            }
-        });
+        super::repeat(
+            self,
+            EVERY,
+            "could not look for asks past their deadline",
+            |runs| async move { runs.expire_overdue().await },
+        );
     }
 }

@@ -164,6 +164,33 @@ fn cancel_open(asks: Vec<AskRecord>, reason: &str) -> Vec<EventDraft> {
         .collect()
 }
 
+/// Runs `round` every `every` for as long as the server's runs exist, logging a round
+/// that fails (`failing` says what could not be done) and going on.
+fn repeat<Round, Done>(
+    runs: &Arc<Runs>,
+    every: std::time::Duration,
+    failing: &'static str,
+    round: Round,
+) where
+    Round: Fn(Arc<Runs>) -> Done + Send + 'static,
+    Done: std::future::Future<Output = Result<usize, ApiError>> + Send,
+{
+    let runs = Arc::downgrade(runs);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let Some(runs) = runs.upgrade() else {
+                return;
+            };
+            if let Err(error) = round(runs).await {
+                tracing::error!(%error, "{failing}");
+            }
+        }
+    });
+}
+
 /// A notice in the run's timeline from the console itself.
 fn notice(level: Level, text: String) -> EventDraft {
     EventDraft::new(

@@ -5,7 +5,7 @@
 //! than half an hour are not carried by surprise; the thread's next message carries them.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use app::error::ApiError;
@@ -127,20 +127,12 @@ impl Runs {
 
     /// Tries stalled resumes again, for as long as the server runs.
     pub fn retry_stalled_resumes_in_time(self: &Arc<Self>) {
-        let runs: Weak<Self> = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                let Some(runs) = runs.upgrade() else {
-                    return;
-                };
-                if let Err(error) = runs.retry_stalled_resumes().await {
-                    tracing::error!(%error, "could not look for paused runs to resume");
-                }
-            }
-        });
+        super::repeat(
+            self,
+            EVERY,
+            "could not look for paused runs to resume",
+            |runs| async move { runs.retry_stalled_resumes().await },
+        );
     }
 }
 

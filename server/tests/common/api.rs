@@ -41,6 +41,19 @@ impl Api {
         }
     }
 
+    /// The same API (client and data) over its server as `restart` leaves it:
+    /// `|server| server.kill_and_restart()`, say.
+    pub async fn restarted<Restarted>(self, restart: impl FnOnce(TestServer) -> Restarted) -> Api
+    where
+        Restarted: std::future::Future<Output = TestServer>,
+    {
+        Api {
+            server: restart(self.server).await,
+            client: self.client,
+            _dir: self._dir,
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         self.server.url(path)
     }
