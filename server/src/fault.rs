@@ -31,14 +31,25 @@ pub async fn pause_point(name: &str) {
 #[cfg(not(debug_assertions))]
 pub async fn pause_point(_name: &str) {}
 
-/// Fails the first time the process reaches this point, when `AGENT_OS_FAIL_AT` names it,
-/// as a store or an agent's setup refusing for a moment would.
+/// Fails the first time the process reaches this point, when `AGENT_OS_FAIL_AT` names it
+/// (among others, comma-separated), as a store or an agent's setup refusing for a moment
+/// would.
 #[cfg(debug_assertions)]
 pub fn fail_point(name: &str) -> Result<(), String> {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static FAILED: AtomicBool = AtomicBool::new(false);
-    if std::env::var("AGENT_OS_FAIL_AT").is_ok_and(|at| at == name)
-        && !FAILED.swap(true, Ordering::SeqCst)
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static FAILED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let named = std::env::var("AGENT_OS_FAIL_AT")
+        .is_ok_and(|at| at.split(',').any(|point| point.trim() == name));
+    if !named {
+        return Ok(());
+    }
+    let mut failed = FAILED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if failed
+        .get_or_insert_with(HashSet::new)
+        .insert(name.to_owned())
     {
         return Err(format!("failing once at fail point {name}"));
     }

@@ -185,7 +185,9 @@ async fn replay_stored(
         let events = store
             .events(&request.tenant, &run.id, request.after, request.before)
             .await?;
-        let raw = store.upstream_events(&request.tenant, &run.id).await?;
+        let raw = store
+            .upstream_events(&request.tenant, &run.id, None)
+            .await?;
         let raw = match (events.first(), events.last()) {
             // Only raw events inside the window's span are extras of this window.
             (Some(first), Some(last)) if request.after > 0 || request.before.is_some() => {

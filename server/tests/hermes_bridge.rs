@@ -525,3 +525,30 @@ async fn a_turn_stopped_while_it_waits_on_an_approval_lets_the_next_message_thro
         "the stopped turn's words: {items}"
     );
 }
+
+#[tokio::test]
+async fn a_run_stopped_while_its_prompt_waits_in_the_gateways_queue_never_streams() {
+    let bridge = Bridge::start().await;
+    let messages = bridge.thread().await;
+    let stubborn = bridge.say(&messages, "stubborn").await;
+    bridge.stop_once_it_says(&stubborn, "word2").await;
+    assert_eq!(
+        bridge.settled(&stubborn).await["run"]["status"],
+        "cancelled"
+    );
+
+    // Queued behind the stopped turn, which still streams; stopped before it starts.
+    let queued = bridge.say(&messages, "slow").await;
+    let (status, body) = bridge
+        .post(&format!("/api/v1/runs/{queued}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(bridge.settled(&queued).await["run"]["status"], "cancelled");
+
+    // Had the queued turn started anyway, it would hold the session for a minute.
+    let next = bridge.say(&messages, "hello").await;
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    let items = shown["view"]["items"].to_string();
+    assert!(!items.contains("word"), "the stopped turns' words: {items}");
+}

@@ -254,7 +254,19 @@ async fn a_pause_whose_answers_can_never_be_carried_fails_saying_why_and_the_thr
 #[tokio::test]
 async fn answers_whose_resume_failed_to_start_stand_and_a_retry_carries_them_once() {
     // The first follow-up start fails, as a store refusing for a moment would.
-    let api = Api::start_with_env(&[], &[("AGENT_OS_FAIL_AT", "start-resume")]).await;
+    a_retry_carries_the_answers_once("start-resume", "interrupted").await;
+}
+
+#[tokio::test]
+async fn a_resume_left_claimed_by_a_failed_start_is_carried_by_the_retry() {
+    // The start fails, and so does letting its claim go: the run stays claimed with no
+    // follow-up, as if its claimant were gone.
+    a_retry_carries_the_answers_once("start-resume,unclaim-resume", "resumed").await;
+}
+
+/// Fails the last answer's resume at `fail_at`, which leaves the run `left_as`.
+async fn a_retry_carries_the_answers_once(fail_at: &str, left_as: &str) {
+    let api = Api::start_with_env(&[], &[("AGENT_OS_FAIL_AT", fail_at)]).await;
     let (thread, run) = paused(&api).await;
     api.receipt(&run, "approve-budget", "approval_card", "once", json!({}))
         .await;
@@ -263,7 +275,7 @@ async fn answers_whose_resume_failed_to_start_stand_and_a_retry_carries_them_onc
         .await;
     assert_eq!(answered, 200, "the answer stands: {body}");
     let (_, shown) = api.get(&format!("/api/v1/runs/{run}")).await;
-    assert_eq!(shown["run"]["status"], "interrupted", "{shown}");
+    assert_eq!(shown["run"]["status"], left_as, "{shown}");
     let said = notices(&shown["view"]);
     assert!(
         said.iter()

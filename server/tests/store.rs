@@ -86,8 +86,20 @@ async fn raw_upstream_events_are_kept_in_order_beside_the_normalized_ones() {
             .await
             .unwrap();
         assert_eq!(
-            store.upstream_events("default", "run-raw").await.unwrap(),
+            store
+                .upstream_events("default", "run-raw", None)
+                .await
+                .unwrap(),
             raw
+        );
+        assert_eq!(
+            store
+                .upstream_events("default", "run-raw", Some(2))
+                .await
+                .unwrap(),
+            raw[..2],
+            "{}",
+            backend.name
         );
         let read = store.events("default", "run-raw", 0, None).await.unwrap();
         assert_eq!(read, stored, "{}", backend.name);
@@ -296,7 +308,7 @@ async fn a_group_commit_keeps_each_runs_order_and_refuses_a_foreign_run() {
         assert_eq!(deltas, ["a0", "a1", "a2", "a3"]);
         assert_eq!(
             store
-                .upstream_events("default", "batch-a")
+                .upstream_events("default", "batch-a", None)
                 .await
                 .unwrap()
                 .len(),

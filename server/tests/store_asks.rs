@@ -198,23 +198,13 @@ async fn a_paused_run_is_stalled_once_every_ask_is_closed_until_its_follow_up_ex
             "{}: its agent",
             backend.name
         );
-        // Claimed (its resume under way), it is not stalled; let go, it is again.
+        // Claimed with no follow-up yet, it is still stalled: its claimant may be gone
+        // (the sweep takes the run's answering turn, so it waits for one that is not).
         assert!(store.claim_resume("default", "run-stalled").await.unwrap());
-        assert!(
-            stalled("demo", 0).await.is_empty(),
-            "{}: claimed",
-            backend.name
-        );
-        assert!(
-            store
-                .unclaim_resume("default", "run-stalled")
-                .await
-                .unwrap()
-        );
         assert_eq!(
             stalled("demo", 0).await,
             ["run-stalled"],
-            "{}",
+            "{}: claimed",
             backend.name
         );
         backends::new_run(&**store, "default", "run-stalled.resume").await;

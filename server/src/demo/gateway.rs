@@ -32,7 +32,9 @@ struct Shared {
     waiting: HashMap<String, oneshot::Sender<Value>>,
     /// Older-form approvals carry no id: answered first in, first out, per session.
     approvals: Vec<(String, oneshot::Sender<Value>)>,
-    interrupted: HashMap<String, bool>,
+    /// Interrupts sent per session. A turn is stopped by any sent after its prompt was,
+    /// so a stop also reaches a prompt still queued behind the turn it interrupted.
+    interrupts: HashMap<String, u64>,
     /// One turn at a time per session, as Hermes runs them: a prompt sent during a turn
     /// is queued behind it.
     turns: HashMap<String, Arc<Mutex<()>>>,
@@ -213,19 +215,21 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned();
+                let stops_before = shared
+                    .lock()
+                    .await
+                    .interrupts
+                    .get(&session)
+                    .copied()
+                    .unwrap_or(0);
                 let (out, shared) = (out.clone(), shared.clone());
                 tokio::spawn(async move {
                     let _turn = one_at_a_time.lock_owned().await;
-                    shared
-                        .lock()
-                        .await
-                        .interrupted
-                        .insert(session.clone(), false);
-                    turn(out, shared, session, text).await;
+                    turn(out, shared, session, stops_before, text).await;
                 });
             }
             "session.interrupt" => {
-                shared.lock().await.interrupted.insert(session, true);
+                *shared.lock().await.interrupts.entry(session).or_default() += 1;
                 write(&out, reply(json!({"status": "interrupted"}))).await;
             }
             "approval.respond" => {
@@ -268,14 +272,25 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
     }
 }
 
-async fn turn(out: Out, shared: Arc<Mutex<Shared>>, session: String, text: String) {
+async fn turn(
+    out: Out,
+    shared: Arc<Mutex<Shared>>,
+    session: String,
+    stops_before: u64,
+    text: String,
+) {
     let mut words = text.split_whitespace();
     let word = words.next().unwrap_or_default().to_lowercase();
     let newer = words
         .next()
         .is_some_and(|second| second.eq_ignore_ascii_case("new"));
-    let turn = Turn::new(out, shared, session, newer);
+    let turn = Turn::new(out, shared, session, stops_before, newer);
     turn.event("message.start", Value::Null).await;
+    // Stopped while it waited in the queue: it ends before it begins.
+    if turn.interrupted().await {
+        turn.complete("", "interrupted").await;
+        return;
+    }
     turn.event("thinking.delta", json!({"text": "(•_•) pondering..."}))
         .await;
     turn.event("thinking.delta", json!({"text": ""})).await;

@@ -154,6 +154,7 @@ impl Runs {
                     // Nothing carries the answers: the run goes back to waiting for its
                     // resume, and the answers wait in memory for it.
                     if store.get_run(tenant_id, &next_run_id).await?.is_none() {
+                        fail_point("unclaim-resume").map_err(ApiError::Internal)?;
                         store.unclaim_resume(tenant_id, run_id).await?;
                     }
                     return Err(error);

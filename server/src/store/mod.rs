@@ -276,9 +276,9 @@ pub trait Store:
     ) -> Result<Vec<RunRecord>, StoreError>;
     /// Runs still marked running (for recovery after a restart).
     async fn running_runs(&self) -> Result<Vec<RunRecord>, StoreError>;
-    /// Paused runs of `agents` whose asks are all closed, the last at or after
-    /// `closed_since_ms`, and whose follow-up was never started (its start failed, and
-    /// nothing tried again), oldest first, at most `limit`.
+    /// Paused or claimed runs of `agents` whose asks are all closed, one at or after
+    /// `closed_since_ms`, and whose follow-up was never started (its start failed, or its
+    /// claimant is gone, and nothing tried again), oldest first, at most `limit`.
     async fn stalled_resumes(
         &self,
         agents: &[String],
@@ -324,11 +324,12 @@ pub trait Store:
         after: u64,
         before: Option<u64>,
     ) -> Result<Vec<RunEvent>, StoreError>;
-    /// The run's raw upstream log, in order.
+    /// The run's raw upstream log, in order: all of it, or its first `first` frames.
     async fn upstream_events(
         &self,
         tenant_id: &str,
         run_id: &str,
+        first: Option<u32>,
     ) -> Result<Vec<UpstreamEvent>, StoreError>;
 
     /// Asks of the tenant, oldest first, optionally only those in `state`.

@@ -8,6 +8,10 @@ use serde_json::Value;
 
 use crate::store::UpstreamEvent;
 
+/// How many of a paused run's first raw frames are searched for its `response.created`,
+/// which a Responses stream sends first (a proxy's or an undecodable frame may precede it).
+pub const KEPT_RESPONSE_WITHIN: u32 = 8;
+
 /// The id of the response a run streamed, when the runtime said it keeps it.
 pub fn kept_response(upstream: &[UpstreamEvent]) -> Option<String> {
     upstream.iter().find_map(|event| {

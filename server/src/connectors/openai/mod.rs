@@ -222,7 +222,11 @@ impl Connector for OpenAiConnector {
         let previous_response_id = if continues {
             let upstream = host
                 .store
-                .upstream_events(&paused.run.tenant_id, &paused.run.id)
+                .upstream_events(
+                    &paused.run.tenant_id,
+                    &paused.run.id,
+                    Some(continuation::KEPT_RESPONSE_WITHIN),
+                )
                 .await?;
             continuation::kept_response(&upstream)
         } else {

@@ -25,17 +25,26 @@ pub(super) struct Turn {
     pub(super) session: String,
     /// The newer ask form: server requests answered by JSON-RPC responses.
     pub(super) newer: bool,
+    /// The session's interrupts sent before this turn's prompt: any later one stops it.
+    stops_before: u64,
     /// Ended by an interrupt while it waited on an answer: it says nothing more.
     ended: AtomicBool,
 }
 
 impl Turn {
-    pub(super) fn new(out: Out, shared: Arc<Mutex<Shared>>, session: String, newer: bool) -> Turn {
+    pub(super) fn new(
+        out: Out,
+        shared: Arc<Mutex<Shared>>,
+        session: String,
+        stops_before: u64,
+        newer: bool,
+    ) -> Turn {
         Turn {
             out,
             shared,
             session,
             newer,
+            stops_before,
             ended: AtomicBool::new(false),
         }
     }
@@ -58,10 +67,9 @@ impl Turn {
         self.shared
             .lock()
             .await
-            .interrupted
+            .interrupts
             .get(&self.session)
-            .copied()
-            .unwrap_or(false)
+            .is_some_and(|sent| *sent > self.stops_before)
     }
 
     pub(super) async fn complete(&self, text: &str, status: &str) {

@@ -454,13 +454,15 @@ impl SqlStore {
         &self,
         tenant_id: &str,
         run_id: &str,
+        first: Option<u32>,
     ) -> Result<Vec<UpstreamEvent>, StoreError> {
         let rows = sqlx::query(
             "SELECT position, body FROM upstream_events WHERE tenant_id = $1 AND run_id = $2 \
-             ORDER BY position",
+             ORDER BY position LIMIT $3",
         )
         .bind(tenant_id)
         .bind(run_id)
+        .bind(first.map_or(i64::MAX, i64::from))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

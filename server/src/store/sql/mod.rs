@@ -352,8 +352,9 @@ impl Store for SqlStore {
         &self,
         tenant_id: &str,
         run_id: &str,
+        first: Option<u32>,
     ) -> Result<Vec<UpstreamEvent>, StoreError> {
-        SqlStore::upstream_events(self, tenant_id, run_id).await
+        SqlStore::upstream_events(self, tenant_id, run_id, first).await
     }
 
     async fn list_asks(

@@ -71,18 +71,23 @@ impl SqlStore {
             .map(|column| format!("r.{column}"))
             .collect::<Vec<_>>()
             .join(", ");
-        // The literal status, so that the partial index `runs_waiting` serves the query.
+        // Read from the asks closed lately (index `asks_closed`), not from the runs:
+        // resumed runs keep that status for good, and a claimed one whose claimant is
+        // gone (its unclaim failed, say) is found as one never claimed.
         let mut query = Statement::new(
             self.dialect,
             &format!(
-                "SELECT {columns} FROM runs r WHERE r.status = 'interrupted' \
-                 AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id \
-                     AND a.run_id = r.id AND a.state = 'pending') \
-                 AND (SELECT MAX(a.closed_at_ms) FROM asks a WHERE a.tenant_id = r.tenant_id \
-                     AND a.run_id = r.id) >= "
+                "SELECT {columns} FROM runs r JOIN (SELECT DISTINCT tenant_id, run_id FROM asks \
+                     WHERE closed_at_ms >= "
             ),
         );
         query.push_bind(closed_since_ms);
+        query.push(
+            ") c ON c.tenant_id = r.tenant_id AND c.run_id = r.id \
+             WHERE r.status IN ('interrupted', 'resumed') \
+             AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.tenant_id = r.tenant_id \
+                 AND a.run_id = r.id AND a.state = 'pending')",
+        );
         query.push(" AND NOT EXISTS (SELECT 1 FROM runs f WHERE f.tenant_id = r.tenant_id AND f.id = r.id || '.resume') AND r.agent IN (");
         for (index, agent) in agents.iter().enumerate() {
             if index > 0 {
