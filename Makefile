@@ -1,5 +1,5 @@
 # The two commands. Each one installs whatever is missing first.
-.PHONY: run test setup build bench-ui
+.PHONY: run test setup build bench-ui bench-weight
 
 ARGS ?=
 
@@ -18,3 +18,7 @@ build:
 # The long-run browser benchmark (figures in docs/figures.md).
 bench-ui:
 	@scripts/bench-ui.sh
+
+# What each page fetches of the bundle before it is interactive (figures in docs/figures.md).
+bench-weight:
+	@scripts/bench-weight.sh
