@@ -425,3 +425,35 @@ fn a_destructive_command_is_never_offered_always_even_when_the_agent_allows_it()
     };
     assert!(validate(&destructive, &always).is_err());
 }
+
+#[test]
+fn a_tool_that_raises_two_approvals_without_ids_gets_two_asks() {
+    let view = project_lines(&[
+        event("message.start", Value::Null),
+        event(
+            "tool.start",
+            json!({"tool_id": "call-code", "name": "execute_code", "context": "python"}),
+        ),
+        event(
+            "approval.request",
+            json!({"command": "rm -rf build/", "description": "first"}),
+        ),
+        event(
+            "approval.request",
+            json!({"command": "rm -rf dist/", "description": "second"}),
+        ),
+    ]);
+    // (Both close as the recorded stream ends mid-turn.)
+    let ids: Vec<&str> = view.asks.iter().map(|ask| ask.id.as_str()).collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_ne!(ids[0], ids[1]);
+    assert_eq!(ids[0], "approval-call-code");
+}
+
+#[test]
+fn session_info_is_kept_raw_and_draws_nothing_in_the_run() {
+    let view = project_file(&repo_path("fixtures/peers/hermes/text.jsonl"));
+    let drawn = view.timeline_lines().join("\n");
+    assert!(!drawn.contains("session.info"), "{drawn}");
+    assert!(!drawn.contains("system_prompt"), "{drawn}");
+}

@@ -552,3 +552,73 @@ async fn a_run_stopped_while_its_prompt_waits_in_the_gateways_queue_never_stream
     let items = shown["view"]["items"].to_string();
     assert!(!items.contains("word"), "the stopped turns' words: {items}");
 }
+
+#[tokio::test]
+async fn a_thread_whose_live_session_the_gateway_let_go_resumes_it_and_is_answered() {
+    let bridge = Bridge::start().await;
+    let messages = bridge.thread().await;
+    // The turn ends, then the gateway reclaims the session without a word.
+    let idle = bridge.say(&messages, "idle").await;
+    assert_eq!(bridge.settled(&idle).await["run"]["status"], "succeeded");
+
+    // The prompt to the stale live id is refused (4001): the stored session is resumed
+    // and the prompt goes to it, once.
+    let next = bridge.say(&messages, "hello").await;
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    assert!(final_text(&shown).contains("resumed"), "{shown}");
+}
+
+#[tokio::test]
+async fn a_gateway_that_dies_before_the_turn_begins_fails_the_run_and_the_thread_goes_on() {
+    let bridge = Bridge::start().await;
+    let messages = bridge.thread().await;
+    let died = bridge.say(&messages, "exit").await;
+    let shown = bridge.settled(&died).await;
+    assert_eq!(shown["run"]["status"], "failed", "{shown}");
+    assert!(
+        shown.to_string().contains("exited before the turn began"),
+        "{shown}"
+    );
+
+    // A new gateway takes the thread's next message.
+    let next = bridge.say(&messages, "hello").await;
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+}
+
+#[tokio::test]
+async fn an_answer_the_gateway_no_longer_waits_for_is_recorded_but_not_counted_as_delivered() {
+    let dir = tempfile::tempdir().unwrap();
+    // The gateway gives up on an approval after 300 ms (and denies it), saying nothing.
+    let command = format!(
+        "hasty=AGENT_OS_DEMO_ASK_TIMEOUT_MS=300 exec '{}' demo-gateway",
+        common::BIN
+    );
+    let server = TestServer::start_with(&dir.path().join("data"), &["--hermes", &command]).await;
+    let bridge = Bridge {
+        client: server.client(),
+        server,
+        _dir: dir,
+    };
+    let (_, created) = bridge
+        .post("/api/v1/threads", json!({"agent": "hasty"}))
+        .await;
+    let messages = format!(
+        "/api/v1/threads/{}/messages",
+        created["thread"]["id"].as_str().unwrap()
+    );
+    let run = bridge.say(&messages, "approve").await;
+    let ask = bridge.pending_ask(&run).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    bridge.answer(&run, &ask, "once", json!({})).await;
+    let shown = bridge
+        .until(&run, "said the answer was not taken", |body| {
+            body.to_string().contains("no longer waited for it")
+        })
+        .await;
+    assert!(
+        shown.to_string().contains("could not be sent to the agent"),
+        "{shown}"
+    );
+}

@@ -5,7 +5,7 @@
 //! exercised end to end. The first word of the prompt picks the scenario; a second word
 //! `new` picks the newer ask form.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,9 +18,9 @@ mod turn;
 use turn::Turn;
 
 /// The words that pick a gateway scenario.
-pub const SCENARIOS: [&str; 11] = [
+pub const SCENARIOS: [&str; 13] = [
     "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "stubborn",
-    "vanish", "fail",
+    "vanish", "fail", "idle", "exit",
 ];
 
 /// Frames out, one JSON text each; the transport writes them.
@@ -40,6 +40,8 @@ struct Shared {
     turns: HashMap<String, Arc<Mutex<()>>>,
     /// Live session id → the stored session it resumed.
     resumed: HashMap<String, String>,
+    /// Live sessions let go (as Hermes reclaims idle ones): prompts to them fail 4001.
+    reclaimed: HashSet<String>,
     next: u64,
 }
 
@@ -196,6 +198,9 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
                 write(&out, reply(json!({"session_id": session_id, "stored_session_id": stored, "resumed": true,
                     "message_count": 0, "messages": [], "info": {"model": "demo"}}))).await;
             }
+            "prompt.submit" if shared.lock().await.reclaimed.contains(&session) => {
+                write(&out, json!({"jsonrpc": "2.0", "id": id, "error": {"code": 4001, "message": "session not found"}})).await;
+            }
             "prompt.submit" => {
                 let one_at_a_time = Arc::clone(
                     shared
@@ -238,10 +243,9 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
                     let position = shared.approvals.iter().position(|(s, _)| *s == session);
                     position.map(|position| shared.approvals.remove(position).1)
                 };
-                let resolved = usize::from(waiter.is_some());
-                if let Some(waiter) = waiter {
-                    let _ = waiter.send(params.clone());
-                }
+                // Resolved only if its turn still waits (it gave up at its timeout: deny).
+                let resolved =
+                    usize::from(waiter.is_some_and(|waiter| waiter.send(params.clone()).is_ok()));
                 write(&out, reply(json!({"resolved": resolved}))).await;
             }
             "clarify.respond" | "sudo.respond" | "secret.respond" | "terminal.read.respond" => {
@@ -284,6 +288,11 @@ async fn turn(
     let newer = words
         .next()
         .is_some_and(|second| second.eq_ignore_ascii_case("new"));
+    if word == "exit" {
+        // The gateway dies after taking the prompt, while the agent is still being built.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        std::process::exit(0);
+    }
     let turn = Turn::new(out, shared, session, stops_before, newer);
     turn.event("message.start", Value::Null).await;
     // Stopped while it waited in the queue: it ends before it begins.
@@ -308,6 +317,10 @@ async fn turn(
                     "pattern_keys": ["recursive delete"], "description": "recursive delete", "allow_permanent": true,
                     "choices": ["once", "session", "always", "deny"], "request_id": "appr-demo"}))
                 .await;
+            if answer.is_none() && !turn.interrupted().await {
+                // Denied at its timeout; the model's next step takes a moment.
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
             let choice = answer
                 .as_ref()
                 .and_then(|a| a.get("choice"))
@@ -457,6 +470,14 @@ async fn turn(
             turn.complete("Patched src/lib.rs.", "complete").await;
         }
         "slow" => stream_until_stopped(&turn, 0).await,
+        // The turn ends, then the gateway lets the session go without a word, as its idle
+        // timeout would.
+        "idle" => {
+            turn.say("Going idle.").await;
+            turn.complete("Going idle.", "complete").await;
+            let mut shared = turn.shared.lock().await;
+            shared.reclaimed.insert(turn.session.clone());
+        }
         // Slow to stop: an interrupt ends it only after seven more seconds of words,
         // longer than the console waits.
         "stubborn" => stream_until_stopped(&turn, 70).await,

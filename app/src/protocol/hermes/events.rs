@@ -175,6 +175,9 @@ impl HermesNormalizer {
                 index,
             )),
             "gateway.ready" => out.push(draft(notice(Level::Info, "Gateway ready".into()), index)),
+            // The session's whole state (model, tools, skills, its system prompt), sent
+            // before and after each turn: kept in the raw log, not drawn in the run.
+            "session.info" => {}
             "session.title" => out.push(draft(
                 notice(
                     Level::Info,
@@ -224,10 +227,15 @@ impl HermesNormalizer {
                 let request_id = text_of(&payload, "request_id");
                 let id = request_id.clone().unwrap_or_else(|| {
                     self.approvals += 1;
-                    match self.open_tools.last() {
-                        Some(tool) => format!("approval-{tool}"),
+                    let id = match self.open_tools.last() {
+                        Some(tool) if !self.approval_ids.contains(&format!("approval-{tool}")) => {
+                            format!("approval-{tool}")
+                        }
+                        Some(tool) => format!("approval-{tool}-{}", self.approvals),
                         None => format!("approval-{}", self.approvals),
-                    }
+                    };
+                    self.approval_ids.insert(id.clone());
+                    id
                 });
                 let ask = self.approval_ask(
                     id,

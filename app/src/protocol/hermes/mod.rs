@@ -2,7 +2,7 @@
 //! [`EventDraft`]s. Handles both ask forms: `*.request` events answered by `*.respond`
 //! calls (≤ 0.21.1) and server-to-client requests with `srq-…` ids (≥ 0.21.2).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -40,6 +40,9 @@ pub struct HermesNormalizer {
     open_tools: Vec<String>,
     last_tool_context: Option<String>,
     approvals: u32,
+    /// Ids given to approvals that came without one: a tool that raises a second gets a
+    /// second id.
+    approval_ids: HashSet<String>,
     /// Asks still open, oldest first (Hermes 0.19 answers approvals first-in, first-out).
     open_asks: Vec<Ask>,
 }

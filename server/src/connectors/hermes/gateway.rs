@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use app::protocol::channel::EventBody;
+use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_request_reply};
 use app::protocol::receipts::GatewayAnswer;
 use serde_json::{Value, json};
@@ -31,6 +31,37 @@ struct Route {
     /// Routed while a stopped turn of the session had not ended: that turn's frames are
     /// skipped until its `message.complete`.
     after_stopped_turn: bool,
+}
+
+/// The JSON-RPC error code of a call naming a session the gateway does not know (never
+/// had, or reclaimed when idle).
+const SESSION_NOT_FOUND: i64 = 4001;
+
+/// A call's JSON-RPC error as text: its code, then its message.
+fn rpc_error(error: &Value) -> String {
+    format!(
+        "error {}: {}",
+        error.get("code").cloned().unwrap_or(Value::Null),
+        error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("no message")
+    )
+}
+
+/// Whether a call failed because the gateway does not know its session.
+fn session_not_found(error: &str) -> bool {
+    error.starts_with(&format!("error {SESSION_NOT_FOUND}:"))
+}
+
+/// Whether these events end their run.
+fn ends_run(drafts: &[EventDraft]) -> bool {
+    drafts.iter().any(|draft| {
+        matches!(
+            draft.body,
+            EventBody::RunFinished { .. } | EventBody::RunFailed { .. }
+        )
+    })
 }
 
 /// A call written to the gateway, waiting for its reply.
@@ -174,6 +205,18 @@ impl HermesGateway {
         for mut route in routes {
             let mut drafts = Vec::new();
             route.normalizer.finish(&mut drafts);
+            // A turn whose prompt went out but that had not begun (the agent was still
+            // being built) ends failed too.
+            if !ends_run(&drafts) {
+                drafts.push(EventDraft::new(
+                    EventBody::RunFailed {
+                        message: "the gateway exited before the turn began".into(),
+                        code: Some("gateway_exited".into()),
+                    },
+                    None,
+                    None,
+                ));
+            }
             if let Err(error) = self
                 .recorder
                 .record(&route.tenant_id, &route.run_id, &[], drafts)
@@ -210,14 +253,7 @@ impl HermesGateway {
                 && let Some(waiter) = self.pending.lock().await.remove(&id)
             {
                 let result = match frame.get("error") {
-                    Some(error) => Err(format!(
-                        "error {}: {}",
-                        error.get("code").cloned().unwrap_or(Value::Null),
-                        error
-                            .get("message")
-                            .and_then(Value::as_str)
-                            .unwrap_or("no message")
-                    )),
+                    Some(error) => Err(rpc_error(error)),
                     None => Ok(frame.get("result").cloned().unwrap_or(Value::Null)),
                 };
                 let _ = waiter.send(result);
@@ -235,6 +271,9 @@ impl HermesGateway {
             .unwrap_or_default()
             .to_owned();
         let event = event_type(&frame).map(str::to_owned);
+        if event.as_deref() == Some("session.reclaimed") {
+            self.forget_session(&session).await;
+        }
         // Under the routes' lock, as a new route reads it: a turn's end is never seen
         // between a route's check and the frame it concerns.
         let mut routes = self.routes.lock().await;
@@ -258,12 +297,7 @@ impl HermesGateway {
         let position = route.normalizer.upstream_count();
         let mut drafts = Vec::new();
         route.normalizer.push_value(frame, &mut drafts);
-        let finished = drafts.iter().any(|draft| {
-            matches!(
-                draft.body,
-                EventBody::RunFinished { .. } | EventBody::RunFailed { .. }
-            )
-        });
+        let finished = ends_run(&drafts);
         let (tenant_id, run_id) = (route.tenant_id.clone(), route.run_id.clone());
         let upstream = [crate::store::UpstreamEvent {
             position,
@@ -309,9 +343,16 @@ impl HermesGateway {
         let opened = match opened {
             Ok(resumed) => resumed,
             // Nothing stored, or the gateway no longer knows it: a new session.
-            Err(_) => {
+            Err(error) if stored.is_none() || session_not_found(&error) => {
                 self.request("session.create", json!({ "cols": 100, "cwd": "." }))
                     .await?
+            }
+            // Any other failure (a slow or unavailable session store) leaves the thread's
+            // session as it is: a new one would cut the thread off its conversation.
+            Err(error) => {
+                return Err(format!(
+                    "the gateway could not resume the thread's session: {error}"
+                ));
             }
         };
         let session = opened
@@ -341,6 +382,29 @@ impl HermesGateway {
         text: &str,
     ) -> Result<(), String> {
         let session = self.session(tenant_id, thread_id).await?;
+        let submitted = match self.submit(tenant_id, &session, run_id, text).await {
+            // The gateway no longer knows the live session (it reclaimed it while idle):
+            // the prompt never ran, so the thread's stored session is resumed and the
+            // prompt sent to it, once.
+            Err(error) if session_not_found(&error) => {
+                self.forget_session(&session).await;
+                let session = self.session(tenant_id, thread_id).await?;
+                self.submit(tenant_id, &session, run_id, text).await
+            }
+            submitted => submitted,
+        };
+        submitted.map_err(|error| format!("the gateway refused the prompt: {error}"))
+    }
+
+    /// Routes `session` to run `run_id` and submits its prompt; unrouted again if the
+    /// gateway does not take it.
+    async fn submit(
+        &self,
+        tenant_id: &str,
+        session: &str,
+        run_id: &str,
+        text: &str,
+    ) -> Result<(), String> {
         let submitted = {
             // Routed and written under the routes' lock: a stop finds either no route (and
             // is remembered here) or one whose prompt is already ahead of its interrupt.
@@ -349,13 +413,13 @@ impl HermesGateway {
                 return Ok(());
             }
             routes.insert(
-                session.clone(),
+                session.to_owned(),
                 Route {
                     tenant_id: tenant_id.to_owned(),
                     run_id: run_id.to_owned(),
                     normalizer: HermesNormalizer::new(),
                     done: None,
-                    after_stopped_turn: self.turns.is_live(&session),
+                    after_stopped_turn: self.turns.is_live(session),
                 },
             );
             let sent = self
@@ -367,7 +431,7 @@ impl HermesGateway {
             // Live from its prompt on: a turn stopped before its `message.start` is
             // still ahead of the next prompt.
             if let Ok(sent) = &sent {
-                self.turns.prompt_sent(sent.id, &session);
+                self.turns.prompt_sent(sent.id, session);
             }
             sent
         };
@@ -379,10 +443,19 @@ impl HermesGateway {
         match replied {
             Ok(_) => Ok(()),
             Err(error) => {
-                self.unroute(&session, run_id).await;
-                Err(format!("the gateway refused the prompt: {error}"))
+                self.unroute(session, run_id).await;
+                Err(error)
             }
         }
+    }
+
+    /// Forgets the live session `live` of whichever thread had it: the thread's next turn
+    /// resumes its stored session.
+    async fn forget_session(&self, live: &str) {
+        self.sessions
+            .lock()
+            .await
+            .retain(|_, session| session != live);
     }
 
     /// Stops routing `session`'s frames to run `run_id`, and only to it: the session may
@@ -421,7 +494,17 @@ impl HermesGateway {
         }
         match answer {
             GatewayAnswer::HermesCall { method, params } => {
-                self.request(&method, params).await.map(|_| ())
+                let result = self.request(&method, params).await?;
+                // Hermes answers a request it no longer waits for (timed out, withdrawn)
+                // with `resolved: 0` or `status: "expired"`, not an error.
+                let expired = result.get("resolved").and_then(Value::as_u64) == Some(0)
+                    || result.get("status").and_then(Value::as_str) == Some("expired");
+                if expired {
+                    return Err(format!(
+                        "the gateway no longer waited for it ({method} answered {result})"
+                    ));
+                }
+                Ok(())
             }
             GatewayAnswer::HermesReply { id, result } => {
                 self.write(&json!({ "jsonrpc": "2.0", "id": id, "result": result }))

@@ -10,9 +10,14 @@ use tokio::sync::{Mutex, oneshot};
 
 use super::{Out, Shared, event, write};
 
-/// Waits for the answer to an ask (or gives up after a minute, like Hermes' timeouts).
+/// Waits for the answer to an ask (or gives up after a minute, like Hermes' timeouts;
+/// `AGENT_OS_DEMO_ASK_TIMEOUT_MS` sets another limit).
 async fn wait(receiver: oneshot::Receiver<Value>) -> Option<Value> {
-    tokio::time::timeout(Duration::from_secs(60), receiver)
+    let limit = std::env::var("AGENT_OS_DEMO_ASK_TIMEOUT_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or(60_000);
+    tokio::time::timeout(Duration::from_millis(limit), receiver)
         .await
         .ok()?
         .ok()
