@@ -200,3 +200,10 @@ test('Retry sends the last message again in place of its reply: shown once, hear
   await expect(timeline(page).locator('article.message.user')).toHaveCount(2);
   await expect(timeline(page).getByRole('note').filter({ hasText: 'Your last message, sent again' })).toHaveCount(1);
 });
+
+test('a multi-question ask shows one question at a time', async ({ page }) => {
+  await startScenario(page, 'clarify new', 'demo-hermes');
+  const lane = askLane(page);
+  await expect(lane.getByText('Which branch?')).toBeVisible();
+  await expect(lane.getByText('Commit message?')).toBeHidden();
+});

@@ -108,6 +108,9 @@ test('a failed run shows an error card whose Retry starts a new run', async ({ p
   await expect(timeline(page).locator('.error-card')).toHaveCount(2);
   // The message went again, not a copy of it.
   await expect(timeline(page).locator('article.message.user')).toHaveCount(1);
+  // Only the last run's card offers Retry: an older failure would send the last message.
+  await expect(timeline(page).locator('section.run').nth(0).getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(timeline(page).locator('section.run').nth(1).getByRole('button', { name: 'Retry' })).toHaveCount(1);
 });
 
 test('a plan is shown as progress in the context pane', async ({ page }) => {

@@ -223,6 +223,8 @@ test('at 390 px the sidebar is a drawer, the composer stays pinned, and a diff r
   // The composer is in view with a long timeline above it, and stays there while it scrolls.
   const composer = page.getByRole('textbox', { name: 'Message' });
   await expect(composer).toBeInViewport();
+  // Its Send button too, whole: the page does not reach below the screen.
+  await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport({ ratio: 1 });
   await timeline(page).evaluate((element) => { element.scrollTop = 0; });
   await expect(composer).toBeInViewport();
 

@@ -622,3 +622,54 @@ async fn an_answer_the_gateway_no_longer_waits_for_is_recorded_but_not_counted_a
         "{shown}"
     );
 }
+
+#[tokio::test]
+async fn a_turn_the_gateway_goes_silent_on_fails_after_the_idle_timeout_and_the_thread_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        TestServer::start_with(&dir.path().join("data"), &["--agent-idle-timeout", "1"]).await;
+    let bridge = Bridge {
+        client: server.client(),
+        server,
+        _dir: dir,
+    };
+    let messages = bridge.thread().await;
+    let hung = bridge.say(&messages, "hang").await;
+    let shown = bridge.settled(&hung).await;
+    assert_eq!(shown["run"]["status"], "failed", "{shown}");
+    assert!(
+        shown.to_string().contains("sent nothing for 1 s"),
+        "{shown}"
+    );
+    assert!(
+        shown.to_string().contains("Thinking hard"),
+        "what it said is kept: {shown}"
+    );
+
+    // The console told the gateway to stop it: the next message is answered.
+    let next = bridge.say(&messages, "hello").await;
+    let shown = bridge.settled(&next).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+    assert!(!final_text(&shown).is_empty(), "{shown}");
+}
+
+#[tokio::test]
+async fn a_turn_waiting_on_an_answer_is_not_silent() {
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        TestServer::start_with(&dir.path().join("data"), &["--agent-idle-timeout", "1"]).await;
+    let bridge = Bridge {
+        client: server.client(),
+        server,
+        _dir: dir,
+    };
+    let messages = bridge.thread().await;
+    let run = bridge.say(&messages, "approve").await;
+    let ask = bridge.pending_ask(&run).await;
+    // Longer than the idle timeout, waiting on the operator.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(bridge.view(&run).await["run"]["status"], "running");
+    bridge.answer(&run, &ask, "once", json!({})).await;
+    let shown = bridge.settled(&run).await;
+    assert_eq!(shown["run"]["status"], "succeeded", "{shown}");
+}

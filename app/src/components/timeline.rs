@@ -444,7 +444,15 @@ fn ItemView(
         }
         .into_any(),
         ItemBody::Error { kind, message, excerpt } => {
-            let retry = kind == ErrorKind::RunFailed;
+            // Only the thread's last run can be retried: an older failure's card offers
+            // nothing (Retry sends the thread's last message again).
+            let retryable = use_context::<RetryableRun>();
+            let retry = move || {
+                kind == ErrorKind::RunFailed
+                    && retryable.is_some_and(|last| {
+                        last.0.with(|last| last.as_deref() == Some(run_id.as_str()))
+                    })
+            };
             view! {
                 <div class="error-card" data-kind=format!("{kind:?}")>
                     <span class="label">{match kind {
@@ -456,7 +464,7 @@ fn ItemView(
                     }}</span>
                     <p>{message}</p>
                     {excerpt.map(|e| view! { <pre><code>{e}</code></pre> })}
-                    {retry.then(|| view! {
+                    {move || retry().then(|| view! {
                         <button type="button" class="button small" on:click=move |_| on_retry.run(())>"Retry"</button>
                     })}
                 </div>

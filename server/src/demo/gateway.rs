@@ -18,9 +18,9 @@ mod turn;
 use turn::Turn;
 
 /// The words that pick a gateway scenario.
-pub const SCENARIOS: [&str; 13] = [
+pub const SCENARIOS: [&str; 14] = [
     "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "stubborn",
-    "vanish", "fail", "idle", "exit",
+    "vanish", "fail", "idle", "exit", "hang",
 ];
 
 /// Frames out, one JSON text each; the transport writes them.
@@ -88,7 +88,9 @@ pub async fn run() -> std::io::Result<()> {
     });
     serve(incoming, out).await;
     reader.abort();
-    let _ = writer.await;
+    // Its console is gone: turns still running (waiting on an answer, say) end with the
+    // process, once what they wrote is flushed.
+    let _ = tokio::time::timeout(Duration::from_millis(500), writer).await;
     Ok(())
 }
 
@@ -470,6 +472,14 @@ async fn turn(
             turn.complete("Patched src/lib.rs.", "complete").await;
         }
         "slow" => stream_until_stopped(&turn, 0).await,
+        // A model host that stops answering: nothing more until an interrupt.
+        "hang" => {
+            turn.say("Thinking hard. ").await;
+            while !turn.interrupted().await {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            turn.complete("Thinking hard. ", "interrupted").await;
+        }
         // The turn ends, then the gateway lets the session go without a word, as its idle
         // timeout would.
         "idle" => {

@@ -198,9 +198,17 @@ impl HermesNormalizer {
 
     /// End of the gateway's output. A turn still running ends failed: the gateway died.
     pub fn finish(&mut self, out: &mut Vec<EventDraft>) {
-        if !self.turn_active {
-            return;
+        if self.turn_active {
+            self.fail(
+                "the gateway's output ended in the middle of a turn",
+                "truncated",
+                out,
+            );
         }
+    }
+
+    /// Ends the run failed, closing what its turn left open (whether or not it began).
+    pub fn fail(&mut self, message: &str, code: &str, out: &mut Vec<EventDraft>) {
         let index = self.next_upstream;
         self.close_reasoning(index, out);
         if let Some(open) = self.message.take() {
@@ -221,8 +229,8 @@ impl HermesNormalizer {
         }
         out.push(EventDraft::new(
             EventBody::RunFailed {
-                message: "the gateway's output ended in the middle of a turn".into(),
-                code: Some("truncated".into()),
+                message: message.into(),
+                code: Some(code.into()),
             },
             None,
             None,

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use app::protocol::channel::{EventBody, EventDraft};
 use app::protocol::hermes::{HermesNormalizer, is_supported_request, unsupported_request_reply};
@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::process::Child;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+mod silence;
 mod transport;
 
 pub use transport::PASSED_ENV;
@@ -31,6 +32,8 @@ struct Route {
     /// Routed while a stopped turn of the session had not ended: that turn's frames are
     /// skipped until its `message.complete`.
     after_stopped_turn: bool,
+    /// When the session last said anything (or its last open ask was answered).
+    heard: Instant,
 }
 
 /// The JSON-RPC error code of a call naming a session the gateway does not know (never
@@ -208,14 +211,11 @@ impl HermesGateway {
             // A turn whose prompt went out but that had not begun (the agent was still
             // being built) ends failed too.
             if !ends_run(&drafts) {
-                drafts.push(EventDraft::new(
-                    EventBody::RunFailed {
-                        message: "the gateway exited before the turn began".into(),
-                        code: Some("gateway_exited".into()),
-                    },
-                    None,
-                    None,
-                ));
+                route.normalizer.fail(
+                    "the gateway exited before the turn began",
+                    "gateway_exited",
+                    &mut drafts,
+                );
             }
             if let Err(error) = self
                 .recorder
@@ -281,6 +281,7 @@ impl HermesGateway {
         let Some(route) = routes.get_mut(&session) else {
             return;
         };
+        route.heard = Instant::now();
         if route.after_stopped_turn {
             if event.as_deref() == Some("message.complete") {
                 route.after_stopped_turn = false;
@@ -420,6 +421,7 @@ impl HermesGateway {
                     normalizer: HermesNormalizer::new(),
                     done: None,
                     after_stopped_turn: self.turns.is_live(session),
+                    heard: Instant::now(),
                 },
             );
             let sent = self
@@ -491,6 +493,8 @@ impl HermesGateway {
             .find(|route| route.run_id == run_id)
         {
             route.normalizer.mark_closed(ask_id);
+            // The turn goes on from here: its silence counts from the answer.
+            route.heard = Instant::now();
         }
         match answer {
             GatewayAnswer::HermesCall { method, params } => {

@@ -66,6 +66,7 @@ impl HermesConnector {
             host.store.clone(),
         )
         .await?;
+        started.fail_silent_turns_after(host.timeouts.idle);
         *gateway = Some(Arc::clone(&started));
         Ok(started)
     }
