@@ -7,17 +7,5 @@ source "$(dirname "$0")/lib.sh"
 scripts/setup.sh test
 scripts/build.sh release
 
-port="$(free_port)"
-scratch="$(mktemp -d)"
-export AGENT_OS_USER=bench AGENT_OS_PASSWORD="bench-password-$RANDOM$RANDOM"
-RUST_LOG=error target/release/agent-os user add "$AGENT_OS_USER" --tenant default --role owner \
-    --data-dir "$scratch/data" >/dev/null
-RUST_LOG=warn target/release/agent-os serve --addr "127.0.0.1:$port" --data-dir "$scratch/data" \
-    --site-root "$SITE_ROOT" >"$scratch/server.log" 2>&1 &
-server_pid=$!
-trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true; rm -rf "$scratch"' EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+bench_server target/release/agent-os
 (cd end2end && BASE_URL="http://127.0.0.1:$port" node bench/long-run.mjs "${1:-10000}" "${2:-20}")

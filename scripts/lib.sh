@@ -79,3 +79,23 @@ apt_install() {
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
+
+# Starts `$1 serve` (an agent-os binary) for a benchmark: a free port, a throwaway
+# database with one owner, stopped and removed on exit. Sets `port`, and exports
+# AGENT_OS_USER / AGENT_OS_PASSWORD for the benchmark to sign in with.
+bench_server() {
+    local bin="$1"
+    port="$(free_port)"
+    bench_scratch="$(mktemp -d)"
+    export AGENT_OS_USER=bench AGENT_OS_PASSWORD="bench-password-$RANDOM$RANDOM"
+    RUST_LOG=error "$bin" user add "$AGENT_OS_USER" --tenant default --role owner \
+        --data-dir "$bench_scratch/data" >/dev/null
+    RUST_LOG=warn "$bin" serve --addr "127.0.0.1:$port" --data-dir "$bench_scratch/data" \
+        --site-root "$SITE_ROOT" >"$bench_scratch/server.log" 2>&1 &
+    bench_pid=$!
+    trap 'kill "$bench_pid" 2>/dev/null; wait "$bench_pid" 2>/dev/null || true; rm -rf "$bench_scratch"' EXIT
+    for _ in $(seq 1 100); do
+        curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+}

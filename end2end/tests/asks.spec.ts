@@ -87,6 +87,8 @@ test('a clarify without choices and a terminal read take free text', async ({ pa
 test('an edit preview switches between unified and split and can be rejected or accepted', async ({ page }) => {
   await startScenario(page, 'edit');
   let card = askLane(page).getByRole('dialog', { name: 'Apply this edit to src/lib.rs?' });
+  // Focus lands on the answer, not on the layout switch.
+  await expect(card.getByRole('button', { name: 'Accept' })).toBeFocused();
   const unified = card.locator('table.diff:not(.split)');
   const split = card.locator('table.diff.split');
   await expect(unified).toBeVisible();

@@ -207,3 +207,36 @@ test('a multi-question ask shows one question at a time', async ({ page }) => {
   await expect(lane.getByText('Which branch?')).toBeVisible();
   await expect(lane.getByText('Commit message?')).toBeHidden();
 });
+
+test('a paused run whose answers went on in a follow-up says so, after a reload too', async ({ page }) => {
+  await startScenario(page, 'approve');
+  const lane = askLane(page);
+  await lane.getByRole('dialog', { name: 'Approve the budget?' }).getByRole('button', { name: 'Approve once' }).click();
+  await lane.getByRole('dialog', { name: 'Confirm the date?' }).getByRole('button', { name: 'Approve once' }).click();
+  await expect(timeline(page).getByText('Both approved. Booked.')).toBeVisible();
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  const first = timeline(page).locator('section.run').nth(0);
+  await expect(first.locator('.run-status')).toHaveText('Answered, continued below');
+  await expect(page.locator('.run-status', { hasText: 'Waiting for you' })).toHaveCount(0);
+});
+
+test('the scenario words offered on a new thread follow the agent chosen for it', async ({ page }) => {
+  await openHydrated(page, '/');
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  const words = page.getByRole('group', { name: 'Try a scenario' });
+  await expect(words.getByRole('button', { name: 'chunks' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('demo-hermes');
+  await expect(words.getByRole('button', { name: 'stubborn' })).toBeVisible();
+  await expect(words.getByRole('button', { name: 'chunks' })).toHaveCount(0);
+});
+
+test('number keys answer an approval card: 1 its first answer, 2 the next', async ({ page }) => {
+  await startScenario(page, 'approve');
+  const budget = askLane(page).getByRole('dialog', { name: 'Approve the budget?' });
+  await expect(budget.getByRole('button', { name: 'Approve once' })).toBeFocused();
+  await page.keyboard.press('2');
+  await expect(budget).toHaveCount(0);
+  await expect(timeline(page).locator('[data-receipt][data-outcome="denied"]')).toBeVisible();
+});

@@ -12,12 +12,24 @@ use crate::components::layout::ContextFrame;
 use crate::components::timeline::Selection;
 use crate::model::{AgentEnvironment, RunSummary};
 use crate::projection::RunView;
+use crate::protocol::status::RunStatus;
 
 /// A run's view and summary, as the thread page keeps them.
 #[derive(Clone, Copy)]
 pub struct RunSignals {
     pub summary: RwSignal<RunSummary>,
     pub view: RwSignal<RunView>,
+}
+
+impl RunSignals {
+    /// The run's status as shown: its events', except that only the store knows a paused
+    /// run was taken up by its follow-up (resumed), which its events never say.
+    pub fn status(&self) -> RunStatus {
+        match self.summary.with(|summary| summary.status) {
+            RunStatus::Resumed => RunStatus::Resumed,
+            _ => self.view.with(|view| view.status),
+        }
+    }
 }
 
 /// How each configured agent is reached, the default first (what the pane shows of the
@@ -186,7 +198,7 @@ pub fn ContextPane(
                     <dd>{move || agent.get().unwrap_or_else(|| "default (bound on first message)".into())}</dd>
                     {move || latest().map(|run| {
                         let summary = run.summary.get();
-                        let status = run.view.with(|view| view.status.label());
+                        let status = run.status().label();
                         view! {
                             <dt>"Run"</dt><dd><code>{summary.id}</code></dd>
                             <dt>"Status"</dt><dd>{status}</dd>

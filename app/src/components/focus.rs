@@ -132,7 +132,8 @@ mod browser {
 
     /// Picks the `number`th (from 1) option shown in `card`, as a click would.
     pub fn pick_option(card: &Element, number: u32) -> bool {
-        let Ok(options) = card.query_selector_all("[role=option]") else {
+        // Options of a list, and an approval's answers (`data-choice`), in page order.
+        let Ok(options) = card.query_selector_all("[role=option], [data-choice]") else {
             return false;
         };
         let shown: Vec<Element> = (0..options.length())

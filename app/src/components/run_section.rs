@@ -46,7 +46,7 @@ pub fn RunSection(
     #[prop(into)] on_select: Callback<Selection>,
     #[prop(into)] on_retry: Callback<()>,
 ) -> impl IntoView {
-    let status = move || run.view.with(|view| view.status);
+    let status = move || run.status();
     let thinking = Memo::new(move |_| run.view.with(awaiting_first_output));
     let started_ms = run.summary.with_untracked(|summary| summary.created_at_ms);
     // The thread's last run, once over, offers Retry under its output; a failed run's

@@ -268,8 +268,9 @@ pub struct ThreadPage {
     pub agent: Option<String>,
     pub agents: Vec<String>,
     pub runs: Vec<RunPage>,
-    /// Words the bound agent understands, suggested for a new thread.
-    pub suggestions: Vec<String>,
+    /// Words each agent understands (by name, the default agent first), suggested for a
+    /// new thread as its agent is chosen.
+    pub suggestions: Vec<(String, Vec<String>)>,
     /// Every configured agent's environment, the default first.
     #[serde(default)]
     pub environments: Vec<AgentEnvironment>,

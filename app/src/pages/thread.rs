@@ -415,14 +415,21 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         }
         (count, closed)
     });
+    // The chosen agent's words (the default agent's until one is chosen), while the
+    // thread has no runs.
     let suggestions_shown = Signal::derive({
         let suggestions = suggestions.clone();
         move || {
-            if runs.with(Vec::is_empty) {
-                suggestions.clone()
-            } else {
-                Vec::new()
+            if !runs.with(Vec::is_empty) {
+                return Vec::new();
             }
+            let chosen = agent.get();
+            suggestions
+                .iter()
+                .find(|(name, _)| chosen.as_ref() == Some(name))
+                .or_else(|| suggestions.first())
+                .map(|(_, words)| words.clone())
+                .unwrap_or_default()
         }
     });
 

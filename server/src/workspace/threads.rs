@@ -25,12 +25,15 @@ impl WorkspaceServiceImpl {
     }
 
     /// Words the agent understands, offered as suggestions on an empty thread.
-    fn suggestions(&self, agent: Option<&str>) -> Vec<String> {
-        agent
-            .and_then(|name| self.runs.agents().get(name))
-            .or_else(|| self.runs.agents().default_agent())
-            .map(|agent| agent.suggestions())
-            .unwrap_or_default()
+    fn suggestions(&self) -> Vec<(String, Vec<String>)> {
+        let agents = self.runs.agents();
+        let default = agents.default_agent().map(|agent| agent.name().to_owned());
+        let mut words: Vec<(String, Vec<String>)> = agents
+            .iter()
+            .map(|agent| (agent.name().to_owned(), agent.suggestions()))
+            .collect();
+        words.sort_by_key(|(name, _)| Some(name) != default.as_ref());
+        words
     }
 }
 
@@ -204,7 +207,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
             });
         }
         Ok(ThreadPage {
-            suggestions: self.suggestions(agent.as_deref()),
+            suggestions: self.suggestions(),
             agents: self.runs.agents().names(),
             environments: self.environments(),
             thread,

@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod api;
+pub mod bridge;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

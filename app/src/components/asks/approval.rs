@@ -63,7 +63,7 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
         };
         let label = approval_label(&action).to_owned();
         view! {
-            <button type="button" class=class data-primary="true" disabled=move || sender.sending.get()
+            <button type="button" class=class data-primary="true" data-choice="" disabled=move || sender.sending.get()
                 on:click=move |_| sender.send(&action, json!({}))>
                 {label}
             </button>
@@ -92,7 +92,7 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
                 let meaning = scope_meaning(&action);
                 view! {
                     <li>
-                        <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                        <button type="button" class="button ghost" data-choice="" disabled=move || sender.sending.get()
                             on:click=move |_| sender.send(&action, json!({}))>{label}</button>
                         <span class="muted">{meaning}</span>
                     </li>
@@ -168,7 +168,7 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             <footer class="ask-actions">
                 {primary}
                 {can_deny.then(|| view! {
-                    <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                    <button type="button" class="button ghost" data-choice="" disabled=move || sender.sending.get()
                         on:click=move |_| sender.send("deny", json!({}))>"Deny"</button>
                 })}
                 {menu}

@@ -18,9 +18,10 @@ pub(super) fn EditReview(ask: Ask, id: String, sender: Sender) -> impl IntoView 
             </header>
             {diff.map(|diff| view! { <CodeDiff patch=diff.patch filename=diff.filename /> })}
             <footer class="ask-actions">
-                <button type="button" class="button primary" disabled=move || sender.sending.get()
+                <button type="button" class="button primary" data-primary="true" data-choice=""
+                    disabled=move || sender.sending.get()
                     on:click=move |_| sender.send("accept", Value::Null)>"Accept"</button>
-                <button type="button" class="button ghost" disabled=move || sender.sending.get()
+                <button type="button" class="button ghost" data-choice="" disabled=move || sender.sending.get()
                     on:click=move |_| sender.send("reject", Value::Null)>"Reject"</button>
             </footer>
         </section>

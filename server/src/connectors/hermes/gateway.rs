@@ -217,21 +217,26 @@ impl HermesGateway {
                     &mut drafts,
                 );
             }
-            if let Err(error) = self
-                .recorder
-                .record(&route.tenant_id, &route.run_id, &[], drafts)
-                .await
-            {
-                tracing::error!(%error, "could not record the end of a Hermes turn");
-            }
-            if let Some(done) = route.done.take() {
-                let _ = done.send(());
-            }
+            self.end_route(route, drafts).await;
         }
         if let Some(child) = self.child.lock().await.as_mut() {
             let _ = child.wait().await;
         }
         tracing::warn!(gateway = %self.name, "the Hermes gateway exited");
+    }
+
+    /// Records a route's last events (its run's end) and wakes whoever waits for it.
+    async fn end_route(&self, mut route: Route, drafts: Vec<EventDraft>) {
+        if let Err(error) = self
+            .recorder
+            .record(&route.tenant_id, &route.run_id, &[], drafts)
+            .await
+        {
+            tracing::error!(%error, run_id = %route.run_id, "could not record the end of a Hermes turn");
+        }
+        if let Some(done) = route.done.take() {
+            let _ = done.send(());
+        }
     }
 
     async fn dispatch(&self, frame: Value, line: &str) {

@@ -55,17 +55,8 @@ impl HermesGateway {
                 "idle_timeout",
                 &mut drafts,
             );
-            if let Err(error) = self
-                .recorder
-                .record(&route.tenant_id, &route.run_id, &[], drafts)
-                .await
-            {
-                tracing::error!(%error, run_id = %route.run_id, "could not record a silent Hermes turn's end");
-            }
-            if let Some(done) = route.done.take() {
-                let _ = done.send(());
-            }
             tracing::warn!(gateway = %self.name, run_id = %route.run_id, "a Hermes turn went silent and failed");
+            self.end_route(route, drafts).await;
             // Best effort: should it wake, the turn stops, and the session's next turn
             // skips its frames until its end.
             let gateway = Arc::clone(self);
