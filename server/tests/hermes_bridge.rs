@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::TestServer;
 use common::bridge::{Bridge, final_text};
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[tokio::test]
 async fn a_plain_turn_streams_through_the_spawned_gateway() {

@@ -1,6 +1,8 @@
 //! A server with the demo gateway, driven over HTTP as the Hermes tests need: threads,
 //! messages, answers, and waiting for a run to reach a state.
 
+#![allow(clippy::unwrap_used)]
+
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
