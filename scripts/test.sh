@@ -45,10 +45,12 @@ export AGENT_OS_TEST_USER=ada AGENT_OS_TEST_PASSWORD="suite-password-$RANDOM$RAN
 AGENT_OS_PASSWORD="$AGENT_OS_TEST_PASSWORD" RUST_LOG=error target/debug/agent-os user add \
     "$AGENT_OS_TEST_USER" --tenant default --role owner --data-dir "$scratch/data" >/dev/null
 # Besides the demo agent (the default), a demo endpoint that breaks the protocol, so the
-# browser suite can check that a violation is shown with its diagnosis.
+# browser suite can check that a violation is shown with its diagnosis. The demo agents
+# answer to the demo key, which the suite is given to read what they were sent.
+export AGENT_OS_DEMO_KEY="suite-demo-key-$RANDOM$RANDOM"
 RUST_LOG="${RUST_LOG:-info,sqlx=warn}" target/debug/agent-os serve \
     --addr "127.0.0.1:$port" --data-dir "$scratch/data" --site-root "$SITE_ROOT" \
-    --agent "raw-unbracketed=http://127.0.0.1:$port/demo/raw/unbracketed" --default-agent demo \
+    --agent "raw-unbracketed=http://127.0.0.1:$port/demo/raw/unbracketed,api_key_env=AGENT_OS_DEMO_KEY" --default-agent demo \
     >"$server_log" 2>&1 &
 server_pid=$!
 stop_server() {

@@ -26,6 +26,12 @@ pub enum ApiError {
     /// The body is not of the type the endpoint reads (JSON endpoints read only JSON).
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// The body is larger than the endpoint takes.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// The client took too long to send its request.
+    #[error("{0}")]
+    RequestTimeout(String),
     #[error("storage failed: {0}")]
     Storage(String),
     #[error("internal error: {0}")]
@@ -48,6 +54,8 @@ impl ApiError {
             ApiError::Forbidden(_) => 403,
             ApiError::TooManyRequests(_) => 429,
             ApiError::UnsupportedMediaType(_) => 415,
+            ApiError::PayloadTooLarge(_) => 413,
+            ApiError::RequestTimeout(_) => 408,
             ApiError::Storage(_) | ApiError::Internal(_) | ApiError::Transport(_) => 500,
         }
     }

@@ -16,6 +16,7 @@
 //! - [`ansi`]: terminal output's colour codes read into styled runs.
 //! - [`highlight`]: code as token runs of a fixed set of classes (the highlighter runs on
 //!   the server).
+//! - [`search`]: full-text search words and the snippet around a match.
 //! - [`memory`]: memory's operations with Hermes' semantics, planned against a scope.
 //! - [`catalog`]: the tool-ui component payloads, checked against their schemas.
 //! - [`a2ui`]: A2UI surfaces folded from their operations, data binding, actions.
@@ -50,6 +51,7 @@ pub mod model;
 pub mod pages;
 pub mod projection;
 pub mod protocol;
+pub mod search;
 #[cfg(feature = "ui")]
 pub mod routes;
 pub mod tagged;

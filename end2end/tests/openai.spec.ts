@@ -46,7 +46,9 @@ test('an OpenAI-compatible agent streams, calls a tool, pauses for approval acro
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
   await expect(log.getByText('Approved, so I read the release checklist: tag the release, then publish the notes.')).toHaveCount(1);
   type Item = { type?: string; role?: string; content?: string; approve?: boolean };
-  const sent: { body: { input?: Item[] } }[] = await (await page.request.get('/demo/openai/v1/requests')).json();
+  const sent: { body: { input?: Item[] } }[] = await (
+    await page.request.get('/demo/openai/v1/requests', { headers: { authorization: `Bearer ${process.env.AGENT_OS_DEMO_KEY}` } })
+  ).json();
   const approvals = sent
     .map((each) => each.body.input ?? [])
     .filter((input) => input.some((item) => item.role === 'user' && item.content === request))

@@ -1,7 +1,8 @@
 //! Crash, pause and fail points: the tests that prove answers survive a crash stop the
 //! server between two steps of a delivery, those that prove two requests cannot
 //! interleave badly hold the first inside the window, and those that prove a failed step
-//! is tried again fail it once. Debug builds only; a release build has no such switch.
+//! is tried again fail it once, and those that prove a panic is answered raise one. Debug
+//! builds only; a release build has no such switch.
 
 /// Exits at once, as a crash would, when `AGENT_OS_CRASH_AT` names this point.
 #[cfg(debug_assertions)]
@@ -60,3 +61,14 @@ pub fn fail_point(name: &str) -> Result<(), String> {
 pub fn fail_point(_name: &str) -> Result<(), String> {
     Ok(())
 }
+
+/// Panics when `AGENT_OS_PANIC_AT` names this point, as a bug in a handler would.
+#[cfg(debug_assertions)]
+pub fn panic_point(name: &str) {
+    if std::env::var("AGENT_OS_PANIC_AT").is_ok_and(|at| at == name) {
+        panic!("panicking at panic point {name}");
+    }
+}
+
+#[cfg(not(debug_assertions))]
+pub fn panic_point(_name: &str) {}

@@ -3,16 +3,19 @@
 //! live), `store` (SQLite and PostgreSQL), `live` (fan-out and SSE), `http` (router, the
 //! request context, the JSON API), `workspace` (the service behind server functions),
 //! `demo` (the built-in demo agent and gateway), `auth` (accounts, roles, tokens, members),
-//! `vault` (the passvault's key, and sealing and opening its entries). `main.rs` is the `agent-os` command line over
+//! `vault` (the passvault's key, and sealing and opening its entries), `connections`
+//! (accepting connections within bounds), `incident` (failures told by id). `main.rs` is the `agent-os` command line over
 //! this library; `config` and `serve` put the pieces together.
 
 pub mod auth;
 pub mod clock;
 pub mod config;
+pub mod connections;
 pub mod connectors;
 pub mod demo;
 pub mod fault;
 pub mod http;
+pub mod incident;
 pub mod live;
 pub mod recorder;
 pub mod replay;

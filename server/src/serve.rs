@@ -1,14 +1,15 @@
 //! `agent-os serve`: open the store, bind the port, serve until Ctrl-C or SIGTERM.
 
-use std::future::IntoFuture;
 use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use axum::response::IntoResponse;
 use tokio::net::TcpListener;
 
 use crate::config::ServeConfig;
+use crate::auth::DemoKey;
 use crate::connectors::Host;
 use crate::demo::{self, DemoAgent};
 use crate::http::{AppState, router};
@@ -59,9 +60,11 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     let addr = listener.local_addr().map_err(StartupError::Serve)?;
     warn_if_bundle_missing(&config.site_root);
 
-    let agents = config.agents(addr).map_err(StartupError::Agents)?;
+    let demo_key = config.demo.then(DemoKey::from_env);
+    let agents = config
+        .agents(addr, demo_key.as_ref())
+        .map_err(StartupError::Agents)?;
     let live = Live::default();
-    let closed = live.clone();
     let host = Host::new(store.clone(), live.clone(), config.timeouts);
     let vault = Vault::new(
         store.clone(),
@@ -101,13 +104,17 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         runs,
         accounts,
         &config.allow_hosts,
+        config.limits.streams,
+        demo_key,
     );
     tracing::info!(database = %redact_password(&database), "store ready");
-    let mut app = router(state);
-    if config.demo {
-        app = app.nest("/demo", demo::router(DemoAgent::new(demo::default_delay())));
-        tracing::info!("demo agent at http://{addr}/demo/agent");
+    let demo = config
+        .demo
+        .then(|| demo::router(DemoAgent::new(demo::default_delay())));
+    if demo.is_some() {
+        tracing::info!("demo agents at http://{addr}/demo/ (they answer to the demo key)");
     }
+    let app = router(state, demo);
     println!("Agent OS is serving at http://{addr}/");
     if let Some(token) = first_run {
         // The link goes to the terminal only, never to the log: it makes an owner.
@@ -119,23 +126,16 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         shutdown_signal().await;
         live.close();
     };
-    // Handlers may read the client's address (sign-ins are throttled per address).
-    let serving = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stopping)
-    .into_future();
-    tokio::pin!(serving);
     // Requests in flight get a moment to finish; a stream that never ends (an agent's
     // response still arriving) does not hold the shutdown.
-    tokio::select! {
-        served = &mut serving => served.map_err(StartupError::Serve)?,
-        () = async {
-            closed.closed().await;
-            tokio::time::sleep(SHUTDOWN_GRACE).await;
-        } => tracing::warn!(grace = ?SHUTDOWN_GRACE, "connections still open at shutdown were dropped"),
-    }
+    crate::connections::serve(
+        listener,
+        app,
+        config.limits.connections,
+        stopping,
+        SHUTDOWN_GRACE,
+    )
+    .await;
     tracing::info!("shut down cleanly");
     Ok(())
 }
@@ -143,21 +143,41 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
 /// How long requests in flight may take to finish once the server is told to stop.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// `agent-os demo-agent`: only the demo AG-UI agent, on loopback.
+/// `agent-os demo-agent`: only the demo agents, on loopback, answering to the demo key
+/// (`AGENT_OS_DEMO_KEY`, or one made now and printed).
 pub async fn demo_agent(port: u16) -> Result<(), StartupError> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartupError::Listen { addr, source })?;
     let addr = listener.local_addr().map_err(StartupError::Serve)?;
+    let key = DemoKey::from_env();
     println!("Demo agent at http://{addr}/agent");
-    axum::serve(
+    if std::env::var(crate::auth::demo_key::ENV).is_err() {
+        // To the terminal only: whoever started it gives the key to the console.
+        eprintln!("Its key (send it as a bearer): {}", key.expose());
+    }
+    let app = demo::router(DemoAgent::new(demo::default_delay())).layer(
+        axum::middleware::from_fn(move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let admitted = key.admits(request.headers());
+            async move {
+                if admitted {
+                    next.run(request).await
+                } else {
+                    axum::http::StatusCode::UNAUTHORIZED.into_response()
+                }
+            }
+        }),
+    );
+    crate::connections::serve(
         listener,
-        demo::router(DemoAgent::new(demo::default_delay())),
+        app,
+        crate::connections::ConnectionLimits::default(),
+        shutdown_signal(),
+        SHUTDOWN_GRACE,
     )
-    .with_graceful_shutdown(shutdown_signal())
-    .await
-    .map_err(StartupError::Serve)
+    .await;
+    Ok(())
 }
 
 /// Creates the directory and proves a file can be written there, so a read-only or

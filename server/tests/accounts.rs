@@ -136,21 +136,39 @@ async fn a_token_acts_as_its_user_in_its_tenant_until_revoked_or_expired() {
         let elsewhere = accounts.create_token("ada", "nowhere", None, None).await;
         assert!(elsewhere.unwrap_err().to_string().contains("not a member"));
 
-        // A token may pick another of its user's tenants, with no more than the role
-        // held there or its own; never a tenant its user is not in.
+        // A token acts in the tenant it was made in alone: naming another of its user's
+        // tenants is refused like naming one its user is not in, and the identity names
+        // none of the user's other tenants.
         accounts.grant("ada", "labs", Role::Viewer).await.unwrap();
-        let there = accounts
-            .token_identity(&own.token, Some("labs"))
+        let here = accounts
+            .token_identity(&own.token, Some("acme"))
             .await
             .unwrap()
             .unwrap();
-        assert_eq!((there.tenant.as_str(), there.role), ("labs", Role::Viewer));
+        assert_eq!(here.tenant, "acme");
+        assert!(
+            here.memberships.iter().all(|held| held.tenant_id == "acme"),
+            "{:?}",
+            here.memberships
+        );
+        let there = accounts.token_identity(&own.token, Some("labs")).await;
+        assert!(
+            there
+                .unwrap_err()
+                .to_string()
+                .contains("only in the tenant it was made in")
+        );
         accounts
             .add_user("eve", PASSWORD, "evil", Role::Owner)
             .await
             .unwrap();
         let outside = accounts.token_identity(&own.token, Some("evil")).await;
-        assert!(outside.unwrap_err().to_string().contains("not a member"));
+        assert!(
+            outside
+                .unwrap_err()
+                .to_string()
+                .contains("only in the tenant it was made in")
+        );
 
         // A token's secret is checked, not only its id; expired and revoked ones stop.
         let forged = format!("{}{}", &own.token[..own.token.len() - 4], "0000");
@@ -475,6 +493,12 @@ fn the_command_line_adds_users_and_tokens_and_the_store_keeps_neither_secret() {
     let piped = child.wait_with_output().unwrap();
     assert!(piped.status.success(), "{}", text(&piped.stderr));
 
+    let changed = agent_os(
+        &["user", "passwd", "ada", "--data-dir", dir],
+        Some("another password"),
+    );
+    assert!(changed.status.success(), "{}", text(&changed.stderr));
+
     let created = agent_os(
         &[
             "token",
@@ -494,11 +518,6 @@ fn the_command_line_adds_users_and_tokens_and_the_store_keeps_neither_secret() {
     let token = text(&created.stdout).trim().to_owned();
     let (id, secret) = server::auth::secret::parse_token(&token).unwrap();
 
-    let changed = agent_os(
-        &["user", "passwd", "ada", "--data-dir", dir],
-        Some("another password"),
-    );
-    assert!(changed.status.success(), "{}", text(&changed.stderr));
 
     // Refusals name what is wrong and exit non-zero.
     for (args, password, says) in [

@@ -178,7 +178,7 @@ async fn messages_sent_at_once_to_one_thread_start_one_run() {
 
 #[tokio::test]
 async fn a_thread_takes_another_agent_until_its_first_run_and_keeps_it_after() {
-    let api = Api::start(&["--agent", "other=http://127.0.0.1:{port}/demo/agent"]).await;
+    let api = Api::start(&["--agent", "other=http://127.0.0.1:{port}/demo/agent,api_key_env=AGENT_OS_DEMO_KEY"]).await;
     let thread = api.thread(None).await;
     let server = &api.server;
     let bind = |agent: &'static str| {
@@ -212,7 +212,7 @@ async fn cancelling_a_run_drops_the_stream_and_the_agent_sees_it() {
     assert_eq!(body["run"]["status"], "cancelled");
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let (_, cancelled) = api.get("/demo/cancellations").await;
+        let (_, cancelled) = api.demo_get("/demo/cancellations").await;
         if cancelled
             .as_array()
             .unwrap()
@@ -240,7 +240,7 @@ async fn cancelling_a_run_drops_the_stream_and_the_agent_sees_it() {
 async fn a_malformed_stream_is_diagnosed_and_the_diagnosis_can_be_declined() {
     let api = Api::start(&[
         "--agent",
-        "raw=http://127.0.0.1:{port}/demo/raw/unbracketed",
+        "raw=http://127.0.0.1:{port}/demo/raw/unbracketed,api_key_env=AGENT_OS_DEMO_KEY",
     ])
     .await;
     let thread = api.thread(Some("raw")).await;
@@ -259,7 +259,7 @@ async fn a_malformed_stream_is_diagnosed_and_the_diagnosis_can_be_declined() {
 
 #[tokio::test]
 async fn a_truncated_stream_ends_the_run_instead_of_hanging() {
-    let api = Api::start(&["--agent", "cut=http://127.0.0.1:{port}/demo/raw/truncated"]).await;
+    let api = Api::start(&["--agent", "cut=http://127.0.0.1:{port}/demo/raw/truncated,api_key_env=AGENT_OS_DEMO_KEY"]).await;
     let thread = api.thread(Some("cut")).await;
     let body = api.settled(&api.say(&thread, "anything").await).await;
     assert_eq!(body["run"]["status"], "failed");
@@ -275,7 +275,7 @@ async fn a_truncated_stream_ends_the_run_instead_of_hanging() {
 
 #[tokio::test]
 async fn an_agent_offered_no_tools_says_so() {
-    let api = Api::start(&["--agent", "bare=http://127.0.0.1:{port}/demo/agent"]).await;
+    let api = Api::start(&["--agent", "bare=http://127.0.0.1:{port}/demo/agent,api_key_env=AGENT_OS_DEMO_KEY"]).await;
     let thread = api.thread(Some("bare")).await;
     let body = api.settled(&api.say(&thread, "call").await).await;
     assert_eq!(body["run"]["status"], "failed");
@@ -506,15 +506,17 @@ async fn a_secret_reaches_the_agent_but_no_store_row_log_or_response() {
     assert_eq!(status, 200);
     assert!(!body.to_string().contains(secret));
     let resumed = api.nth_run(&thread, 1).await;
-    let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(secret.as_bytes()));
     assert_eq!(
         texts(&resumed["view"]),
-        [format!(
-            "Saved DEMO_TOKEN ({} characters, SHA-256 beginning {}).",
-            secret.chars().count(),
-            &digest[..12]
-        )],
-        "the agent got the value"
+        ["Saved DEMO_TOKEN."],
+        "nothing made from the value is said in the thread"
+    );
+    // The agent got exactly the value: what it keeps for the demo key's holder says so.
+    let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(secret.as_bytes()));
+    let (_, resumes) = api.demo_get("/demo/resumes").await;
+    assert!(
+        resumes.to_string().contains(&digest),
+        "the agent did not get the value: {resumes}"
     );
     let (_, asks) = api.get("/api/v1/asks").await;
     assert!(!asks.to_string().contains(secret));
@@ -600,26 +602,48 @@ async fn tenants_are_founded_by_name_and_scope_every_thread() {
         bad["error"]["message"].as_str().unwrap().contains("' '"),
         "{bad}"
     );
-    // Only the caller's own tenants are listed.
+    // A token names only the tenant it was made in, never the user's others.
     api.server.user_with_token("eve", "evil", "owner");
     let (_, tenants) = api.get("/api/v1/tenants").await;
     assert_eq!(
         tenants,
-        json!({"current": "default", "tenants": [
-            {"tenant": "acme", "role": "owner"}, {"tenant": "default", "role": "owner"}]})
+        json!({"current": "default", "tenants": [{"tenant": "default", "role": "owner"}]})
     );
 
-    // A token picks one of its user's tenants with the header.
+    // A token acts in its own tenant alone: naming another of its user's is refused, and
+    // a token made there acts there.
     let in_tenant = |tenant: &str, request: reqwest::RequestBuilder| {
         request.header("x-agent-os-tenant", tenant.to_owned())
     };
-    let response = in_tenant("acme", api.client.post(api.url("/api/v1/threads")))
+    let elsewhere = in_tenant("acme", api.client.post(api.url("/api/v1/threads")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(elsewhere.status(), 403);
+    let said: Value = elsewhere.json().await.unwrap();
+    assert!(
+        said["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("only in the tenant it was made in"),
+        "{said}"
+    );
+    let acme = common::client_with(&common::new_token(
+        &api.server.data_dir,
+        &api.server.args,
+        common::TEST_USER,
+        "acme",
+        None,
+    ));
+    let response = in_tenant("acme", acme.post(api.url("/api/v1/threads")))
         .json(&json!({}))
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), 201);
-    let listed: Value = in_tenant("acme", api.client.get(api.url("/api/v1/threads")))
+    let listed: Value = acme
+        .get(api.url("/api/v1/threads"))
         .send()
         .await
         .unwrap()

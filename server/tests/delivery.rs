@@ -33,6 +33,7 @@ impl Agent {
         let child = Command::new(BIN)
             .args(["demo-agent", "--port", &port.to_string()])
             .env("AGENT_OS_DEMO_DELAY_MS", "0")
+            .env("AGENT_OS_DEMO_KEY", common::DEMO_KEY)
             .env("RUST_LOG", "error")
             .stdout(Stdio::null())
             .spawn()
@@ -42,7 +43,10 @@ impl Agent {
             base: format!("http://127.0.0.1:{port}"),
         };
         let deadline = Instant::now() + Duration::from_secs(20);
-        while reqwest::get(format!("{}/health", agent.base))
+        while reqwest::Client::new()
+            .get(format!("{}/health", agent.base))
+            .bearer_auth(common::DEMO_KEY)
+            .send()
             .await
             .is_err()
         {
@@ -54,7 +58,10 @@ impl Agent {
 
     /// Every resume the agent received.
     async fn resumes(&self) -> Vec<Value> {
-        reqwest::get(format!("{}/resumes", self.base))
+        reqwest::Client::new()
+            .get(format!("{}/resumes", self.base))
+            .bearer_auth(common::DEMO_KEY)
+            .send()
             .await
             .unwrap()
             .json()
@@ -66,7 +73,7 @@ impl Agent {
 /// A console whose one agent is `agent`, stopping at `crash_at`.
 async fn console(agent: &Agent, crash_at: &str) -> Api {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("ext={}/agent", agent.base);
+    let url = format!("ext={}/agent,api_key_env=AGENT_OS_DEMO_KEY", agent.base);
     let server = TestServer::start_with_env(
         &dir.path().join("data"),
         &["--agent", &url, "--no-demo"],

@@ -21,7 +21,7 @@ async fn paused(api: &Api) -> (String, String) {
 
 /// The resumes the demo agent received for run `run_id`.
 async fn resumes_for(api: &Api, run_id: &str) -> Vec<Value> {
-    let (_, all) = api.get("/demo/resumes").await;
+    let (_, all) = api.demo_get("/demo/resumes").await;
     all.as_array()
         .unwrap()
         .iter()

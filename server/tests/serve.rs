@@ -240,7 +240,7 @@ async fn a_config_file_supplies_settings_and_agents() {
     std::fs::write(
         &config,
         format!(
-            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\ndefault_agent = \"demo\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n\n[[openai]]\nname = \"local\"\nurl = \"http://127.0.0.1:{port}/demo/openai-chat/v1/\"\nmodel = \"demo-model\"\napi = \"chat\"\n",
+            "addr = \"127.0.0.1:{port}\"\ndata_dir = \"{}\"\ndefault_agent = \"demo\"\n\n[[agent]]\nname = \"raw\"\nurl = \"http://127.0.0.1:{port}/demo/raw/unbracketed\"\napi_key_env = \"AGENT_OS_DEMO_KEY\"\n\n[[hermes]]\nname = \"gw\"\ncommand = \"true\"\n\n[[openai]]\nname = \"local\"\nurl = \"http://127.0.0.1:{port}/demo/openai-chat/v1/\"\nmodel = \"demo-model\"\napi = \"chat\"\napi_key_env = \"AGENT_OS_DEMO_KEY\"\n",
             dir.path().join("data").display()
         ),
     )
@@ -258,6 +258,7 @@ async fn a_config_file_supplies_settings_and_agents() {
     let mut child = std::process::Command::new(common::BIN)
         .args(["serve", "--config", config.to_str().unwrap()])
         .env("RUST_LOG", "error")
+        .env("AGENT_OS_DEMO_KEY", common::DEMO_KEY)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();

@@ -466,3 +466,68 @@ async fn a_message_sent_before_the_console_runs_a_free_tool_rides_with_its_resul
         assert_eq!(api.runs(&thread).await.len(), 2, "{name}: one follow-up");
     }
 }
+
+#[tokio::test]
+async fn an_agent_in_a_projects_thread_sees_that_projects_notes_and_unfiled_ones_only() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let setup = start(&backend).await;
+        let api = &setup.api;
+        let mut projects = Vec::new();
+        for project in ["Alpha", "Beta"] {
+            let (status, made) = api
+                .post("/api/v1/projects", json!({"name": project}))
+                .await;
+            assert_eq!(status, 201, "{name}: {made}");
+            projects.push(made["id"].as_str().unwrap().to_owned());
+        }
+        let mut notes = Vec::new();
+        for (title, project) in [
+            ("Alpha rollout", Some(&projects[0])),
+            ("Beta rollout", Some(&projects[1])),
+            ("Shared rollout", None),
+        ] {
+            let (status, note) = api
+                .post(
+                    "/api/v1/notes",
+                    json!({"title": title, "body": "the rollout plan", "project_id": project}),
+                )
+                .await;
+            assert_eq!(status, 201, "{name}: {note}");
+            notes.push(note["id"].as_str().unwrap().to_owned());
+        }
+        let (status, thread) = api
+            .post(
+                "/api/v1/threads",
+                json!({"agent": "scripted", "project_id": projects[0]}),
+            )
+            .await;
+        assert_eq!(status, 201, "{name}: {thread}");
+        let thread = thread["thread"]["id"].as_str().unwrap().to_owned();
+        let call = |tool: &str, arguments: Value| json!({"tool": tool, "arguments": arguments}).to_string();
+
+        api.say(&thread, &call("notes_search", json!({"query": "rollout"})))
+            .await;
+        api.nth_run(&thread, 1).await;
+        let found = setup.last_result();
+        let mut titles: Vec<&str> = found["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|note| note["title"].as_str())
+            .collect();
+        titles.sort_unstable();
+        assert_eq!(titles, ["Alpha rollout", "Shared rollout"], "{name}: {found}");
+
+        api.say(&thread, &call("note_read", json!({"id": notes[1]})))
+            .await;
+        api.nth_run(&thread, 3).await;
+        assert!(
+            setup.last_result()["error"]
+                .as_str()
+                .unwrap()
+                .contains("does not exist"),
+            "{name}: another project's note was read"
+        );
+    }
+}

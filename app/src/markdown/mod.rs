@@ -87,17 +87,20 @@ fn scheme_in(target: &str, schemes: &[&str]) -> Option<String> {
 }
 
 /// The host of a web address (`https://user@Example.org:8443/x` → `example.org`), which
-/// the console names when it asks before loading remote media.
-pub fn host_of(url: &str) -> Option<String> {
-    let rest = url.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host_port = authority.rsplit('@').next()?;
-    let host = if let Some(bracketed) = host_port.strip_prefix('[') {
-        bracketed.split(']').next()?
-    } else {
-        host_port.split(':').next()?
-    };
-    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+/// the console names when it asks before loading remote media. Read as browsers read it
+/// (the WHATWG URL standard, by the `url` crate): `https://evil.example\@cdn.example/x`
+/// loads from `evil.example`, and that is the host named. `None` for anything but an
+/// `http` or `https` address with a host.
+pub fn host_of(address: &str) -> Option<String> {
+    let parsed = url::Url::parse(address.trim()).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return None;
+    }
+    match parsed.host()? {
+        url::Host::Domain(name) => Some(name.to_owned()),
+        url::Host::Ipv4(address) => Some(address.to_string()),
+        url::Host::Ipv6(address) => Some(address.to_string()),
+    }
 }
 
 /// `text` as a host an operator may let media load from (`Example.org` → `example.org`):
@@ -384,7 +387,24 @@ mod tests {
             Some("cdn.example.org")
         );
         assert_eq!(host_of("https://[::1]:80/").as_deref(), Some("::1"));
-        assert_eq!(host_of("https:///x"), None);
+        assert_eq!(host_of("ftp://example.org/x"), None);
+        assert_eq!(host_of("not a url"), None);
+    }
+
+    #[test]
+    fn a_host_is_the_one_a_browser_would_load_from() {
+        // A backslash ends the authority in a web address, as `/` does.
+        assert_eq!(
+            host_of(r"https://evil.example\@cdn.example/x.png").as_deref(),
+            Some("evil.example")
+        );
+        assert_eq!(
+            host_of("https://cdn.example%2eevil.example/x").as_deref(),
+            Some("cdn.example.evil.example")
+        );
+        assert_eq!(host_of("https://0x7f.1/x").as_deref(), Some("127.0.0.1"));
+        assert_eq!(host_of("https://EXAMPLE.org./x").as_deref(), Some("example.org."));
+        assert_eq!(host_of("https:///x").as_deref(), Some("x"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ fn login_problem(code: &str) -> &'static str {
         "wrong" => "The user name or password is wrong.",
         "throttled" => "Too many failed sign-ins. Wait a few minutes, then try again.",
         "no-tenant" => "This account belongs to no tenant yet. Ask an owner to add you to one.",
+        "busy" => "The server is checking many sign-ins at once. Try again in a moment.",
         _ => "Signing in did not work. Try again.",
     }
 }
@@ -21,6 +22,7 @@ fn setup_problem(code: &str) -> &'static str {
         "tenant" => "A tenant name has 1 to 64 letters, digits, '-' or '_'.",
         "password" => "A password has 8 to 1024 characters.",
         "used" => "This setup link was used already, or someone has set up this console.",
+        "busy" => "The server is busy. Try again in a moment.",
         _ => "Setting up did not work. Try again.",
     }
 }

@@ -55,8 +55,21 @@ pub enum AuthError {
     AlreadyMember { user: String, tenant: String },
     #[error("there is no invitation into {0:?} for you: it was withdrawn or answered")]
     NoInvitation(String),
+    #[error("a token acts only in the tenant it was made in; make a token in {wanted:?} to act there")]
+    TokenElsewhere { wanted: String },
+    #[error(transparent)]
+    Busy(#[from] password::Busy),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<password::HashError> for AuthError {
+    fn from(error: password::HashError) -> Self {
+        match error {
+            password::HashError::Busy(busy) => AuthError::Busy(busy),
+            password::HashError::Failed(message) => AuthError::Invalid(message),
+        }
+    }
 }
 
 /// User names: 1 to 64 characters of letters, digits, `.`, `-`, `_` and `@`.
@@ -96,9 +109,7 @@ pub(super) async fn new_user(
     Ok(UserRecord {
         id: uuid::Uuid::new_v4().to_string(),
         name: name.to_owned(),
-        password_hash: password::hash_blocking(password.to_owned())
-            .await
-            .map_err(AuthError::Invalid)?,
+        password_hash: password::hash_blocking(password.to_owned()).await?,
         created_at_ms: now_ms(),
     })
 }
@@ -161,14 +172,12 @@ impl Accounts {
         Ok(())
     }
 
-    /// Sets a user's password; every session of theirs ends.
+    /// Sets a user's password; every session of theirs ends and every token is revoked.
     pub async fn set_password(&self, name: &str, password: &str) -> Result<(), AuthError> {
         password::check_new(password).map_err(AuthError::Invalid)?;
         let user = self.user(name).await?;
-        let hash = password::hash_blocking(password.to_owned())
-            .await
-            .map_err(AuthError::Invalid)?;
-        self.store.set_password(&user.id, &hash).await?;
+        let hash = password::hash_blocking(password.to_owned()).await?;
+        self.store.set_password(&user.id, &hash, now_ms()).await?;
         Ok(())
     }
 
@@ -254,9 +263,11 @@ impl Accounts {
     }
 
     /// The identity a bearer token acts as, if the token is well formed, known, not
-    /// revoked or expired, and its user still belongs to the tenant: the token's own, or
-    /// `wanted`, another of the user's tenants (refused when the user is not a member).
-    /// The role is the narrower of the token's and the user's current one there.
+    /// revoked or expired, and its user still belongs to the token's tenant. A token acts
+    /// in the one tenant it was made in: `wanted` may name that tenant, and naming any
+    /// other is refused (that tenant's owners could neither see nor revoke the token).
+    /// The role is the narrower of the token's and the user's current one there; the
+    /// identity names no other tenant of the user's.
     pub async fn token_identity(
         &self,
         token: &str,
@@ -275,21 +286,27 @@ impl Accounts {
         {
             return Ok(None);
         }
-        let memberships = self.store.memberships(&record.user_id).await?;
-        let tenant = wanted.unwrap_or(&record.tenant_id).to_owned();
-        let Some(held) = role_in(&memberships, &tenant) else {
-            return match wanted {
-                Some(_) => Err(AuthError::NotMember {
-                    user: record.user_name,
-                    tenant,
-                }),
-                None => Ok(None),
-            };
+        if let Some(wanted) = wanted
+            && wanted != record.tenant_id
+        {
+            return Err(AuthError::TokenElsewhere {
+                wanted: wanted.to_owned(),
+            });
+        }
+        let memberships: Vec<Membership> = self
+            .store
+            .memberships(&record.user_id)
+            .await?
+            .into_iter()
+            .filter(|membership| membership.tenant_id == record.tenant_id)
+            .collect();
+        let Some(held) = role_in(&memberships, &record.tenant_id) else {
+            return Ok(None);
         };
         Ok(Some(Identity {
             user_id: record.user_id,
             user_name: record.user_name,
-            tenant,
+            tenant: record.tenant_id,
             role: record.role.map_or(held, |role| role.min(held)),
             token_id: Some(record.id),
             memberships,

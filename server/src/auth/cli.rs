@@ -216,7 +216,7 @@ pub async fn run_user(command: UserCommand) -> Result<String, String> {
                 .await
                 .map_err(|error| error.to_string())?;
             Ok(format!(
-                "password of {name} changed; their sessions ended\n"
+                "password of {name} changed; their sessions ended and their tokens were revoked\n"
             ))
         }
     }

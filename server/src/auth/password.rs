@@ -1,4 +1,11 @@
-//! Passwords: argon2id hashes in PHC strings, checked off the async runtime.
+//! Passwords: argon2id hashes in PHC strings, checked off the async runtime, a few at a
+//! time: each costs 19 MiB and most of a core, so a flood of sign-ins waits in a short
+//! queue and past it is told the server is busy, rather than taking the memory and the
+//! cores of everyone else.
+
+use std::sync::LazyLock;
+
+use tokio::sync::Semaphore;
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -65,18 +72,54 @@ pub fn decoy() -> &'static str {
     DECOY.get_or_init(|| hash(&crate::auth::secret::random_hex(32)).unwrap_or_default())
 }
 
-/// [`verify`] on a blocking thread, so a login never stalls the runtime's workers.
-pub async fn verify_blocking(stored: String, password: String) -> bool {
-    tokio::task::spawn_blocking(move || verify(&stored, &password))
-        .await
-        .unwrap_or(false)
+/// Hashes computed at once: one per core.
+static HASHING: LazyLock<Semaphore> = LazyLock::new(|| {
+    Semaphore::new(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
+});
+
+/// Checks that may wait for a core; past this, a check is refused at once.
+pub const QUEUE: usize = 32;
+static WAITING: LazyLock<Semaphore> = LazyLock::new(|| Semaphore::new(QUEUE));
+
+/// Too many password checks are waiting: try again in a moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the server is checking too many passwords at once; try again in a moment")]
+pub struct Busy;
+
+/// Runs `work` on a blocking thread once a hashing slot is free; [`Busy`] when the queue
+/// for one is full.
+async fn bounded<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<Option<T>, Busy> {
+    let _waiting = WAITING.try_acquire().map_err(|_| Busy)?;
+    let Ok(_hashing) = HASHING.acquire().await else {
+        return Err(Busy);
+    };
+    Ok(tokio::task::spawn_blocking(work).await.ok())
 }
 
-/// [`hash`] on a blocking thread.
-pub async fn hash_blocking(password: String) -> Result<String, String> {
-    tokio::task::spawn_blocking(move || hash(&password))
-        .await
-        .map_err(|error| format!("hashing the password failed: {error}"))?
+/// [`verify`] on a blocking thread, within the bound on checks at once.
+pub async fn verify_blocking(stored: String, password: String) -> Result<bool, Busy> {
+    Ok(bounded(move || verify(&stored, &password))
+        .await?
+        .unwrap_or(false))
+}
+
+/// Why a new password could not be hashed.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    #[error(transparent)]
+    Busy(#[from] Busy),
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// [`hash`] on a blocking thread, within the same bound.
+pub async fn hash_blocking(password: String) -> Result<String, HashError> {
+    bounded(move || hash(&password))
+        .await?
+        .ok_or_else(|| HashError::Failed("hashing the password failed".into()))?
+        .map_err(HashError::Failed)
 }
 
 #[cfg(test)]
@@ -107,5 +150,22 @@ mod tests {
             &hash("eight888").unwrap(),
             &"x".repeat(MAX_LENGTH + 1)
         ));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flood_of_password_checks_is_bounded_and_the_rest_told_busy() {
+        let stored = hash("correct horse").unwrap();
+        let checks: Vec<_> = (0..QUEUE * 3)
+            .map(|_| tokio::spawn(verify_blocking(stored.clone(), "wrong horse".into())))
+            .collect();
+        let mut busy = 0;
+        for check in checks {
+            match check.await.unwrap() {
+                Ok(matched) => assert!(!matched),
+                Err(Busy) => busy += 1,
+            }
+        }
+        assert!(busy >= QUEUE, "{busy} of {} were refused", QUEUE * 3);
+        assert_eq!(verify_blocking(stored, "correct horse".into()).await, Ok(true));
     }
 }

@@ -60,7 +60,7 @@ impl Accounts {
             || password::decoy().to_owned(),
             |user| user.password_hash.clone(),
         );
-        let matches = password::verify_blocking(stored, password.to_owned()).await;
+        let matches = password::verify_blocking(stored, password.to_owned()).await?;
         let Some(user) = user.filter(|_| matches) else {
             return Err(AuthError::BadCredentials);
         };
@@ -198,10 +198,15 @@ impl Accounts {
         password: &str,
         tenant: &str,
     ) -> Result<Opened, AuthError> {
+        // The token first: a wrong one costs a lookup, never a password hash.
+        let digest = secret::digest(token);
+        if !self.store.setup_token_open(&digest).await? {
+            return Err(AuthError::SetupUsed);
+        }
         let owner = super::accounts::new_user(name, password, tenant).await?;
         if !self
             .store
-            .complete_setup(&secret::digest(token), &owner, tenant, owner.created_at_ms)
+            .complete_setup(&digest, &owner, tenant, owner.created_at_ms)
             .await?
         {
             return Err(AuthError::SetupUsed);

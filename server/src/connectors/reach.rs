@@ -1,34 +1,48 @@
 //! How an agent is shown to operators: an endpoint without the credentials it may carry.
 
 /// `scheme://host[:port]/path`: a user, password, query or fragment may hold a token.
-pub fn url_without_credentials(url: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
-    let rest = rest.split(['?', '#']).next().unwrap_or_default();
-    let rest = match rest.split_once('/') {
-        Some((authority, path)) => {
-            let host = authority.rsplit('@').next().unwrap_or(authority);
-            format!("{host}/{path}")
-        }
-        None => rest.rsplit('@').next().unwrap_or(rest).to_owned(),
+/// Read as a WHATWG URL, so the host shown is the one connected to.
+pub fn url_without_credentials(address: &str) -> String {
+    let Ok(mut url) = url::Url::parse(address) else {
+        return "(not a URL)".to_owned();
     };
-    if scheme.is_empty() {
-        rest
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.set_query(None);
+    url.set_fragment(None);
+    let shown = url.as_str();
+    // `wss://gw.example` serializes with a `/` its operator did not write.
+    if url.path() == "/" && !address.split(['?', '#']).next().unwrap_or_default().ends_with('/') {
+        shown.trim_end_matches('/').to_owned()
     } else {
-        format!("{scheme}://{rest}")
+        shown.to_owned()
     }
 }
 
 /// `text` (a library's error, say) with `url` shown without its credentials, and any
 /// credential-bearing part of it that the text quotes on its own cut out.
-pub fn scrub_url(text: &str, url: &str) -> String {
-    let mut text = text.replace(url, &url_without_credentials(url));
-    let (_, rest) = url.split_once("://").unwrap_or(("", url));
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let user_info = authority.rsplit_once('@').map(|(user, _)| user);
-    let after_path = rest.find(['?', '#']).map(|at| &rest[at..]);
-    for part in [user_info, after_path].into_iter().flatten() {
+pub fn scrub_url(text: &str, address: &str) -> String {
+    let mut text = text.replace(address, &url_without_credentials(address));
+    let mut secrets: Vec<String> = Vec::new();
+    match url::Url::parse(address) {
+        Ok(url) => {
+            let user = url.username();
+            match url.password() {
+                Some(password) => secrets.push(format!("{user}:{password}")),
+                None => secrets.push(user.to_owned()),
+            }
+            if let Some(password) = url.password() {
+                secrets.push(password.to_owned());
+            }
+            secrets.extend(url.query().map(|query| format!("?{query}")));
+            secrets.extend(url.fragment().map(|fragment| format!("#{fragment}")));
+        }
+        // Not a URL at all: whatever follows a `?` or `#` may still be a token.
+        Err(_) => secrets.extend(address.find(['?', '#']).map(|at| address[at..].to_owned())),
+    }
+    for part in secrets {
         if !part.is_empty() {
-            text = text.replace(part, "…");
+            text = text.replace(&part, "…");
         }
     }
     text

@@ -396,13 +396,11 @@ async fn turn(
                 turn.event("tool.complete", json!({"tool_id": "tool-sudo", "name": "terminal", "args": {"command": "sudo systemctl restart web"},
                     "duration_s": 0.01, "result": {"output": if value.is_empty() { "skipped" } else { "restarted web" }, "exit_code": 0}})).await;
             }
+            // Nothing made from the value goes into the thread.
             let said = if value.is_empty() {
                 "Skipped.".to_owned()
             } else {
-                format!(
-                    "Got it ({} characters, not repeated here).",
-                    value.chars().count()
-                )
+                "Got it.".to_owned()
             };
             turn.say(&said).await;
             turn.complete(&said, "complete").await;

@@ -8,7 +8,7 @@ use app::projection::{RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
@@ -18,13 +18,11 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::context::Context;
 use super::error::{HttpError, api_not_found};
+use super::limits::admit_stream;
 use crate::auth::Accounts;
-use crate::live;
+use crate::live::{self, StreamGate};
 use crate::runs::{ReceiptOutcome, RunOptions, Runs};
 use crate::store::{AskRecord, RunRecord};
-
-/// Request bodies larger than this are refused with 413.
-pub const BODY_LIMIT: usize = 1024 * 1024;
 
 /// Every `/api/v1` route; a path that names none answers a JSON 404.
 pub fn routes() -> Router<AppState> {
@@ -50,7 +48,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/asks/{key}/receipt", post(post_receipt))
         .route("/api/v1", any(api_not_found))
         .route("/api/v1/{*rest}", any(api_not_found))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 type ApiResult = Result<Response, HttpError>;
@@ -139,14 +136,24 @@ struct NewTenantBody {
 /// Creates a tenant with the caller as its owner: 201, or 409 when the name is taken.
 async fn create_tenant(
     State(accounts): State<Accounts>,
+    State(runs): State<Arc<Runs>>,
     Context(context): Context,
     body: Bytes,
 ) -> ApiResult {
     let request: NewTenantBody = parse_body(&body)?;
+    let store = runs.store().clone();
     accounts
         .found_tenant(&context.user_id, &request.name)
         .await?;
     tracing::info!(user = %context.actor, tenant = %request.name, "a tenant was created");
+    super::audit::write_in(
+        &store,
+        &context,
+        &request.name,
+        "tenant.create",
+        format!("tenant={}", request.name),
+    )
+    .await;
     Ok((
         StatusCode::CREATED,
         axum::Json(json!({ "tenant": request.name, "role": app::model::Role::Owner })),
@@ -355,14 +362,19 @@ pub(super) fn resume_point(headers: &HeaderMap, after: Option<u64>) -> Result<u6
 async fn run_events(
     State(runs): State<Arc<Runs>>,
     State(accounts): State<Accounts>,
+    State(streams): State<Arc<StreamGate>>,
     Context(context): Context,
     headers: HeaderMap,
     UrlPath(run_id): UrlPath<String>,
     Query(query): Query<EventsQuery>,
 ) -> ApiResult {
-    let tenant = context.tenant;
-    find_run(&runs, &tenant, &run_id).await?;
+    find_run(&runs, &context.tenant, &run_id).await?;
     let after = resume_point(&headers, query.after)?;
+    let permit = match admit_stream(&streams, &context) {
+        Ok(permit) => permit,
+        Err(refused) => return Ok(refused),
+    };
+    let tenant = context.tenant;
     let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());
     Ok(live::event_stream(
         runs.store().clone(),
@@ -371,6 +383,7 @@ async fn run_events(
         run_id,
         after,
         access_ends,
+        permit,
     )
     .into_response())
 }

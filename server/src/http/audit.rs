@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::AppState;
-use super::api::BODY_LIMIT;
+use super::limits::BODY_LIMIT;
 use super::context::Context;
 use super::error::HttpError;
 use super::policy::audited;
@@ -69,6 +69,19 @@ async fn list(
 /// Appends one entry for the request's user, logging (not failing the request) when the
 /// store cannot take it: the change itself has happened.
 pub async fn write(store: &Arc<dyn Store>, context: &RequestContext, action: &str, target: String) {
+    write_in(store, context, &context.tenant, action, target).await;
+}
+
+/// [`write`] in the trail of `tenant`, for a change that concerns another tenant than the
+/// one the request acts in (entering it, founding it, answering its invitation): the
+/// trail of the tenant acted from must not name the member's other tenants.
+pub async fn write_in(
+    store: &Arc<dyn Store>,
+    context: &RequestContext,
+    tenant: &str,
+    action: &str,
+    target: String,
+) {
     let entry = AuditEntry {
         at_ms: now_ms(),
         user: context.actor.clone(),
@@ -77,7 +90,7 @@ pub async fn write(store: &Arc<dyn Store>, context: &RequestContext, action: &st
         target,
     };
     if let Err(error) = store
-        .record_audit(&context.tenant, &context.user_id, &entry)
+        .record_audit(tenant, &context.user_id, &entry)
         .await
     {
         tracing::error!(%error, action, "an audit entry could not be written");

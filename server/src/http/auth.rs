@@ -2,7 +2,6 @@
 //! `setup` and `/api/v1/me` — and the session cookie's shape.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use app::error::ApiError;
 use app::model::RequestContext;
@@ -22,23 +21,7 @@ use super::credentials::{Credentials, SESSION_COOKIE, credentials};
 use super::error::HttpError;
 use crate::auth::AuthError;
 use crate::auth::sessions::{ABSOLUTE_MS, Opened};
-use crate::auth::throttle::{PER_ACCOUNT, PER_ADDRESS, Throttle, WINDOW_MS};
 use crate::clock::now_ms;
-
-/// Failed logins, per account and per client address.
-pub struct LoginThrottle {
-    accounts: Throttle,
-    addresses: Throttle,
-}
-
-impl Default for LoginThrottle {
-    fn default() -> Self {
-        Self {
-            accounts: Throttle::new(PER_ACCOUNT, WINDOW_MS),
-            addresses: Throttle::new(PER_ADDRESS, WINDOW_MS),
-        }
-    }
-}
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -47,7 +30,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/auth/logout", post(logout))
         .route("/api/v1/auth/logout-everywhere", post(logout_everywhere))
         .route("/api/v1/me", get(me))
-        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
 }
 
 impl From<AuthError> for ApiError {
@@ -62,8 +44,10 @@ impl From<AuthError> for ApiError {
             | AuthError::LastOwner(_)
             | AuthError::AlreadyMember { .. }) => ApiError::Conflict(error.to_string()),
             error @ AuthError::BadCredentials => ApiError::Unauthorized(error.to_string()),
+            error @ AuthError::Busy(_) => ApiError::TooManyRequests(error.to_string()),
             error @ (AuthError::NotMember { .. }
             | AuthError::RoleTooWide { .. }
+            | AuthError::TokenElsewhere { .. }
             | AuthError::SetupUsed) => ApiError::Forbidden(error.to_string()),
             AuthError::Store(error) => error.into(),
         }
@@ -171,28 +155,30 @@ pub(super) enum Refused {
 }
 
 /// Checks a name and password under the login throttle and opens a session: the one
-/// sign-in both the JSON endpoint and the console's form use.
+/// sign-in both the JSON endpoint and the console's form use. The attempt is counted
+/// before the password is checked. A session the browser presented is ended once the
+/// new one opens, so one browser holds one session.
 pub(super) async fn sign_in(
     state: &AppState,
     client: SocketAddr,
+    headers: &HeaderMap,
     name: &str,
     password: &str,
     tenant: Option<&str>,
 ) -> Result<Opened, Refused> {
-    let throttle: &Arc<LoginThrottle> = &state.login_throttle;
     let now = now_ms();
-    let account = format!("user:{name}");
-    let address = format!("addr:{}", client.ip());
-    if let Some(until) = throttle
-        .accounts
-        .blocked_until(&account, now)
-        .max(throttle.addresses.blocked_until(&address, now))
-    {
-        return Err(Refused::Throttled { until, now });
-    }
+    let attempt = state
+        .login_throttle
+        .reserve(name, &client.ip().to_string(), now)
+        .map_err(|until| Refused::Throttled { until, now })?;
     match state.accounts.login(name, password, tenant).await {
         Ok(opened) => {
-            throttle.accounts.succeeded(&account);
+            state.login_throttle.succeeded(attempt);
+            if let Credentials::Session(earlier) = credentials(headers)
+                && let Err(error) = state.accounts.logout(earlier).await
+            {
+                tracing::warn!(%error, "could not end the session a sign-in replaced");
+            }
             let context = RequestContext::from(opened.identity.clone());
             super::audit::write(
                 state.runs.store(),
@@ -204,12 +190,13 @@ pub(super) async fn sign_in(
             Ok(opened)
         }
         Err(AuthError::BadCredentials) => {
-            throttle.accounts.failed(&account, now);
-            throttle.addresses.failed(&address, now);
             tracing::warn!(%client, "a sign-in failed");
             Err(Refused::Auth(AuthError::BadCredentials))
         }
-        Err(error) => Err(Refused::Auth(error)),
+        Err(error) => {
+            state.login_throttle.cancel(attempt);
+            Err(Refused::Auth(error))
+        }
     }
 }
 
@@ -223,6 +210,7 @@ async fn login(
     match sign_in(
         &state,
         client,
+        &headers,
         &body.username,
         &body.password,
         body.tenant.as_deref(),

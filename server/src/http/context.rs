@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use super::credentials::identity;
 use super::error::HttpError;
 use super::policy::{Access, access, is_page};
-use crate::auth::{Accounts, Identity};
+use crate::auth::{Accounts, DemoKey, Identity};
 
 impl From<Identity> for RequestContext {
     fn from(identity: Identity) -> Self {
@@ -36,21 +36,46 @@ impl From<Identity> for RequestContext {
     }
 }
 
-/// Middleware: lets public routes through; otherwise puts the context of the request's
-/// credentials into its extensions when their role may call the route. A signed-out
-/// browser asking for a page is sent to sign in; anything else answers 401, and a role
-/// too small 403.
-pub async fn attach(
-    State(accounts): State<Accounts>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+/// What [`attach`] checks credentials against: the accounts, and the demo agents' key
+/// when they are served.
+#[derive(Clone)]
+pub struct Door {
+    pub accounts: Accounts,
+    pub demo: Option<DemoKey>,
+}
+
+/// Marks a request the demo key admitted: a peer's call, with a peer's body limit.
+#[derive(Clone, Copy, Debug)]
+pub struct DemoCall;
+
+/// Middleware: lets public routes through, and the demo agents' routes with their key;
+/// otherwise puts the context of the request's credentials into its extensions when their
+/// role may call the route. A signed-out browser asking for a page is sent to sign in;
+/// anything else answers 401, and a role too small 403.
+pub async fn attach(State(door): State<Door>, mut request: Request, next: Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
     let needed = match access(&method, &path) {
         Access::Public => return next.run(request).await,
+        Access::Demo => {
+            return match &door.demo {
+                Some(key) if key.admits(request.headers()) => {
+                    request.extensions_mut().insert(DemoCall);
+                    next.run(request).await
+                }
+                Some(_) => refusal(
+                    &path,
+                    ApiError::Unauthorized("the demo agents answer only to the demo key".into()),
+                ),
+                None => refusal(
+                    &path,
+                    ApiError::NotFound("the demo agents are not served here (--no-demo)".into()),
+                ),
+            };
+        }
         Access::Needs(role) => role,
     };
-    let context = match identity(&accounts, request.headers()).await {
+    let accounts = &door.accounts;
+    let context = match identity(accounts, request.headers()).await {
         Ok(Some(identity)) => RequestContext::from(identity),
         Ok(None) if is_page(&method, &path) => return to_sign_in(request.uri()),
         Ok(None) => {
@@ -80,7 +105,7 @@ pub async fn attach(
 /// A refusal in the caller's own error form: a server function's client reads the bare
 /// error (`{"kind", "message"}`, as the function itself would have answered), everyone
 /// else the API's `{"error": …}`.
-fn refusal(path: &str, error: ApiError) -> Response {
+pub(super) fn refusal(path: &str, error: ApiError) -> Response {
     if path.starts_with("/fn/") {
         let status =
             StatusCode::from_u16(error.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);

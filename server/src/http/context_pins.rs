@@ -8,12 +8,12 @@ use app::api::service::ContextService;
 use app::model::context::Pins;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
+use axum::extract::{Path as UrlPath, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::AppState;
-use super::api::{BODY_LIMIT, parse_body};
+use super::api::parse_body;
 use super::context::Context;
 use super::error::HttpError;
 
@@ -29,7 +29,6 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/projects/{id}/context",
             get(project_context).put(pin_to_project),
         )
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 async fn thread_context(

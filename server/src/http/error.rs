@@ -31,6 +31,17 @@ impl From<StoreError> for HttpError {
     }
 }
 
+/// The answer to a request whose handler panicked: a 500 with an incident id, the panic
+/// itself only in the log. The connection and the server go on.
+pub fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let incident = crate::incident::new_id();
+    tracing::error!(panic = crate::incident::panic_text(&*panic), %incident, "a request handler panicked");
+    HttpError(ApiError::Internal(format!(
+        "the server failed on this request (incident {incident} in the server log)"
+    )))
+    .into_response()
+}
+
 /// An answer for paths under `/api/v1` that name nothing: JSON, not the HTML page.
 pub async fn api_not_found(uri: axum::http::Uri) -> HttpError {
     HttpError(ApiError::NotFound(format!(

@@ -5,7 +5,6 @@
 
 use std::net::SocketAddr;
 
-use app::model::RequestContext;
 use axum::Form;
 use axum::Router;
 use axum::extract::{ConnectInfo, State};
@@ -30,7 +29,6 @@ pub fn routes() -> Router<AppState> {
         .route("/auth/tenant", post(switch_tenant))
         .route("/auth/new-tenant", post(new_tenant))
         .route("/auth/invitation", post(answer_invitation))
-        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
 }
 
 /// 303 to `location`, setting `cookie` when given.
@@ -82,9 +80,19 @@ async fn login(
             None,
         )
     };
-    match sign_in(&state, client, form.username.trim(), &form.password, None).await {
+    match sign_in(
+        &state,
+        client,
+        &headers,
+        form.username.trim(),
+        &form.password,
+        None,
+    )
+    .await
+    {
         Ok(opened) => Ok(redirect(next, Some(opening_cookie(&opened, &headers)))),
         Err(Refused::Throttled { .. }) => Ok(back("throttled")),
+        Err(Refused::Auth(AuthError::Busy(_))) => Ok(back("busy")),
         Err(Refused::Auth(AuthError::BadCredentials)) => Ok(back("wrong")),
         Err(Refused::Auth(AuthError::Invalid(_) | AuthError::NotMember { .. })) => {
             Ok(back("no-tenant"))
@@ -139,6 +147,7 @@ async fn setup(
             Ok(redirect("/", Some(opening_cookie(&opened, &headers))))
         }
         Err(AuthError::SetupUsed) => Ok(back("used")),
+        Err(AuthError::Busy(_)) => Ok(back("busy")),
         Err(error) => Err(error.into()),
     }
 }
@@ -183,12 +192,23 @@ async fn switch_tenant(
 ) -> Result<Response, HttpError> {
     let cookie = session_of(
         &headers,
-        "only a signed-in browser switches tenants; a token names its tenant with x-agent-os-tenant",
+        "only a signed-in browser switches tenants; a token acts in the tenant it was made in",
     )?;
+    let tenant = form.tenant.trim();
     state
         .accounts
-        .switch_tenant(cookie, &context.user_id, &context.actor, form.tenant.trim())
+        .switch_tenant(cookie, &context.user_id, &context.actor, tenant)
         .await?;
+    // Written in the trail of the tenant entered: the one left learns nothing of the
+    // member's other tenants.
+    super::audit::write_in(
+        state.runs.store(),
+        &context,
+        tenant,
+        "session.switch_tenant",
+        String::new(),
+    )
+    .await;
     Ok(redirect("/", None))
 }
 
@@ -207,6 +227,14 @@ async fn new_tenant(
         Err(error) => return Err(error.into()),
     }
     tracing::info!(user = %context.actor, tenant = %name, "a tenant was created");
+    super::audit::write_in(
+        state.runs.store(),
+        &context,
+        name,
+        "tenant.create",
+        format!("tenant={name}"),
+    )
+    .await;
     if let Credentials::Session(cookie) = credentials(&headers) {
         state
             .accounts
@@ -253,18 +281,15 @@ async fn answer_invitation(
         Err(error) => return Err(error.into()),
     }
     // The tenant that invited keeps the answer in its own trail.
-    let invited = RequestContext {
-        tenant: tenant.to_owned(),
-        ..context.clone()
-    };
     let action = if accept {
         "invitation.accept"
     } else {
         "invitation.decline"
     };
-    super::audit::write(
+    super::audit::write_in(
         state.runs.store(),
-        &invited,
+        &context,
+        tenant,
         action,
         format!("user={}", context.actor),
     )

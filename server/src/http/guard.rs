@@ -19,16 +19,19 @@ use super::error::HttpError;
 #[derive(Clone, Debug)]
 pub struct AllowedHosts(Arc<Vec<String>>);
 
-/// `name` of `name:port`, `[::1]:port` or a bare name, lowercased.
-fn host_name(host: &str) -> String {
-    let host = host.trim().to_ascii_lowercase();
-    if let Some(rest) = host.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or_default().to_owned();
+/// The host of a `Host` header (`name:port`, `[::1]:port` or a bare name) as a browser
+/// would read it in a URL: lowercased, percent-decoded, IPv4 forms and IDNs normalized.
+/// `None` for anything that is not a host.
+fn host_name(host: &str) -> Option<String> {
+    let url = url::Url::parse(&format!("http://{}/", host.trim())).ok()?;
+    if url.path() != "/" || !url.username().is_empty() || url.password().is_some() {
+        return None;
     }
-    match host.rsplit_once(':') {
-        Some((name, port)) if port.parse::<u16>().is_ok() && !name.contains(':') => name.to_owned(),
-        _ => host,
-    }
+    Some(match url.host()? {
+        url::Host::Domain(name) => name.to_owned(),
+        url::Host::Ipv4(address) => address.to_string(),
+        url::Host::Ipv6(address) => address.to_string(),
+    })
 }
 
 impl AllowedHosts {
@@ -39,7 +42,7 @@ impl AllowedHosts {
             .into_iter()
             .map(str::to_owned)
             .chain([addr.ip().to_string()])
-            .chain(extra.iter().map(|name| host_name(name)))
+            .chain(extra.iter().filter_map(|name| host_name(name)))
             .collect();
         hosts.sort();
         hosts.dedup();
@@ -47,7 +50,7 @@ impl AllowedHosts {
     }
 
     pub fn allows(&self, host: &str) -> bool {
-        self.0.contains(&host_name(host))
+        host_name(host).is_some_and(|name| self.0.contains(&name))
     }
 }
 
@@ -93,11 +96,14 @@ fn from_another_site(headers: &HeaderMap, host: &str) -> bool {
     match header_text(headers, &header::HeaderName::from_static("sec-fetch-site")) {
         Some(site) => !matches!(site, "same-origin" | "none"),
         None => header_text(headers, &header::ORIGIN).is_some_and(|origin| {
-            let authority = origin
-                .split_once("://")
-                .map_or("", |(_, authority)| authority)
-                .trim_end_matches('/');
-            !authority.eq_ignore_ascii_case(host)
+            // The page's origin, read as a URL, against the host (and port) it asked.
+            let Ok(origin) = url::Url::parse(origin) else {
+                return true;
+            };
+            let Ok(asked) = url::Url::parse(&format!("{}://{host}/", origin.scheme())) else {
+                return true;
+            };
+            origin.origin() != asked.origin() || origin.path() != "/"
         }),
     }
 }

@@ -14,7 +14,9 @@ use super::AppState;
 use super::api::{EventsQuery, resume_point};
 use super::context::Context;
 use super::error::HttpError;
+use super::limits::admit_stream;
 use crate::auth::Accounts;
+use crate::live::StreamGate;
 use crate::live::inbox::inbox_stream;
 use crate::runs::Runs;
 
@@ -37,11 +39,16 @@ async fn read(
 async fn events(
     State(runs): State<Arc<Runs>>,
     State(accounts): State<Accounts>,
+    State(streams): State<Arc<StreamGate>>,
     Context(context): Context,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
 ) -> ApiResult {
     let after = resume_point(&headers, query.after)?;
+    let permit = match admit_stream(&streams, &context) {
+        Ok(permit) => permit,
+        Err(refused) => return Ok(refused),
+    };
     let tenant = context.tenant;
     let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());
     Ok(inbox_stream(
@@ -50,5 +57,6 @@ async fn events(
         tenant,
         after,
         access_ends,
+        permit,
     ))
 }

@@ -11,7 +11,7 @@ use app::memory::ScopeKind;
 use app::model::memory::{MemoryBatch, MemoryEdit, MemorySettings, NewProposal, ProposalOutcome};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::AppState;
-use super::api::{BODY_LIMIT, parse_body};
+use super::api::parse_body;
 use super::context::Context;
 use super::error::HttpError;
 
@@ -34,7 +34,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/memory/review/{id}/reject", post(reject))
         .route("/api/v1/memory/settings", get(settings).put(set_settings))
         .route("/api/v1/memory/{id}", get(read).patch(edit).delete(delete))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 #[derive(Deserialize)]

@@ -15,6 +15,7 @@ mod forms;
 pub mod guard;
 pub mod headers;
 mod inbox;
+mod limits;
 mod memory;
 mod notes;
 mod passvault;
@@ -40,13 +41,15 @@ use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
 use leptos_axum::{LeptosRoutes, generate_route_list};
 use tower_http::CompressionLevel;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::auth::Accounts;
+use crate::auth::{Accounts, DemoKey};
+use crate::live::{StreamGate, StreamLimits};
 use crate::runs::Runs;
 
-pub use api::BODY_LIMIT;
+pub use limits::BODY_LIMIT;
 pub use app::model::TENANT_HEADER;
 
 /// File stem of the browser bundle: `/pkg/agent_os.HASH.js`, `.HASH.wasm`, `.HASH.css`
@@ -68,8 +71,11 @@ pub struct AppState {
     pub tools: Arc<dyn ToolsService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
-    pub login_throttle: Arc<auth::LoginThrottle>,
+    pub login_throttle: Arc<crate::auth::throttle::LoginThrottle>,
     pub allowed_hosts: guard::AllowedHosts,
+    pub streams: Arc<StreamGate>,
+    /// The demo agents' key, when they are served.
+    pub demo_key: Option<DemoKey>,
 }
 
 impl AppState {
@@ -80,6 +86,8 @@ impl AppState {
         runs: Arc<Runs>,
         accounts: Accounts,
         extra_hosts: &[String],
+        streams: StreamLimits,
+        demo_key: Option<DemoKey>,
     ) -> Self {
         // The build names the bundle after its content and lists the hashes here; Leptos
         // joins this path to the executable's folder, so it must be absolute.
@@ -119,6 +127,8 @@ impl AppState {
             accounts,
             login_throttle: Arc::default(),
             allowed_hosts: guard::AllowedHosts::new(addr, extra_hosts),
+            streams: Arc::new(StreamGate::new(streams)),
+            demo_key,
         }
     }
 }
@@ -151,7 +161,9 @@ impl Services {
     }
 }
 
-pub fn router(state: AppState) -> Router {
+/// The console's router; `demo`, when given, is served under `/demo` inside the same
+/// pipeline (hosts, origins, credentials, body limits, headers) as everything else.
+pub fn router(state: AppState, demo: Option<Router>) -> Router {
     let routes = generate_route_list(App);
     let services = Services {
         workspace: state.workspace.clone(),
@@ -167,8 +179,15 @@ pub fn router(state: AppState) -> Router {
     let fallback_services = services.clone();
     let options = state.leptos_options.clone();
     let hosts = state.allowed_hosts.clone();
-    let accounts = state.accounts.clone();
-    Router::new()
+    let door = context::Door {
+        accounts: state.accounts.clone(),
+        demo: state.demo_key.clone().filter(|_| demo.is_some()),
+    };
+    let mut console = Router::new();
+    if let Some(demo) = demo {
+        console = console.nest_service("/demo", demo);
+    }
+    console
         .route("/healthz", get(|| async { "ok" }))
         .merge(auth::routes())
         .merge(audit::routes())
@@ -198,10 +217,9 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             audit::record,
         ))
-        .layer(axum::middleware::from_fn_with_state(
-            accounts,
-            context::attach,
-        ))
+        // Inside the context: only a caller who may call the route sends a full body.
+        .layer(axum::middleware::from_fn(limits::bound_body))
+        .layer(axum::middleware::from_fn_with_state(door, context::attach))
         .layer(axum::middleware::from_fn(caching::cache_headers))
         .layer(axum::middleware::from_fn_with_state(hosts, guard::guard))
         .layer(axum::middleware::from_fn(headers::secure))
@@ -210,6 +228,8 @@ pub fn router(state: AppState) -> Router {
         // fastest level: a 10,000-item page (3 MB) shrinks twentyfold either way, and a
         // slower level costs more time than it saves on the wire.
         .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
+        // A handler that panics answers 500 like any failure, never a dropped connection.
+        .layer(CatchPanicLayer::custom(error::panicked))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

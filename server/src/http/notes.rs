@@ -7,14 +7,14 @@ use app::api::service::NotesService;
 use app::model::notes::{NewNote, NoteEdit, NoteQuery};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
 use super::AppState;
-use super::api::{BODY_LIMIT, parse_body};
+use super::api::parse_body;
 use super::context::Context;
 use super::error::HttpError;
 
@@ -30,7 +30,6 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/notes/{id}/versions/{version}/restore",
             post(restore),
         )
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 async fn list(

@@ -10,14 +10,14 @@ use app::api::service::PassvaultService;
 use app::model::passvault::{NewVaultEntry, RevealRequest, VaultEntryEdit};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::AppState;
-use super::api::{BODY_LIMIT, parse_body};
+use super::api::parse_body;
 use super::context::Context;
 use super::error::HttpError;
 
@@ -31,7 +31,6 @@ pub fn routes() -> Router<AppState> {
             get(read).patch(edit).delete(delete),
         )
         .route("/api/v1/passvault/{id}/reveal", post(reveal))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 #[derive(Deserialize)]

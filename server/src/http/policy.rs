@@ -12,7 +12,13 @@ pub enum Access {
     Public,
     /// A session or token with at least this role in its tenant.
     Needs(Role),
+    /// The built-in demo agents: only with the demo key (what the console's own demo
+    /// connectors send).
+    Demo,
 }
+
+/// Where the built-in demo agents are mounted.
+pub const DEMO_PREFIX: &str = "/demo/";
 
 /// Routes open to anyone. The bundle and icons carry nothing of any tenant.
 const PUBLIC: &[&str] = &[
@@ -200,6 +206,9 @@ const READING_FUNCTIONS: &[&str] = &[
 ];
 
 pub fn access(method: &Method, path: &str) -> Access {
+    if path.starts_with(DEMO_PREFIX) {
+        return Access::Demo;
+    }
     if PUBLIC.contains(&path)
         || PUBLIC_PREFIXES
             .iter()
@@ -232,9 +241,14 @@ fn change(method: &Method, path: &str) -> Option<&'static (&'static str, Role, &
 /// The action the audit trail records for a request that changes state, if it does.
 /// Changes whose handler writes its own audit entry, in the trail of the tenant the
 /// change concerns rather than the one the request acts in: answering an invitation
-/// (`invitation.accept` or `invitation.decline`, in the inviting tenant's trail) must not
-/// tell the user's current tenant which tenants invite them.
-const SELF_AUDITED: &[&str] = &["/auth/invitation"];
+/// (in the inviting tenant's trail), entering another tenant and founding one (in that
+/// tenant's) must not tell the user's current tenant which other tenants they belong to.
+const SELF_AUDITED: &[&str] = &[
+    "/auth/invitation",
+    "/auth/tenant",
+    "/auth/new-tenant",
+    "/api/v1/tenants",
+];
 
 pub fn audited(method: &Method, path: &str) -> Option<&'static str> {
     if *method == Method::GET

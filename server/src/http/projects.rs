@@ -7,14 +7,14 @@ use app::api::service::ProjectsService;
 use app::model::projects::{NewProject, ProjectEdit};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
 
 use super::AppState;
-use super::api::{BODY_LIMIT, parse_body};
+use super::api::parse_body;
 use super::context::Context;
 use super::error::HttpError;
 
@@ -27,7 +27,6 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/projects/{id}",
             get(read).patch(edit).delete(delete),
         )
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 #[derive(Deserialize)]

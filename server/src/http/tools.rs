@@ -8,13 +8,13 @@ use app::api::service::ToolsService;
 use app::workspace_tools::ToolPolicy;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
+use axum::extract::{Path as UrlPath, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde::Deserialize;
 
 use super::AppState;
-use super::api::{BODY_LIMIT, parse_body};
+use super::api::parse_body;
 use super::context::Context;
 use super::error::HttpError;
 
@@ -22,7 +22,6 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/v1/tools", get(list))
         .route("/api/v1/tools/{name}", put(set))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 #[derive(Deserialize)]

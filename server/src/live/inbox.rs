@@ -13,7 +13,7 @@ use tokio::sync::broadcast;
 use tokio::time::Instant;
 
 use super::sse::{CHUNK, HEARTBEAT, flush, serve};
-use super::{Live, TenantSignal};
+use super::{Live, StreamPermit, TenantSignal};
 use crate::clock::now_ms;
 use crate::store::feed::{FeedEntry, FeedSubject};
 use crate::store::{AskRecord, RunRecord, Store, StoreError};
@@ -222,6 +222,7 @@ pub fn inbox_stream(
     tenant_id: String,
     after: u64,
     access_ends: impl std::future::Future<Output = ()> + Send + 'static,
+    permit: StreamPermit,
 ) -> axum::response::Response {
     let (subscribing, releasing, tenant) = (live.clone(), live.clone(), tenant_id.clone());
     serve(
@@ -229,6 +230,7 @@ pub fn inbox_stream(
         "inbox stream",
         &tenant_id.clone(),
         access_ends,
+        permit,
         move |tx| async move {
             let mut receiver = subscribing.subscribe_tenant(&tenant_id);
             pump(&*store, &subscribing, &mut receiver, &tenant_id, after, &tx).await

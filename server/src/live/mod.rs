@@ -1,11 +1,14 @@
 //! Live fan-out: stored events are published per run after their transaction commits;
 //! [`sse`] serves them as Server-Sent Events that resume from any sequence without a gap
-//! or a duplicate; [`tenant`] and [`inbox`] do the same for each tenant's inbox.
+//! or a duplicate; [`tenant`] and [`inbox`] do the same for each tenant's inbox; [`caps`]
+//! bounds how many streams are open at once.
 
+mod caps;
 pub mod inbox;
 mod sse;
 mod tenant;
 
+pub use caps::{StreamGate, StreamLimits, StreamPermit, StreamRefusal};
 pub use sse::event_stream;
 pub use tenant::TenantSignal;
 

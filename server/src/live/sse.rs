@@ -9,7 +9,7 @@ use app::protocol::channel::{EventBody, RunEvent};
 use axum::body::Bytes;
 use tokio::sync::broadcast;
 
-use super::Live;
+use super::{Live, StreamPermit};
 use crate::store::{Store, StoreError};
 
 /// Whether a stream of this run can end: its run is over and no ask waits. Asks are
@@ -84,6 +84,7 @@ pub fn event_stream(
     run_id: String,
     after: u64,
     access_ends: impl std::future::Future<Output = ()> + Send + 'static,
+    permit: StreamPermit,
 ) -> axum::response::Response {
     let (subscribing, releasing, run) = (live.clone(), live.clone(), run_id.clone());
     serve(
@@ -91,6 +92,7 @@ pub fn event_stream(
         "event stream",
         &tenant_id.clone(),
         access_ends,
+        permit,
         move |tx| async move {
             let mut receiver = subscribing.subscribe(&run_id);
             pump(&*store, &mut receiver, &tenant_id, &run_id, after, &tx).await
@@ -108,11 +110,14 @@ pub fn event_stream(
 /// Every connection opens with `event: tenant` naming the tenant it streams: a page
 /// drawn for another one (the session switched tenants in another tab since) reloads
 /// rather than show this tenant's changes as its own.
+///
+/// The body holds the stream's `permit`, so its place is freed the moment the client goes.
 pub(super) fn serve<Fut>(
     live: Live,
     stream: &'static str,
     tenant: &str,
     access_ends: impl std::future::Future<Output = ()> + Send + 'static,
+    permit: StreamPermit,
     pump: impl FnOnce(tokio::sync::mpsc::Sender<Bytes>) -> Fut,
     released: impl FnOnce() + Send + 'static,
 ) -> axum::response::Response
@@ -142,6 +147,7 @@ where
         }
     });
     let body = futures_util::stream::poll_fn(move |cx| {
+        let _held = &permit;
         rx.poll_recv(cx).map(|next| next.map(Ok::<_, Infallible>))
     });
     (

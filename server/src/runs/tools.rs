@@ -4,12 +4,14 @@
 //! here, on the server, once — whatever result a receipt carries is replaced by what
 //! running it gave.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use app::error::ApiError;
 use app::protocol::ask::{AskOrigin, AskState};
 use app::protocol::receipts::{Receipt, ReceiptEnvelope, ReceiptTime, ValidatedAnswer};
 use app::workspace_tools::{ToolPolicy, WorkspaceCall, failed, is_workspace_tool};
+use futures_util::FutureExt;
 use serde_json::json;
 
 use super::Runs;
@@ -98,7 +100,24 @@ impl Runs {
             approved_by: (actor != CONSOLE).then(|| actor.to_owned()),
         };
         let result = match (call, self.tools.get()) {
-            (Ok(call), Some(tools)) => tools.run(tenant_id, call, &caller).await,
+            (Ok(call), Some(tools)) => {
+                // A tool that panics fails its call, not the run's answering turn (which
+                // would leave the thread waiting on it).
+                match AssertUnwindSafe(tools.run(tenant_id, call, &caller))
+                    .catch_unwind()
+                    .await
+                {
+                    Ok(result) => result,
+                    Err(panic) => {
+                        let incident = crate::incident::new_id();
+                        let said = crate::incident::panic_text(&*panic);
+                        tracing::error!(tool, panic = said, %incident, "a workspace tool panicked");
+                        failed(&format!(
+                            "the tool failed on the server (incident {incident} in its log)"
+                        ))
+                    }
+                }
+            }
             (Ok(_), None) => failed("the console's workspace tools are not available"),
             (Err(problem), _) => failed(&problem),
         };

@@ -92,8 +92,14 @@ pub trait AccountStore: Send + Sync {
     /// Creates a user unless the name is taken; false when it is.
     async fn create_user(&self, user: &UserRecord) -> Result<bool, StoreError>;
     async fn user_by_name(&self, name: &str) -> Result<Option<UserRecord>, StoreError>;
-    /// Replaces a user's password hash and ends every session of theirs.
-    async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError>;
+    /// Replaces a user's password hash, ends every session of theirs and revokes every
+    /// token of theirs (at `now_ms`): whoever had the old password may have made either.
+    async fn set_password(
+        &self,
+        user_id: &str,
+        password_hash: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
     /// The hosts the user lets remote media load from.
     async fn media_hosts(&self, user_id: &str) -> Result<Vec<String>, StoreError>;
     /// Replaces the hosts the user lets remote media load from.
@@ -150,6 +156,9 @@ pub trait AccountStore: Send + Sync {
     async fn revoke_token(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
 
     async fn create_setup_token(&self, digest: &str, now_ms: i64) -> Result<(), StoreError>;
+    /// Whether a setup token with this digest is unused while the store has no users: the
+    /// cheap check made before a password is hashed.
+    async fn setup_token_open(&self, digest: &str) -> Result<bool, StoreError>;
     /// Uses up the setup token with this digest and creates the first owner with their
     /// tenant, in one transaction: true for exactly one caller, and only while the store
     /// has no users.

@@ -56,9 +56,8 @@ pub fn refused_if_taken<T>(
 /// it; the failure itself (which may name tables, values or the database host) is logged.
 impl From<StoreError> for app::error::ApiError {
     fn from(error: StoreError) -> Self {
-        let incident = uuid::Uuid::new_v4().simple().to_string();
-        let incident = &incident[..8];
-        tracing::error!(%error, incident, "store operation failed");
+        let incident = crate::incident::new_id();
+        tracing::error!(%error, %incident, "store operation failed");
         app::error::ApiError::Storage(format!(
             "the store could not complete the request (incident {incident} in the server log)"
         ))
@@ -217,7 +216,7 @@ pub trait Store:
         archived_at_ms: Option<i64>,
     ) -> Result<Option<ThreadSummary>, StoreError>;
     /// The tenant's threads whose title or messages hold every one of `terms` (see
-    /// `notes::search_terms`), newest first, at most `limit`.
+    /// `app::search::search_terms`), newest first, at most `limit`.
     async fn search_threads(
         &self,
         tenant_id: &str,

@@ -23,12 +23,23 @@ impl ContextServiceImpl {
         Self { store }
     }
 
-    /// The ids in order, each once; refused when one is not the tenant's.
+    /// The ids in order, each once; refused when one is not the tenant's. The counts are
+    /// checked first, so a list of a million ids costs no lookup.
     async fn checked(
         &self,
         tenant: &str,
         pins: Pins,
     ) -> Result<(Vec<String>, Vec<String>), ApiError> {
+        for (field, ids) in [("notes", &pins.notes), ("memory", &pins.memory)] {
+            let mut distinct: Vec<&String> = ids.iter().collect();
+            distinct.sort();
+            distinct.dedup();
+            if distinct.len() > PINS_MOST {
+                return Err(ApiError::BadRequest(format!(
+                    "{field}: at most {PINS_MOST} may be pinned"
+                )));
+            }
+        }
         let mut notes: Vec<String> = Vec::new();
         for id in pins.notes {
             if notes.contains(&id) {
@@ -55,13 +66,6 @@ impl ContextServiceImpl {
                         "memory: there is no tenant or project memory entry {id:?}"
                     )));
                 }
-            }
-        }
-        for (field, count) in [("notes", notes.len()), ("memory", memory.len())] {
-            if count > PINS_MOST {
-                return Err(ApiError::BadRequest(format!(
-                    "{field}: at most {PINS_MOST} may be pinned"
-                )));
             }
         }
         Ok((notes, memory))

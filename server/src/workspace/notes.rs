@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use app::search::search_terms;
 use app::api::service::NotesService;
 use app::error::ApiError;
 use app::model::RequestContext;
@@ -13,7 +14,7 @@ use app::model::notes::{
 
 use crate::clock::now_ms;
 use crate::store::Store;
-use crate::store::notes::{NoteContent, NoteFilter, NoteWrite, search_terms};
+use crate::store::notes::{NoteContent, NoteFilter, NoteWrite};
 
 pub struct NotesServiceImpl {
     store: Arc<dyn Store>,
@@ -73,6 +74,41 @@ impl NotesServiceImpl {
     }
 }
 
+/// The store's filter for a list or search as a client asked for it.
+fn filter_of(query: &NoteQuery) -> NoteFilter {
+    NoteFilter {
+        terms: query.q.as_deref().map(search_terms).unwrap_or_default(),
+        tag: query
+            .tag
+            .as_deref()
+            .map(|tag| tag.trim().to_lowercase())
+            .filter(|tag| !tag.is_empty()),
+        project_id: query.project_id.clone().filter(|id| !id.is_empty()),
+        with_unfiled: false,
+        offset: query.offset.unwrap_or(0),
+        limit: query.limit.unwrap_or(50).clamp(1, PAGE_MOST),
+    }
+}
+
+impl NotesServiceImpl {
+    /// A list or search as an agent in a thread of `project` sees it: that project's
+    /// notes and those filed in none, never another project's. A thread in no project
+    /// sees the whole workspace, as its operator does.
+    pub async fn list_within(
+        &self,
+        tenant: &str,
+        query: &NoteQuery,
+        project: Option<&str>,
+    ) -> Result<NoteList, ApiError> {
+        let mut filter = filter_of(query);
+        if let Some(project) = project {
+            filter.project_id = Some(project.to_owned());
+            filter.with_unfiled = true;
+        }
+        Ok(self.store.list_notes(tenant, &filter).await?)
+    }
+}
+
 fn missing(id: &str) -> ApiError {
     ApiError::NotFound(format!("note {id:?} does not exist"))
 }
@@ -84,18 +120,11 @@ impl NotesService for NotesServiceImpl {
         context: &RequestContext,
         query: &NoteQuery,
     ) -> Result<NoteList, ApiError> {
-        let filter = NoteFilter {
-            terms: query.q.as_deref().map(search_terms).unwrap_or_default(),
-            tag: query
-                .tag
-                .as_deref()
-                .map(|tag| tag.trim().to_lowercase())
-                .filter(|tag| !tag.is_empty()),
-            project_id: query.project_id.clone().filter(|id| !id.is_empty()),
-            offset: query.offset.unwrap_or(0),
-            limit: query.limit.unwrap_or(50).clamp(1, PAGE_MOST),
-        };
-        Ok(self.store.list_notes(&context.tenant, &filter).await?)
+        crate::fault::panic_point("notes.list");
+        Ok(self
+            .store
+            .list_notes(&context.tenant, &filter_of(query))
+            .await?)
     }
 
     async fn get_note(&self, context: &RequestContext, id: &str) -> Result<Note, ApiError> {

@@ -15,7 +15,7 @@ use app::model::passvault::{
 use app::model::{AuditEntry, RequestContext, Role};
 
 use crate::auth::password;
-use crate::auth::throttle::{PER_ACCOUNT, Throttle, WINDOW_MS};
+use crate::auth::throttle::{PER_USER_RECHECK, Throttle, WINDOW_MS};
 use crate::clock::{EDIT_TRIES, now_ms, stamp_after};
 use crate::store::{Store, refused_if_taken};
 use crate::vault::{Vault, missing};
@@ -23,7 +23,8 @@ use crate::vault::{Vault, missing};
 pub struct PassvaultServiceImpl {
     store: Arc<dyn Store>,
     vault: Arc<Vault>,
-    /// Wrong passwords given to reveal, per user.
+    /// Wrong passwords given to reveal, per user (a password is the user's in every
+    /// tenant, so the count is too).
     reveals: Throttle,
 }
 
@@ -32,7 +33,7 @@ impl PassvaultServiceImpl {
         Self {
             store,
             vault,
-            reveals: Throttle::new(PER_ACCOUNT, WINDOW_MS),
+            reveals: Throttle::new(PER_USER_RECHECK, WINDOW_MS),
         }
     }
 
@@ -90,7 +91,9 @@ impl PassvaultServiceImpl {
             || password::decoy().to_owned(),
             |user| user.password_hash.clone(),
         );
-        let matched = password::verify_blocking(stored, given.expose().to_owned()).await;
+        let matched = password::verify_blocking(stored, given.expose().to_owned())
+            .await
+            .map_err(|busy| ApiError::TooManyRequests(busy.to_string()))?;
         Ok(matched && user.is_some())
     }
 
@@ -239,24 +242,30 @@ impl PassvaultService for PassvaultServiceImpl {
         password: SecretText,
     ) -> Result<Revealed, ApiError> {
         context.require(Role::Owner, "revealing a secret")?;
-        let key = format!("{}/{}", context.tenant, context.user_id);
+        if self.store.vault_entry(&context.tenant, id).await?.is_none() {
+            return Err(missing(id));
+        }
+        let key = &context.user_id;
         let now = now_ms();
-        if let Some(until) = self.reveals.blocked_until(&key, now) {
+        if let Err(until) = self.reveals.reserve(key, now) {
             return Err(ApiError::TooManyRequests(format!(
                 "too many wrong passwords; reveal again in {} minutes",
                 (until - now).div_euclid(60_000) + 1
             )));
         }
-        if self.store.vault_entry(&context.tenant, id).await?.is_none() {
-            return Err(missing(id));
-        }
-        if !self.password_matches(context, &password).await? {
-            self.reveals.failed(&key, now);
-            self.audit(context, "passvault.reveal_refused", id).await;
-            tracing::warn!(user = %context.actor, entry = id, "a reveal was refused: wrong password");
-            return Err(ApiError::Forbidden(
-                "password: that is not your password; the value stays hidden".into(),
-            ));
+        match self.password_matches(context, &password).await {
+            Ok(true) => self.reveals.succeeded(key),
+            Ok(false) => {
+                self.audit(context, "passvault.reveal_refused", id).await;
+                tracing::warn!(user = %context.actor, entry = id, "a reveal was refused: wrong password");
+                return Err(ApiError::Forbidden(
+                    "password: that is not your password; the value stays hidden".into(),
+                ));
+            }
+            Err(error) => {
+                self.reveals.cancel(key, now);
+                return Err(error);
+            }
         }
         let (entry, value) = self.vault.open(&context.tenant, id).await?;
         Ok(Revealed {

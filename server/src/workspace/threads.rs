@@ -74,7 +74,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
         tenant_id: &str,
         query: &str,
     ) -> Result<Vec<ThreadSummary>, ApiError> {
-        let terms = crate::store::notes::search_terms(query);
+        let terms = app::search::search_terms(query);
         Ok(self.store.search_threads(tenant_id, &terms, 50).await?)
     }
 

@@ -42,6 +42,23 @@ impl WorkspaceToolsImpl {
         }
     }
 
+    /// The note, when an agent in a thread of `project` may see it: one of another
+    /// project is missing to it, in the same words as one that does not exist.
+    async fn visible_note(
+        &self,
+        context: &RequestContext,
+        project: Option<&str>,
+        id: &str,
+    ) -> Result<app::model::notes::Note, ApiError> {
+        let note = self.notes.get_note(context, id).await?;
+        match (project, note.project_id.as_deref()) {
+            (Some(thread), Some(filed)) if thread != filed => Err(ApiError::NotFound(format!(
+                "note {id:?} does not exist"
+            ))),
+            _ => Ok(note),
+        }
+    }
+
     async fn settings(&self, tenant: &str) -> Result<Vec<ToolSetting>, ApiError> {
         let mut settings = Vec::new();
         for tool in definitions() {
@@ -84,7 +101,10 @@ impl WorkspaceToolsImpl {
                     limit: Some(limit),
                     ..NoteQuery::default()
                 };
-                let found = self.notes.list_notes(&context, &query).await?;
+                let found = self
+                    .notes
+                    .list_within(tenant, &query, project.as_deref())
+                    .await?;
                 let notes: Vec<Value> = found
                     .notes
                     .iter()
@@ -96,7 +116,7 @@ impl WorkspaceToolsImpl {
                 Ok(json!({ "notes": notes }))
             }
             WorkspaceCall::NoteRead { id } => {
-                let note = self.notes.get_note(&context, &id).await?;
+                let note = self.visible_note(&context, project.as_deref(), &id).await?;
                 Ok(
                     json!({"id": note.id, "title": note.title, "body": note.body,
                           "tags": note.tags, "version": note.version,
@@ -126,6 +146,7 @@ impl WorkspaceToolsImpl {
                 tags,
                 version,
             } => {
+                self.visible_note(&context, project.as_deref(), &id).await?;
                 let edit = NoteEdit {
                     title: Some(title),
                     body: Some(body),

@@ -76,6 +76,19 @@ impl Api {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
+    /// What a demo agent shows at `path` (`/demo/openai/v1/requests`, say): its
+    /// introspection answers to the demo key alone.
+    pub async fn demo_get(&self, path: &str) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .get(self.url(path))
+            .bearer_auth(super::DEMO_KEY)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
     pub async fn thread(&self, agent: Option<&str>) -> String {
         let body = match agent {
             Some(agent) => json!({ "agent": agent }),

@@ -48,6 +48,9 @@ fn owned(env: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The key every test server's demo agents answer to (`AGENT_OS_DEMO_KEY`).
+pub const DEMO_KEY: &str = "demo-key";
+
 /// The owner every test server has, in tenant `default`.
 pub const TEST_USER: &str = "tester";
 pub const TEST_PASSWORD: &str = "tester-password-1";
@@ -234,6 +237,7 @@ impl TestServer {
             .args(&args)
             .env("RUST_LOG", "error")
             .env("AGENT_OS_DEMO_DELAY_MS", "0")
+            .env("AGENT_OS_DEMO_KEY", DEMO_KEY)
             .envs(env.iter().map(|(name, value)| (name, value)))
             .stdout(Stdio::null())
             .stderr(stderr)

@@ -25,6 +25,8 @@ pub struct AgUiConnector {
     /// What the console offers the agent to call back (AG-UI has no tool discovery).
     tools: Vec<Value>,
     suggestions: Vec<String>,
+    /// Sent as `Authorization: Bearer …` with each run.
+    bearer: Option<String>,
 }
 
 impl AgUiConnector {
@@ -34,7 +36,14 @@ impl AgUiConnector {
             url: url.to_owned(),
             tools,
             suggestions,
+            bearer: None,
         }
+    }
+
+    /// The connector sending `bearer` as its key.
+    pub fn with_bearer(mut self, bearer: Option<String>) -> Self {
+        self.bearer = bearer;
+        self
     }
 
     /// The tools configured for the agent, then the console's workspace tools and the
@@ -176,14 +185,14 @@ impl Connector for AgUiConnector {
 
     async fn launch(&self, host: &Arc<Host>, launch: Launch) -> Result<(), String> {
         let streaming = Arc::clone(host);
-        let url = self.url.clone();
+        let (url, bearer) = (self.url.clone(), self.bearer.clone());
         let (tenant_id, run_id) = (launch.tenant_id.clone(), launch.run_id.clone());
         host.stream(&launch.tenant_id, &launch.run_id, async move {
             stream::drive(
                 &streaming,
                 &tenant_id,
                 &run_id,
-                &url,
+                (&url, bearer.as_deref()),
                 launch.input,
                 launch.options,
             )

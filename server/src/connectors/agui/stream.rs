@@ -22,14 +22,14 @@ pub(super) async fn drive(
     host: &Host,
     tenant_id: &str,
     run_id: &str,
-    url: &str,
+    (url, bearer): (&str, Option<&str>),
     input: Value,
     options: RunOptions,
 ) {
     let request = StreamRequest {
         url,
         body: &input,
-        bearer: None,
+        bearer,
         retries: 0,
     };
     let outcome = match sse_stream::send(host, &request).await {

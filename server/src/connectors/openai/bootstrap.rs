@@ -5,7 +5,9 @@
 //!
 //! The document is JSON; `transports` is either an object keyed by name or a list of
 //! names or `{type|name, url}`; AG-UI goes by `agui`, `ag-ui` or `ag_ui`, its URL relative
-//! to the document's (default `{base}/agui`). `capabilities` is an object of flags.
+//! to the document's (default `{base}/agui`) and on the document's own origin: the API key
+//! goes with each run, so a document cannot send it to another host. `capabilities` is an
+//! object of flags.
 //! `"resume": "previous_response_id"` says the runtime's own resume form: a paused
 //! response is continued by its id.
 
@@ -40,7 +42,8 @@ pub fn parse(document: &Value, document_url: &str) -> Bootstrap {
             Some(url) => base.join(url).ok()?,
             None => base.join("agui").ok()?,
         };
-        matches!(joined.scheme(), "http" | "https").then(|| joined.to_string())
+        (matches!(joined.scheme(), "http" | "https") && joined.origin() == base.origin())
+            .then(|| joined.to_string())
     };
     let url_of = |entry: &Value| {
         entry
@@ -146,6 +149,20 @@ mod tests {
             None
         );
         assert_eq!(parse(&json!("not an object"), AT), Bootstrap::default());
+    }
+
+    #[test]
+    fn an_ag_ui_endpoint_on_another_origin_is_not_taken_so_the_key_stays_home() {
+        for elsewhere in [
+            "https://evil.example/agui",
+            "//evil.example/agui",
+            "http://127.0.0.1:10/agui",
+            "https://127.0.0.1:9/agui",
+            "http://evil.example\\@127.0.0.1:9/agui",
+        ] {
+            let document = json!({"transports": {"agui": {"url": elsewhere}}});
+            assert_eq!(parse(&document, AT).agui, None, "{elsewhere}");
+        }
     }
 
     #[test]

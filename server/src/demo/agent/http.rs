@@ -9,52 +9,94 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::resume::resume_script;
-use super::scenarios::{script, tool_answer};
+use super::scenarios::{long_item, long_tail, script, tool_answer};
 use super::{DemoAgent, Run, Step, TOOLS, say};
 
 fn sse_frame(event: &Value) -> Bytes {
     Bytes::from(format!("data: {event}\n\n"))
 }
 
-/// Streams `frames` with the demo's pacing; notices a client that goes away.
+/// What became of sending one step.
+enum Played {
+    Sent,
+    /// The client went away (recorded as a cancellation).
+    Gone,
+}
+
+/// Sends one step with the demo's pacing.
+async fn play(
+    step: Step,
+    tx: &mpsc::Sender<Bytes>,
+    delay: std::time::Duration,
+    last_tick: &mut Option<tokio::time::Instant>,
+) -> Played {
+    let sent = match step {
+        Step::Event(event) => {
+            if !delay.is_zero() {
+                tokio::select! {
+                    () = tx.closed() => return Played::Gone,
+                    () = tokio::time::sleep(delay) => {}
+                }
+            }
+            tx.send(sse_frame(&event)).await.is_ok()
+        }
+        Step::Unpaced(event) => tx.send(sse_frame(&event)).await.is_ok(),
+        Step::Hang => {
+            tx.closed().await;
+            false
+        }
+        Step::Tick(period) => {
+            let deadline = last_tick.unwrap_or_else(tokio::time::Instant::now) + period;
+            *last_tick = Some(deadline);
+            tokio::select! {
+                () = tx.closed() => false,
+                () = tokio::time::sleep_until(deadline) => true,
+            }
+        }
+        // Made one item at a time as it is sent: however long the run, the demo holds
+        // one item of it.
+        Step::Long {
+            run_id,
+            items,
+            seconds,
+        } => {
+            for n in 0..items {
+                for step in long_item(&run_id, n) {
+                    if let Played::Gone = Box::pin(play(step, tx, delay, last_tick)).await {
+                        return Played::Gone;
+                    }
+                }
+            }
+            for step in long_tail(&run_id, seconds) {
+                if let Played::Gone = Box::pin(play(step, tx, delay, last_tick)).await {
+                    return Played::Gone;
+                }
+            }
+            true
+        }
+    };
+    if sent { Played::Sent } else { Played::Gone }
+}
+
+/// Streams `steps` with the demo's pacing; notices a client that goes away. At most
+/// [`super::MOST_STREAMS`] stream at once; past that the demo answers 503.
 fn stream_response(agent: DemoAgent, run_id: String, steps: Vec<Step>) -> Response {
+    let Some(slot) = agent.stream_slot() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({ "error": "the demo agent is streaming as many runs as it serves at once; try again" })),
+        )
+            .into_response();
+    };
     let (tx, rx) = mpsc::channel::<Bytes>(16);
     let delay = agent.inner.delay;
     tokio::spawn(async move {
+        let _slot = slot;
         let mut last_tick = None;
         for step in steps {
-            match step {
-                Step::Event(event) => {
-                    if !delay.is_zero() {
-                        tokio::select! {
-                            () = tx.closed() => { agent.record_cancel(&run_id); return; }
-                            () = tokio::time::sleep(delay) => {}
-                        }
-                    }
-                    if tx.send(sse_frame(&event)).await.is_err() {
-                        agent.record_cancel(&run_id);
-                        return;
-                    }
-                }
-                Step::Unpaced(event) => {
-                    if tx.send(sse_frame(&event)).await.is_err() {
-                        agent.record_cancel(&run_id);
-                        return;
-                    }
-                }
-                Step::Hang => {
-                    tx.closed().await;
-                    agent.record_cancel(&run_id);
-                    return;
-                }
-                Step::Tick(period) => {
-                    let deadline = last_tick.unwrap_or_else(tokio::time::Instant::now) + period;
-                    last_tick = Some(deadline);
-                    tokio::select! {
-                        () = tx.closed() => { agent.record_cancel(&run_id); return; }
-                        () = tokio::time::sleep_until(deadline) => {}
-                    }
-                }
+            if let Played::Gone = play(step, &tx, delay, &mut last_tick).await {
+                agent.record_cancel(&run_id);
+                return;
             }
         }
     });

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use sha2::Digest;
 
 mod catalog;
 mod http;
@@ -47,8 +48,24 @@ pub struct DemoAgent {
     inner: Arc<DemoInner>,
 }
 
+/// Runs the demo agent streams at once; past it, it answers 503.
+pub const MOST_STREAMS: usize = 32;
+/// Cancellations and resumes kept for a test to read, and threads whose approvals are
+/// remembered: the latest ones, so the demo's memory stays bounded.
+const KEPT: usize = 200;
+const THREADS_REMEMBERED: usize = 1000;
+
+struct StreamSlots(Arc<tokio::sync::Semaphore>);
+
+impl Default for StreamSlots {
+    fn default() -> Self {
+        Self(Arc::new(tokio::sync::Semaphore::new(MOST_STREAMS)))
+    }
+}
+
 #[derive(Default)]
 struct DemoInner {
+    streams: StreamSlots,
     cancelled: Mutex<Vec<String>>,
     /// Every resume received: its run id, and each interrupt it answered with its status
     /// and whether a password or secret came with it (never the value).
@@ -82,26 +99,37 @@ impl DemoAgent {
             .iter()
             .map(|entry| {
                 let payload = entry.get("payload");
-                let secret = ["password", "value"]
+                let given = ["password", "value"]
                     .iter()
-                    .find_map(|field| payload?.get(*field)?.as_str())
-                    .map(|text| if text.is_empty() { "empty" } else { "given" });
+                    .find_map(|field| payload?.get(*field)?.as_str());
+                let secret = given.map(|text| if text.is_empty() { "empty" } else { "given" });
+                // For the holder of the demo key (a test) to check the value arrived
+                // whole; never said in the thread.
+                let digest = given
+                    .filter(|text| !text.is_empty())
+                    .map(|text| hex::encode(sha2::Sha256::digest(text.as_bytes())));
                 json!({
                     "interruptId": entry.get("interruptId"),
                     "status": entry.get("status"),
                     "secret": secret,
+                    "sha256": digest,
                 })
             })
             .collect();
         if let Ok(mut list) = self.inner.resumes.lock() {
-            list.push(json!({ "runId": run_id, "interrupts": answered }));
+            keep_latest(&mut list, json!({ "runId": run_id, "interrupts": answered }));
         }
     }
 
     fn record_cancel(&self, run_id: &str) {
         if let Ok(mut list) = self.inner.cancelled.lock() {
-            list.push(run_id.to_owned());
+            keep_latest(&mut list, run_id.to_owned());
         }
+    }
+
+    /// A place to stream one more run, while fewer than [`MOST_STREAMS`] stream.
+    fn stream_slot(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.inner.streams.0.clone().try_acquire_owned().ok()
     }
 
     fn remembered(&self, thread_id: &str) -> HashSet<String> {
@@ -115,11 +143,22 @@ impl DemoAgent {
 
     fn remember(&self, thread_id: &str, key: &str) {
         if let Ok(mut map) = self.inner.session_approvals.lock() {
+            if map.len() >= THREADS_REMEMBERED && !map.contains_key(thread_id) {
+                map.clear();
+            }
             map.entry(thread_id.to_owned())
                 .or_default()
                 .insert(key.to_owned());
         }
     }
+}
+
+/// Appends `entry`, dropping the oldest past [`KEPT`].
+fn keep_latest<T>(list: &mut Vec<T>, entry: T) {
+    if list.len() >= KEPT {
+        list.remove(0);
+    }
+    list.push(entry);
 }
 
 /// One thing the stream does.
@@ -132,6 +171,12 @@ enum Step {
     Tick(std::time::Duration),
     /// An event sent at once, without the demo's pacing (bulk loads).
     Unpaced(Value),
+    /// `long N S`, made item by item as it is sent.
+    Long {
+        run_id: String,
+        items: usize,
+        seconds: u64,
+    },
 }
 
 fn now_ms() -> i64 {

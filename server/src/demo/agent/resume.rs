@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
-use sha2::Digest;
 
 use super::{DemoAgent, Run, Step, call, ev, say, tasks_state};
 
@@ -119,10 +118,7 @@ pub(super) fn resume_script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> 
         } else {
             (
                 "{\"exit_code\":0,\"output\":\"restarted web\"}".to_owned(),
-                format!(
-                    "Restarted web with the password you gave ({} characters, not repeated here).",
-                    password.chars().count()
-                ),
+                "Restarted web with the password you gave.".to_owned(),
             )
         };
         steps.push(ev(
@@ -136,16 +132,12 @@ pub(super) fn resume_script(agent: &DemoAgent, input: &Value, run: &Run<'_>) -> 
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        // Neither the value nor anything made from it (a length, a digest) goes into the
+        // thread: whoever reads the thread may not be whoever may read the secret.
         let text = if value.is_empty() {
             "Skipped: DEMO_TOKEN stays unset.".to_owned()
         } else {
-            // A fingerprint, not the value: enough for whoever sent it to see it arrived.
-            let digest = hex::encode(sha2::Sha256::digest(value.as_bytes()));
-            format!(
-                "Saved DEMO_TOKEN ({} characters, SHA-256 beginning {}).",
-                value.chars().count(),
-                &digest[..12]
-            )
+            "Saved DEMO_TOKEN.".to_owned()
         };
         say(&mut steps, &message, &text);
     } else if answers.contains_key("terminal-read") {

@@ -393,51 +393,79 @@ const LONG_DELTA_PERIOD: std::time::Duration = std::time::Duration::from_millis(
 
 /// `long N S`: N timeline items at once (four messages to each tool call with its
 /// result), then a message that streams 200 deltas a second for S seconds. The load of
-/// the long-run benchmark.
+/// the long-run benchmark; made item by item as it is sent ([`long_item`], [`long_tail`]).
 fn long_run(steps: &mut Vec<Step>, run: &Run<'_>, items: usize, seconds: u64) {
+    steps.push(Step::Long {
+        run_id: run.run_id.to_owned(),
+        items,
+        seconds,
+    });
+}
+
+/// Item `n` of a `long` run, sent at once (the load sets its own pace).
+pub(super) fn long_item(run_id: &str, n: usize) -> Vec<Step> {
     let mut bulk = Vec::new();
-    for n in 0..items {
-        if n % 5 == 4 {
-            call(
-                &mut bulk,
-                &format!("c{n}-{}", run.run_id),
-                "add_task",
-                &format!("{{\"title\":\"task {n}\"}}"),
-                Some(&format!("{{\"id\":{n},\"title\":\"task {n}\"}}")),
-            );
-        } else {
-            let id = format!("m{n}-{}", run.run_id);
-            bulk.push(ev(
-                "TEXT_MESSAGE_START",
-                json!({"messageId": id, "role": "assistant"}),
-            ));
-            bulk.push(ev(
-                "TEXT_MESSAGE_CONTENT",
-                json!({"messageId": id, "delta": format!("Item {n}: the board has {n} entries so far, each one checked twice.")}),
-            ));
-            bulk.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
-        }
-    }
-    if seconds > 0 {
-        let id = format!("live-{}", run.run_id);
+    if n % 5 == 4 {
+        call(
+            &mut bulk,
+            &format!("c{n}-{run_id}"),
+            "add_task",
+            &format!("{{\"title\":\"task {n}\"}}"),
+            Some(&format!("{{\"id\":{n},\"title\":\"task {n}\"}}")),
+        );
+    } else {
+        let id = format!("m{n}-{run_id}");
         bulk.push(ev(
             "TEXT_MESSAGE_START",
             json!({"messageId": id, "role": "assistant"}),
         ));
-        for n in 0..seconds * 200 {
-            bulk.push(Step::Tick(LONG_DELTA_PERIOD));
-            bulk.push(ev(
-                "TEXT_MESSAGE_CONTENT",
-                json!({"messageId": id, "delta": format!("w{n} ")}),
-            ));
-        }
+        bulk.push(ev(
+            "TEXT_MESSAGE_CONTENT",
+            json!({"messageId": id, "delta": format!("Item {n}: the board has {n} entries so far, each one checked twice.")}),
+        ));
         bulk.push(ev("TEXT_MESSAGE_END", json!({"messageId": id})));
     }
-    // The load sets its own pace: none for the items, LONG_DELTA_PERIOD for the tail.
-    steps.extend(bulk.into_iter().map(|step| match step {
+    unpaced(bulk)
+}
+
+/// The streaming tail of a `long` run: 200 deltas a second for `seconds`.
+pub(super) fn long_tail(run_id: &str, seconds: u64) -> Box<dyn Iterator<Item = Step> + Send> {
+    if seconds == 0 {
+        return Box::new(std::iter::empty());
+    }
+    let id = format!("live-{run_id}");
+    let start = ev(
+        "TEXT_MESSAGE_START",
+        json!({"messageId": id, "role": "assistant"}),
+    );
+    let end = ev("TEXT_MESSAGE_END", json!({"messageId": id}));
+    let deltas = (0..seconds * 200).flat_map(move |n| {
+        [
+            Step::Tick(LONG_DELTA_PERIOD),
+            ev(
+                "TEXT_MESSAGE_CONTENT",
+                json!({"messageId": id, "delta": format!("w{n} ")}),
+            ),
+        ]
+    });
+    Box::new(
+        std::iter::once(start)
+            .chain(deltas)
+            .chain(std::iter::once(end))
+            .map(without_pace),
+    )
+}
+
+/// The steps without the demo's pacing.
+fn unpaced(steps: Vec<Step>) -> Vec<Step> {
+    steps.into_iter().map(without_pace).collect()
+}
+
+fn without_pace(step: Step) -> Step {
+    match step {
         Step::Event(event) => Step::Unpaced(event),
         other => other,
-    }));
+    }
 }
 
 fn artifacts(steps: &mut Vec<Step>, run: &Run<'_>) {

@@ -2,7 +2,7 @@
 //! and Chat Completions) and `/openai-chat/v1` (Chat Completions only, so negotiation has
 //! something to fall back from), `/openai-chat-500/v1` (its Responses API fails with 500,
 //! as a LiteLLM proxy's does for a model it cannot serve that way); `/runtime/v1` is a runtime whose bootstrap document offers
-//! AG-UI (the demo agent), `/runtime-broken/v1` one whose offered AG-UI answers 404. It wants the bearer key [`KEY`], streams like the hosted
+//! AG-UI (the demo agent), `/runtime-broken/v1` one whose offered AG-UI answers 404. It answers only to the demo key (the console's door checks it), streams like the hosted
 //! APIs do, and keeps the requests it was sent for tests to read. It keeps its latest
 //! responses (`store: true`) until it restarts: a request naming one
 //! (`previous_response_id`) continues it, one naming a response it does not have is
@@ -25,15 +25,12 @@ use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
 use wire::{Api, Step};
-
-/// The key the demo endpoint accepts (it guards nothing: the demo has no secrets).
-pub const KEY: &str = "demo-key";
 
 /// Words the demo model understands, offered on an empty thread.
 pub const SCENARIOS: [&str; 8] = [
@@ -45,9 +42,24 @@ const KEPT: usize = 200;
 /// The most responses kept to be continued.
 const KEPT_RESPONSES: usize = 1000;
 
-#[derive(Clone, Default)]
+/// Responses the model streams at once; past it, it answers 503.
+const MOST_STREAMS: usize = 32;
+/// Messages remembered as answered with 429 once.
+const BUSY_REMEMBERED: usize = 1000;
+
+#[derive(Clone)]
 pub struct DemoModel {
     inner: Arc<Mutex<Seen>>,
+    streams: Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for DemoModel {
+    fn default() -> Self {
+        Self {
+            inner: Arc::default(),
+            streams: Arc::new(tokio::sync::Semaphore::new(MOST_STREAMS)),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -102,26 +114,7 @@ fn error(status: StatusCode, message: &str, code: &str) -> Response {
     (status, Json(body)).into_response()
 }
 
-fn authorized(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        == Some(KEY)
-}
-
-fn refused_key() -> Response {
-    error(
-        StatusCode::UNAUTHORIZED,
-        "Incorrect API key provided.",
-        "invalid_api_key",
-    )
-}
-
-async fn models(headers: HeaderMap) -> Response {
-    if !authorized(&headers) {
-        return refused_key();
-    }
+async fn models() -> Response {
     Json(json!({"object": "list", "data": [{"id": "demo-model", "object": "model", "owned_by": "agent-os"}]}))
         .into_response()
 }
@@ -183,18 +176,15 @@ async fn requests(State(model): State<DemoModel>) -> Response {
     Json(Value::Array(seen)).into_response()
 }
 
-async fn responses(State(model): State<DemoModel>, headers: HeaderMap, body: Bytes) -> Response {
-    answer(model, headers, body, Api::Responses).await
+async fn responses(State(model): State<DemoModel>, body: Bytes) -> Response {
+    answer(model, body, Api::Responses).await
 }
 
-async fn chat(State(model): State<DemoModel>, headers: HeaderMap, body: Bytes) -> Response {
-    answer(model, headers, body, Api::Chat).await
+async fn chat(State(model): State<DemoModel>, body: Bytes) -> Response {
+    answer(model, body, Api::Chat).await
 }
 
-async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> Response {
-    if !authorized(&headers) {
-        return refused_key();
-    }
+async fn answer(model: DemoModel, body: Bytes, api: Api) -> Response {
     let request: Value = match serde_json::from_slice(&body) {
         Ok(Value::Object(request)) => Value::Object(request),
         _ => {
@@ -245,6 +235,10 @@ async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> 
             .push(json!({"api": api.name(), "body": request, "response_id": response_id}));
         if busy_first
             && let wire::Last::User(text) = &last
+            && (seen.busy.len() < BUSY_REMEMBERED || {
+                seen.busy.clear();
+                true
+            })
             && seen.busy.insert(text.clone())
         {
             let mut response = error(
@@ -258,7 +252,14 @@ async fn answer(model: DemoModel, headers: HeaderMap, body: Bytes, api: Api) -> 
             return response;
         }
     }
-    wire::stream(api, script(&last), &response_id)
+    let Ok(slot) = model.streams.clone().try_acquire_owned() else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the demo model is streaming as many responses as it serves at once",
+            "overloaded",
+        );
+    };
+    wire::stream(api, script(&last), &response_id, slot)
 }
 
 /// What the model does for the conversation's last entry.

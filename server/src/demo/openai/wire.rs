@@ -370,8 +370,14 @@ fn chat_frames(steps: Vec<Step>) -> Frames {
     }
 }
 
-/// Streams the script as Server-Sent Events with the demo's pacing.
-pub fn stream(api: Api, steps: Vec<Step>, response_id: &str) -> Response {
+/// Streams the script as Server-Sent Events with the demo's pacing, holding `slot` until
+/// it ends.
+pub fn stream(
+    api: Api,
+    steps: Vec<Step>,
+    response_id: &str,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> Response {
     let Frames { frames, hang, done } = match api {
         Api::Responses => responses_frames(steps, response_id),
         Api::Chat => chat_frames(steps),
@@ -379,6 +385,7 @@ pub fn stream(api: Api, steps: Vec<Step>, response_id: &str) -> Response {
     let delay = super::super::default_delay();
     let (tx, rx) = mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
+        let _slot = slot;
         for (sequence, mut frame) in frames.into_iter().enumerate() {
             if api == Api::Responses {
                 frame["sequence_number"] = json!(sequence);

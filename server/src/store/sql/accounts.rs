@@ -103,7 +103,12 @@ impl AccountStore for SqlStore {
         Ok(())
     }
 
-    async fn set_password(&self, user_id: &str, password_hash: &str) -> Result<(), StoreError> {
+    async fn set_password(
+        &self,
+        user_id: &str,
+        password_hash: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
         let mut transaction = self.begin_write().await?;
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
             .bind(password_hash)
@@ -114,6 +119,13 @@ impl AccountStore for SqlStore {
             .bind(user_id)
             .execute(&mut *transaction)
             .await?;
+        sqlx::query(
+            "UPDATE api_tokens SET revoked_at_ms = $1 WHERE user_id = $2 AND revoked_at_ms IS NULL",
+        )
+        .bind(now_ms)
+        .bind(user_id)
+        .execute(&mut *transaction)
+        .await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -402,6 +414,17 @@ impl AccountStore for SqlStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn setup_token_open(&self, digest: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS open FROM setup_tokens \
+             WHERE digest = $1 AND used_at_ms IS NULL AND NOT EXISTS (SELECT 1 FROM users)",
+        )
+        .bind(digest)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
     }
 
     async fn complete_setup(

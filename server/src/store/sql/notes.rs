@@ -2,6 +2,7 @@
 //! does its own way (SQLite's FTS5 table kept by triggers, PostgreSQL's generated
 //! `tsvector`), both fed the same plain words.
 
+use app::search::snippet;
 use app::model::notes::{Note, NoteList, NoteSummary, NoteVersion, NoteVersionSummary, ThreadLink};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -9,7 +10,7 @@ use sqlx::any::AnyRow;
 use super::rows::to_u64;
 use super::{Dialect, SqlStore};
 use crate::store::StoreError;
-use crate::store::notes::{NoteContent, NoteFilter, NoteStore, NoteWrite, snippet};
+use crate::store::notes::{NoteContent, NoteFilter, NoteStore, NoteWrite};
 
 const NOTE_COLUMNS: &str = "n.id, n.title, n.body, n.tags, n.project_id, n.version, \
      n.created_at_ms, n.created_by, n.updated_at_ms, n.updated_by";
@@ -101,7 +102,11 @@ impl SqlStore {
         }
         if let Some(project) = &filter.project_id {
             let at = next(project.clone(), &mut parameters);
-            conditions.push(format!("n.project_id = {at}"));
+            conditions.push(if filter.with_unfiled {
+                format!("(n.project_id = {at} OR n.project_id IS NULL)")
+            } else {
+                format!("n.project_id = {at}")
+            });
         }
         let sql = format!(
             "FROM {from} WHERE {} ORDER BY {order}",

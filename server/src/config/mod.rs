@@ -3,10 +3,15 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
-
 use std::sync::Arc;
 
+use clap::{Args, Parser, Subcommand};
+
+mod limits;
+
+pub use limits::{LimitArgs, Limits};
+
+use crate::auth::DemoKey;
 use crate::connectors::agui::AgUiConnector;
 use crate::connectors::hermes::HermesConnector;
 use crate::connectors::openai::{ApiChoice, OpenAiConnector, OpenAiSpec};
@@ -108,9 +113,11 @@ pub struct DemoAgentArgs {
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// A TOML file with any of these settings (flags and environment win over it):
-    /// addr, data_dir, db, site_root, demo, default_agent, [[agent]] {name, url, tools},
+    /// addr, data_dir, db, site_root, demo, default_agent, [[agent]] {name, url, tools,
+    /// api_key_env},
     /// [[hermes]] {name, command | url}, [[openai]] {name, url, model, api, api_key_env,
-    /// tools}.
+    /// tools}, [limits] {max_connections, header_timeout, idle_timeout, max_streams,
+    /// max_streams_per_tenant, max_streams_per_user}.
     #[arg(long, env = "AGENT_OS_CONFIG")]
     pub config: Option<PathBuf>,
     /// Address to listen on [default: 127.0.0.1:3000].
@@ -127,8 +134,9 @@ pub struct ServeArgs {
     /// [default: target/site].
     #[arg(long, env = "LEPTOS_SITE_ROOT")]
     pub site_root: Option<PathBuf>,
-    /// An AG-UI agent: NAME=URL (repeatable). The first is the default for new threads;
-    /// without any, the built-in demo agent is the default.
+    /// An AG-UI agent: NAME=URL[,api_key_env=VAR] (repeatable), sent the value of VAR as
+    /// its bearer key. The first is the default for new threads; without any, the
+    /// built-in demo agent is the default.
     #[arg(long = "agent", value_name = "NAME=URL")]
     pub agents: Vec<String>,
     /// The tools offered to an agent: NAME=FILE, a JSON array of {name, description,
@@ -167,6 +175,8 @@ pub struct ServeArgs {
     /// Seconds an agent's stream may stay silent before its run fails [default: 300].
     #[arg(long, env = "AGENT_OS_AGENT_IDLE_TIMEOUT", value_name = "SECS")]
     pub agent_idle_timeout: Option<f64>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// The `--config` TOML file.
@@ -192,6 +202,8 @@ struct ConfigFile {
     hermes_env: Vec<String>,
     #[serde(default)]
     allow_hosts: Vec<String>,
+    #[serde(default)]
+    limits: limits::LimitsTable,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -200,6 +212,7 @@ struct AgentEntry {
     name: String,
     url: String,
     tools: Option<PathBuf>,
+    api_key_env: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -254,6 +267,7 @@ pub struct ServeConfig {
     pub default_agent: Option<String>,
     pub demo: bool,
     pub timeouts: AgentTimeouts,
+    pub limits: Limits,
 }
 
 impl ServeConfig {
@@ -269,7 +283,11 @@ impl ServeConfig {
 
     /// The agents from `--agent`/`--tools` and `--hermes`, plus the demo agent served at
     /// `addr` and the demo gateway.
-    pub fn agents(&self, addr: SocketAddr) -> Result<Connectors, String> {
+    pub fn agents(
+        &self,
+        addr: SocketAddr,
+        demo_key: Option<&DemoKey>,
+    ) -> Result<Connectors, String> {
         let mut tools_of = std::collections::HashMap::new();
         for entry in &self.tools {
             let (name, file) = entry
@@ -279,27 +297,42 @@ impl ServeConfig {
         }
         let mut list: Vec<Arc<dyn Connector>> = Vec::new();
         for entry in &self.agents {
-            let (name, url) = entry
+            let (name, rest) = entry
                 .split_once('=')
                 .ok_or_else(|| format!("--agent {entry:?} is not NAME=URL"))?;
+            let (url, key_env) = match rest.rsplit_once(",api_key_env=") {
+                Some((url, var)) if !var.is_empty() => (url, Some(var)),
+                _ => (rest, None),
+            };
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 return Err(format!("--agent {name}: {url:?} is not an http(s) URL"));
             }
+            let bearer = match key_env {
+                Some(var) => Some(std::env::var(var).map_err(|_| {
+                    format!("--agent {name}: api_key_env={var} names a variable that is not set")
+                })?),
+                None => None,
+            };
             let tools = tools_of.remove(name).unwrap_or_default();
-            list.push(Arc::new(AgUiConnector::new(name, url, tools, Vec::new())));
+            list.push(Arc::new(
+                AgUiConnector::new(name, url, tools, Vec::new()).with_bearer(bearer),
+            ));
         }
-        if self.demo {
+        if let (true, Some(key)) = (self.demo, demo_key) {
             let host = loopback(addr);
             let tools = match tools_of.remove("demo") {
                 Some(tools) => tools,
                 None => parse_tools(crate::demo::agent::TOOLS)?,
             };
-            list.push(Arc::new(AgUiConnector::new(
-                "demo",
-                &format!("http://{host}/demo/agent"),
-                tools,
-                words(&crate::demo::agent::SCENARIOS),
-            )));
+            list.push(Arc::new(
+                AgUiConnector::new(
+                    "demo",
+                    &format!("http://{host}/demo/agent"),
+                    tools,
+                    words(&crate::demo::agent::SCENARIOS),
+                )
+                .with_bearer(Some(key.expose().to_owned())),
+            ));
         }
         for entry in &self.openai {
             let spec = OpenAiSpec::parse(entry)?;
@@ -320,7 +353,7 @@ impl ServeConfig {
                 HermesConnector::new(name, command, Vec::new()).passing_env(&self.hermes_env),
             ));
         }
-        if self.demo {
+        if let (true, Some(key)) = (self.demo, demo_key) {
             let spec = OpenAiSpec {
                 name: "demo-openai".into(),
                 url: format!("http://{}/demo/openai/v1", loopback(addr)),
@@ -331,7 +364,7 @@ impl ServeConfig {
             list.push(Arc::new(
                 OpenAiConnector::new(
                     spec,
-                    crate::connectors::openai::ApiKey::Fixed(crate::demo::openai::KEY.into()),
+                    crate::connectors::openai::ApiKey::Fixed(key.expose().to_owned()),
                     Vec::new(),
                 )
                 .with_suggestions(words(&crate::demo::openai::SCENARIOS)),
@@ -392,7 +425,10 @@ impl ServeArgs {
         let mut agents: Vec<String> = file
             .agent
             .iter()
-            .map(|a| format!("{}={}", a.name, a.url))
+            .map(|a| match &a.api_key_env {
+                Some(var) => format!("{}={},api_key_env={var}", a.name, a.url),
+                None => format!("{}={}", a.name, a.url),
+            })
             .collect();
         agents.extend(self.agents);
         let mut tools: Vec<String> = file
@@ -438,38 +474,28 @@ impl ServeArgs {
         }
         openai.extend(self.openai);
         let defaults = AgentTimeouts::default();
-        let seconds =
-            |flag: Option<f64>, file: Option<f64>, name: &str, default| match flag.or(file) {
-                None => Ok(default),
-                Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
-                    Ok(std::time::Duration::from_secs_f64(secs))
-                }
-                Some(secs) => Err(format!(
-                    "--{name} {secs}: give a number of seconds above 0 and at most 86400"
-                )),
-            };
         let timeouts = AgentTimeouts {
-            connect: seconds(
-                self.agent_connect_timeout,
-                file.agent_connect_timeout,
+            connect: limits::seconds(
+                self.agent_connect_timeout.or(file.agent_connect_timeout),
                 "agent-connect-timeout",
                 defaults.connect,
             )?,
-            first_byte: seconds(
-                self.agent_first_byte_timeout,
-                file.agent_first_byte_timeout,
+            first_byte: limits::seconds(
+                self.agent_first_byte_timeout
+                    .or(file.agent_first_byte_timeout),
                 "agent-first-byte-timeout",
                 defaults.first_byte,
             )?,
-            idle: seconds(
-                self.agent_idle_timeout,
-                file.agent_idle_timeout,
+            idle: limits::seconds(
+                self.agent_idle_timeout.or(file.agent_idle_timeout),
                 "agent-idle-timeout",
                 defaults.idle,
             )?,
         };
+        let limits = self.limits.resolve(file.limits)?;
         Ok(ServeConfig {
             timeouts,
+            limits,
             addr: self
                 .addr
                 .or(file.addr)

@@ -1,0 +1,120 @@
+//! The bounds a request meets at the HTTP layer: its body is read whole, within a size and
+//! a time, before any handler or server function sees it (413 or 408 in the caller's
+//! error form otherwise); a live stream is admitted under the stream caps (429).
+
+use std::time::Duration;
+
+use app::error::ApiError;
+use app::model::RequestContext;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::context::{DemoCall, refusal};
+use super::error::HttpError;
+use crate::live::{StreamGate, StreamPermit};
+
+/// Request bodies larger than this are refused with 413.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// Bodies of requests anyone may send (signing in, the first owner's setup): a name and a
+/// password fit many times over.
+pub const PUBLIC_BODY_LIMIT: usize = 16 * 1024;
+
+/// Bodies the demo agents take from the console: a long thread's whole conversation.
+pub const DEMO_BODY_LIMIT: usize = 16 * 1024 * 1024;
+
+/// Time a client has to send a whole request body once its headers are in.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Middleware: reads the body whole, up to `limit` bytes (the declared length is checked
+/// first, so an oversized upload is refused before a byte of it is read), within
+/// [`BODY_TIMEOUT`]. Runs after the request's credentials are checked, so only a caller
+/// who may call the route can make the server hold a full-size body.
+pub async fn bound_body(request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let limit = if request.extensions().get::<RequestContext>().is_some() {
+        BODY_LIMIT
+    } else if request.extensions().get::<DemoCall>().is_some() {
+        DEMO_BODY_LIMIT
+    } else {
+        PUBLIC_BODY_LIMIT
+    };
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return too_large(&path, limit);
+    }
+    if declared == Some(0) || !has_body(&request) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await
+    {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(error)) if is_length_limit(&error) => return too_large(&path, limit),
+        Ok(Err(_)) => {
+            return refusal(
+                &path,
+                ApiError::BadRequest("the request body could not be read".into()),
+            );
+        }
+        Err(_) => {
+            return refusal(
+                &path,
+                ApiError::RequestTimeout(format!(
+                    "the request body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                )),
+            );
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+/// Whether a request may carry a body: it declares a length or a transfer encoding.
+fn has_body(request: &Request) -> bool {
+    request.headers().contains_key(header::CONTENT_LENGTH)
+        || request.headers().contains_key(header::TRANSFER_ENCODING)
+}
+
+fn is_length_limit(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
+}
+
+fn too_large(path: &str, limit: usize) -> Response {
+    refusal(
+        path,
+        ApiError::PayloadTooLarge(format!(
+            "the request body is larger than the {} KiB this endpoint takes",
+            limit / 1024
+        )),
+    )
+}
+
+/// A permit for one more live stream of the caller, or 429 saying which cap is full.
+pub fn admit_stream(
+    gate: &StreamGate,
+    context: &RequestContext,
+) -> Result<StreamPermit, Response> {
+    gate.admit(&context.user_id, &context.tenant).map_err(|refused| {
+        tracing::warn!(user = %context.actor, tenant = %context.tenant, %refused, "a live stream was refused");
+        let mut response = HttpError(ApiError::TooManyRequests(refused.to_string())).into_response();
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+        response
+    })
+}
