@@ -51,9 +51,9 @@ pub mod model;
 pub mod pages;
 pub mod projection;
 pub mod protocol;
-pub mod search;
 #[cfg(feature = "ui")]
 pub mod routes;
+pub mod search;
 pub mod tagged;
 pub mod thread_title;
 pub mod when;

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use axum::response::IntoResponse;
 use tokio::net::TcpListener;
 
-use crate::config::ServeConfig;
 use crate::auth::DemoKey;
+use crate::config::ServeConfig;
 use crate::connectors::Host;
 use crate::demo::{self, DemoAgent};
 use crate::http::{AppState, router};
@@ -157,8 +157,8 @@ pub async fn demo_agent(port: u16) -> Result<(), StartupError> {
         // To the terminal only: whoever started it gives the key to the console.
         eprintln!("Its key (send it as a bearer): {}", key.expose());
     }
-    let app = demo::router(DemoAgent::new(demo::default_delay())).layer(
-        axum::middleware::from_fn(move |request: axum::extract::Request, next: axum::middleware::Next| {
+    let app = demo::router(DemoAgent::new(demo::default_delay())).layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
             let admitted = key.admits(request.headers());
             async move {
                 if admitted {
@@ -167,8 +167,8 @@ pub async fn demo_agent(port: u16) -> Result<(), StartupError> {
                     axum::http::StatusCode::UNAUTHORIZED.into_response()
                 }
             }
-        }),
-    );
+        },
+    ));
     crate::connections::serve(
         listener,
         app,

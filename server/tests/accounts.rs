@@ -518,7 +518,6 @@ fn the_command_line_adds_users_and_tokens_and_the_store_keeps_neither_secret() {
     let token = text(&created.stdout).trim().to_owned();
     let (id, secret) = server::auth::secret::parse_token(&token).unwrap();
 
-
     // Refusals name what is wrong and exit non-zero.
     for (args, password, says) in [
         (

@@ -178,7 +178,11 @@ async fn messages_sent_at_once_to_one_thread_start_one_run() {
 
 #[tokio::test]
 async fn a_thread_takes_another_agent_until_its_first_run_and_keeps_it_after() {
-    let api = Api::start(&["--agent", "other=http://127.0.0.1:{port}/demo/agent,api_key_env=AGENT_OS_DEMO_KEY"]).await;
+    let api = Api::start(&[
+        "--agent",
+        "other=http://127.0.0.1:{port}/demo/agent,api_key_env=AGENT_OS_DEMO_KEY",
+    ])
+    .await;
     let thread = api.thread(None).await;
     let server = &api.server;
     let bind = |agent: &'static str| {
@@ -259,7 +263,11 @@ async fn a_malformed_stream_is_diagnosed_and_the_diagnosis_can_be_declined() {
 
 #[tokio::test]
 async fn a_truncated_stream_ends_the_run_instead_of_hanging() {
-    let api = Api::start(&["--agent", "cut=http://127.0.0.1:{port}/demo/raw/truncated,api_key_env=AGENT_OS_DEMO_KEY"]).await;
+    let api = Api::start(&[
+        "--agent",
+        "cut=http://127.0.0.1:{port}/demo/raw/truncated,api_key_env=AGENT_OS_DEMO_KEY",
+    ])
+    .await;
     let thread = api.thread(Some("cut")).await;
     let body = api.settled(&api.say(&thread, "anything").await).await;
     assert_eq!(body["run"]["status"], "failed");
@@ -275,7 +283,11 @@ async fn a_truncated_stream_ends_the_run_instead_of_hanging() {
 
 #[tokio::test]
 async fn an_agent_offered_no_tools_says_so() {
-    let api = Api::start(&["--agent", "bare=http://127.0.0.1:{port}/demo/agent,api_key_env=AGENT_OS_DEMO_KEY"]).await;
+    let api = Api::start(&[
+        "--agent",
+        "bare=http://127.0.0.1:{port}/demo/agent,api_key_env=AGENT_OS_DEMO_KEY",
+    ])
+    .await;
     let thread = api.thread(Some("bare")).await;
     let body = api.settled(&api.say(&thread, "call").await).await;
     assert_eq!(body["run"]["status"], "failed");

@@ -102,11 +102,7 @@ async fn sudo_and_secret_values_reach_the_gateway_and_nothing_else() {
         };
         bridge.answer(&run, &ask, action, data).await;
         let body = bridge.settled(&run).await;
-        assert_eq!(
-            final_text(&body),
-            "Got it.",
-            "{prompt}"
-        );
+        assert_eq!(final_text(&body), "Got it.", "{prompt}");
         assert!(!body.to_string().contains(password));
     }
     let asks = bridge.get("/api/v1/asks").await;

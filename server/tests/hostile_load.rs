@@ -20,7 +20,9 @@ use tokio::net::TcpStream;
 async fn half_request(port: u16) -> TcpStream {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     stream
-        .write_all(format!("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ").as_bytes())
+        .write_all(
+            format!("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ").as_bytes(),
+        )
         .await
         .unwrap();
     stream
@@ -39,7 +41,9 @@ async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
 }
 
 fn open_descriptors(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count()
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count()
 }
 
 #[tokio::test]
@@ -65,8 +69,7 @@ async fn a_connection_that_carries_nothing_is_closed_after_the_idle_timeout() {
 }
 
 #[tokio::test]
-async fn slow_clients_past_the_connection_cap_hold_no_descriptors_and_health_checks_still_answer()
- {
+async fn slow_clients_past_the_connection_cap_hold_no_descriptors_and_health_checks_still_answer() {
     let api = Api::start(&[
         "--max-connections",
         "20",
@@ -90,13 +93,10 @@ async fn slow_clients_past_the_connection_cap_hold_no_descriptors_and_health_che
         during - before
     );
     // The slow ones are cut after 2 s, each freeing a place; a health check gets one.
-    let health = tokio::time::timeout(
-        Duration::from_secs(20),
-        reqwest::get(api.url("/healthz")),
-    )
-    .await
-    .expect("the health check waited more than 20 s")
-    .unwrap();
+    let health = tokio::time::timeout(Duration::from_secs(20), reqwest::get(api.url("/healthz")))
+        .await
+        .expect("the health check waited more than 20 s")
+        .unwrap();
     assert_eq!(health.status(), 200);
     drop(slow);
 }
@@ -302,7 +302,12 @@ async fn upload(api: &Api, path: &str, size: usize, chunked: bool) -> String {
         let chunk = vec![b'a'; 64 * 1024];
         for _ in 0..size.div_ceil(chunk.len()) {
             let framed = if chunked {
-                [format!("{:x}\r\n", chunk.len()).into_bytes(), chunk.clone(), b"\r\n".to_vec()].concat()
+                [
+                    format!("{:x}\r\n", chunk.len()).into_bytes(),
+                    chunk.clone(),
+                    b"\r\n".to_vec(),
+                ]
+                .concat()
             } else {
                 chunk.clone()
             };
@@ -352,8 +357,12 @@ async fn a_handler_that_panics_answers_500_and_the_server_goes_on() {
             .contains("incident"),
         "{said}"
     );
-    let (status, said) =
-        call_server_fn(&api.server, "notes", &[("q", ""), ("tag", ""), ("offset", "0")]).await;
+    let (status, said) = call_server_fn(
+        &api.server,
+        "notes",
+        &[("q", ""), ("tag", ""), ("offset", "0")],
+    )
+    .await;
     assert_eq!(status, 500, "{said}");
     let (status, _) = api.get("/api/v1/threads").await;
     assert_eq!(status, 200, "the server went on");
@@ -391,7 +400,11 @@ async fn a_new_sign_in_ends_the_session_the_browser_presented() {
         .send()
         .await
         .unwrap();
-    assert_eq!(with_first.status(), 401, "the replaced session still worked");
+    assert_eq!(
+        with_first.status(),
+        401,
+        "the replaced session still worked"
+    );
 }
 
 #[tokio::test]

@@ -439,7 +439,11 @@ async fn stop_ends_a_run_that_is_still_streaming() {
 
 #[tokio::test]
 async fn a_runtime_that_offers_ag_ui_is_spoken_to_over_it_and_its_asks_still_show() {
-    let api = Api::start(&["--openai", "rt=http://127.0.0.1:{port}/demo/runtime/v1,api_key_env=AGENT_OS_DEMO_KEY"]).await;
+    let api = Api::start(&[
+        "--openai",
+        "rt=http://127.0.0.1:{port}/demo/runtime/v1,api_key_env=AGENT_OS_DEMO_KEY",
+    ])
+    .await;
     let before = environment(&api, "rt").await;
     assert!(
         before["chosen_because"]

@@ -475,9 +475,7 @@ async fn an_agent_in_a_projects_thread_sees_that_projects_notes_and_unfiled_ones
         let api = &setup.api;
         let mut projects = Vec::new();
         for project in ["Alpha", "Beta"] {
-            let (status, made) = api
-                .post("/api/v1/projects", json!({"name": project}))
-                .await;
+            let (status, made) = api.post("/api/v1/projects", json!({"name": project})).await;
             assert_eq!(status, 201, "{name}: {made}");
             projects.push(made["id"].as_str().unwrap().to_owned());
         }
@@ -504,7 +502,9 @@ async fn an_agent_in_a_projects_thread_sees_that_projects_notes_and_unfiled_ones
             .await;
         assert_eq!(status, 201, "{name}: {thread}");
         let thread = thread["thread"]["id"].as_str().unwrap().to_owned();
-        let call = |tool: &str, arguments: Value| json!({"tool": tool, "arguments": arguments}).to_string();
+        let call = |tool: &str, arguments: Value| {
+            json!({"tool": tool, "arguments": arguments}).to_string()
+        };
 
         api.say(&thread, &call("notes_search", json!({"query": "rollout"})))
             .await;
@@ -517,7 +517,11 @@ async fn an_agent_in_a_projects_thread_sees_that_projects_notes_and_unfiled_ones
             .filter_map(|note| note["title"].as_str())
             .collect();
         titles.sort_unstable();
-        assert_eq!(titles, ["Alpha rollout", "Shared rollout"], "{name}: {found}");
+        assert_eq!(
+            titles,
+            ["Alpha rollout", "Shared rollout"],
+            "{name}: {found}"
+        );
 
         api.say(&thread, &call("note_read", json!({"id": notes[1]})))
             .await;

@@ -403,7 +403,10 @@ mod tests {
             Some("cdn.example.evil.example")
         );
         assert_eq!(host_of("https://0x7f.1/x").as_deref(), Some("127.0.0.1"));
-        assert_eq!(host_of("https://EXAMPLE.org./x").as_deref(), Some("example.org."));
+        assert_eq!(
+            host_of("https://EXAMPLE.org./x").as_deref(),
+            Some("example.org.")
+        );
         assert_eq!(host_of("https:///x").as_deref(), Some("x"));
     }
 

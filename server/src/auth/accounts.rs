@@ -55,7 +55,9 @@ pub enum AuthError {
     AlreadyMember { user: String, tenant: String },
     #[error("there is no invitation into {0:?} for you: it was withdrawn or answered")]
     NoInvitation(String),
-    #[error("a token acts only in the tenant it was made in; make a token in {wanted:?} to act there")]
+    #[error(
+        "a token acts only in the tenant it was made in; make a token in {wanted:?} to act there"
+    )]
     TokenElsewhere { wanted: String },
     #[error(transparent)]
     Busy(#[from] password::Busy),

@@ -166,6 +166,9 @@ mod tests {
             }
         }
         assert!(busy >= QUEUE, "{busy} of {} were refused", QUEUE * 3);
-        assert_eq!(verify_blocking(stored, "correct horse".into()).await, Ok(true));
+        assert_eq!(
+            verify_blocking(stored, "correct horse".into()).await,
+            Ok(true)
+        );
     }
 }

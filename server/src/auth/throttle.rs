@@ -226,8 +226,7 @@ mod tests {
     }
 
     #[test]
-    fn guesses_spread_over_many_addresses_stop_at_the_account_limit_but_not_for_a_known_address()
-     {
+    fn guesses_spread_over_many_addresses_stop_at_the_account_limit_but_not_for_a_known_address() {
         let throttle = LoginThrottle::default();
         let home = throttle.reserve("ada", "192.0.2.1", 0).unwrap();
         throttle.succeeded(home);
@@ -244,7 +243,9 @@ mod tests {
     fn an_attempt_refused_by_one_count_is_not_left_in_the_others() {
         let throttle = LoginThrottle::default();
         for n in 0..PER_ADDRESS {
-            throttle.reserve(&format!("user{n}"), "10.0.0.1", 0).unwrap();
+            throttle
+                .reserve(&format!("user{n}"), "10.0.0.1", 0)
+                .unwrap();
         }
         assert!(throttle.reserve("ada", "10.0.0.1", 1).is_err());
         let pairs = throttle.pairs.attempts.lock().unwrap();

@@ -109,7 +109,11 @@ fn count(value: Option<usize>, name: &str, default: usize) -> Result<usize, Stri
     }
 }
 
-pub(super) fn seconds(value: Option<f64>, name: &str, default: Duration) -> Result<Duration, String> {
+pub(super) fn seconds(
+    value: Option<f64>,
+    name: &str,
+    default: Duration,
+) -> Result<Duration, String> {
     match value {
         None => Ok(default),
         Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
@@ -128,8 +132,7 @@ mod tests {
     #[test]
     fn flags_win_over_the_file_and_nonsense_is_refused_by_name() {
         let table: LimitsTable =
-            toml::from_str("max_connections = 50\nmax_streams = 20\nheader_timeout = 3")
-                .unwrap();
+            toml::from_str("max_connections = 50\nmax_streams = 20\nheader_timeout = 3").unwrap();
         let limits = LimitArgs {
             max_connections: Some(60),
             ..LimitArgs::default()

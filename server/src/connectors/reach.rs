@@ -12,7 +12,13 @@ pub fn url_without_credentials(address: &str) -> String {
     url.set_fragment(None);
     let shown = url.as_str();
     // `wss://gw.example` serializes with a `/` its operator did not write.
-    if url.path() == "/" && !address.split(['?', '#']).next().unwrap_or_default().ends_with('/') {
+    if url.path() == "/"
+        && !address
+            .split(['?', '#'])
+            .next()
+            .unwrap_or_default()
+            .ends_with('/')
+    {
         shown.trim_end_matches('/').to_owned()
     } else {
         shown.to_owned()

@@ -17,9 +17,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::AppState;
-use super::limits::BODY_LIMIT;
 use super::context::Context;
 use super::error::HttpError;
+use super::limits::BODY_LIMIT;
 use super::policy::audited;
 use crate::clock::now_ms;
 use crate::store::Store;
@@ -89,10 +89,7 @@ pub async fn write_in(
         action: action.to_owned(),
         target,
     };
-    if let Err(error) = store
-        .record_audit(tenant, &context.user_id, &entry)
-        .await
-    {
+    if let Err(error) = store.record_audit(tenant, &context.user_id, &entry).await {
         tracing::error!(%error, action, "an audit entry could not be written");
     }
 }

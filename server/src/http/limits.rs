@@ -54,8 +54,7 @@ pub async fn bound_body(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
-    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await
-    {
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(error)) if is_length_limit(&error) => return too_large(&path, limit),
         Ok(Err(_)) => {
@@ -74,7 +73,8 @@ pub async fn bound_body(request: Request, next: Next) -> Response {
             );
         }
     };
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 /// Whether a request may carry a body: it declares a length or a transfer encoding.
@@ -105,10 +105,7 @@ fn too_large(path: &str, limit: usize) -> Response {
 }
 
 /// A permit for one more live stream of the caller, or 429 saying which cap is full.
-pub fn admit_stream(
-    gate: &StreamGate,
-    context: &RequestContext,
-) -> Result<StreamPermit, Response> {
+pub fn admit_stream(gate: &StreamGate, context: &RequestContext) -> Result<StreamPermit, Response> {
     gate.admit(&context.user_id, &context.tenant).map_err(|refused| {
         tracing::warn!(user = %context.actor, tenant = %context.tenant, %refused, "a live stream was refused");
         let mut response = HttpError(ApiError::TooManyRequests(refused.to_string())).into_response();

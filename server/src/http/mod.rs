@@ -49,8 +49,8 @@ use crate::auth::{Accounts, DemoKey};
 use crate::live::{StreamGate, StreamLimits};
 use crate::runs::Runs;
 
-pub use limits::BODY_LIMIT;
 pub use app::model::TENANT_HEADER;
+pub use limits::BODY_LIMIT;
 
 /// File stem of the browser bundle: `/pkg/agent_os.HASH.js`, `.HASH.wasm`, `.HASH.css`
 /// (without hashes when the site was built without a hash file).

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use app::search::search_terms;
 use app::api::service::NotesService;
 use app::error::ApiError;
 use app::model::RequestContext;
@@ -11,6 +10,7 @@ use app::model::notes::{
     NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary, PAGE_MOST,
     check_body, check_tags, check_title,
 };
+use app::search::search_terms;
 
 use crate::clock::now_ms;
 use crate::store::Store;

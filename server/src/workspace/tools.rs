@@ -52,9 +52,9 @@ impl WorkspaceToolsImpl {
     ) -> Result<app::model::notes::Note, ApiError> {
         let note = self.notes.get_note(context, id).await?;
         match (project, note.project_id.as_deref()) {
-            (Some(thread), Some(filed)) if thread != filed => Err(ApiError::NotFound(format!(
-                "note {id:?} does not exist"
-            ))),
+            (Some(thread), Some(filed)) if thread != filed => {
+                Err(ApiError::NotFound(format!("note {id:?} does not exist")))
+            }
             _ => Ok(note),
         }
     }

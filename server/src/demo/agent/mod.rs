@@ -117,7 +117,10 @@ impl DemoAgent {
             })
             .collect();
         if let Ok(mut list) = self.inner.resumes.lock() {
-            keep_latest(&mut list, json!({ "runId": run_id, "interrupts": answered }));
+            keep_latest(
+                &mut list,
+                json!({ "runId": run_id, "interrupts": answered }),
+            );
         }
     }
 

@@ -2,8 +2,8 @@
 //! does its own way (SQLite's FTS5 table kept by triggers, PostgreSQL's generated
 //! `tsvector`), both fed the same plain words.
 
-use app::search::snippet;
 use app::model::notes::{Note, NoteList, NoteSummary, NoteVersion, NoteVersionSummary, ThreadLink};
+use app::search::snippet;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
