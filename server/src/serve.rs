@@ -12,7 +12,7 @@ use crate::auth::DemoKey;
 use crate::config::ServeConfig;
 use crate::connectors::Host;
 use crate::demo::{self, DemoAgent};
-use crate::http::{AppState, router};
+use crate::http::{AppState, DoorSettings, router};
 use crate::live::Live;
 use crate::runs::Runs;
 use crate::store::{self, StoreError};
@@ -103,9 +103,11 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
         Arc::new(WorkspaceServiceImpl::new(store, runs.clone())),
         runs,
         accounts,
-        &config.allow_hosts,
-        config.limits.streams,
-        demo_key,
+        DoorSettings {
+            extra_hosts: config.allow_hosts.clone(),
+            streams: config.limits.streams,
+            demo_key,
+        },
     );
     tracing::info!(database = %redact_password(&database), "store ready");
     let demo = config

@@ -34,7 +34,7 @@ pub struct Cli {
 pub enum Command {
     /// Serve the web console, the JSON API, the live event streams and (unless
     /// --no-demo) the built-in demo agent.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Serve only the demo AG-UI agent (POST /demo/agent), for use by another server.
     DemoAgent(DemoAgentArgs),
     /// Run the demo Hermes-style gateway on stdin/stdout (what `--hermes` spawns), or

@@ -372,7 +372,7 @@ async fn run_events(
     let after = resume_point(&headers, query.after)?;
     let permit = match admit_stream(&streams, &context) {
         Ok(permit) => permit,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into_response()),
     };
     let tenant = context.tenant;
     let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());

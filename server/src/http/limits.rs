@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::context::{DemoCall, refusal};
 use super::error::HttpError;
-use crate::live::{StreamGate, StreamPermit};
+use crate::live::{StreamGate, StreamPermit, StreamRefusal};
 
 /// Request bodies larger than this are refused with 413.
 pub const BODY_LIMIT: usize = 1024 * 1024;
@@ -104,14 +104,27 @@ fn too_large(path: &str, limit: usize) -> Response {
     )
 }
 
-/// A permit for one more live stream of the caller, or 429 saying which cap is full.
-pub fn admit_stream(gate: &StreamGate, context: &RequestContext) -> Result<StreamPermit, Response> {
-    gate.admit(&context.user_id, &context.tenant).map_err(|refused| {
-        tracing::warn!(user = %context.actor, tenant = %context.tenant, %refused, "a live stream was refused");
-        let mut response = HttpError(ApiError::TooManyRequests(refused.to_string())).into_response();
+/// A permit for one more live stream of the caller, or why not.
+pub fn admit_stream(
+    gate: &StreamGate,
+    context: &RequestContext,
+) -> Result<StreamPermit, StreamRefused> {
+    gate.admit(&context.user_id, &context.tenant)
+        .map_err(|refused| {
+            tracing::warn!(user = %context.actor, tenant = %context.tenant, %refused, "a live stream was refused");
+            StreamRefused(refused)
+        })
+}
+
+/// A live stream past a cap: 429 saying which, with `Retry-After`.
+pub struct StreamRefused(StreamRefusal);
+
+impl IntoResponse for StreamRefused {
+    fn into_response(self) -> Response {
+        let mut response = HttpError(ApiError::TooManyRequests(self.0.to_string())).into_response();
         response
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
         response
-    })
+    }
 }

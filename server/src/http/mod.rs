@@ -78,6 +78,14 @@ pub struct AppState {
     pub demo_key: Option<DemoKey>,
 }
 
+/// What the door checks besides credentials: the host names answered besides the
+/// listen address, the live streams' caps, and the demo agents' key when they are served.
+pub struct DoorSettings {
+    pub extra_hosts: Vec<String>,
+    pub streams: StreamLimits,
+    pub demo_key: Option<DemoKey>,
+}
+
 impl AppState {
     pub fn new(
         addr: SocketAddr,
@@ -85,9 +93,7 @@ impl AppState {
         workspace: Arc<dyn WorkspaceService>,
         runs: Arc<Runs>,
         accounts: Accounts,
-        extra_hosts: &[String],
-        streams: StreamLimits,
-        demo_key: Option<DemoKey>,
+        door: DoorSettings,
     ) -> Self {
         // The build names the bundle after its content and lists the hashes here; Leptos
         // joins this path to the executable's folder, so it must be absolute.
@@ -126,9 +132,9 @@ impl AppState {
             runs,
             accounts,
             login_throttle: Arc::default(),
-            allowed_hosts: guard::AllowedHosts::new(addr, extra_hosts),
-            streams: Arc::new(StreamGate::new(streams)),
-            demo_key,
+            allowed_hosts: guard::AllowedHosts::new(addr, &door.extra_hosts),
+            streams: Arc::new(StreamGate::new(door.streams)),
+            demo_key: door.demo_key,
         }
     }
 }
