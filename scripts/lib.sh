@@ -99,3 +99,9 @@ bench_server() {
         sleep 0.1
     done
 }
+
+# Where `setup.sh test` installs schemathesis (the API fuzzer), pinned, in a venv of its own.
+SCHEMATHESIS_VERSION=4.32.5
+schemathesis_bin() {
+    echo "$ROOT/target/schemathesis/bin/st"
+}

@@ -48,6 +48,13 @@ if [ "$purpose" = test ] && [ "$(trunk --version 2>/dev/null | awk '{print $2}')
     cargo install -q trunk --version "$trunk_version" --locked --debug --force
 fi
 
+if [ "$purpose" = test ] && ! "$(schemathesis_bin)" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+    say "installing schemathesis $SCHEMATHESIS_VERSION (fuzzes the JSON API from its description)"
+    python3 -m venv "$ROOT/target/schemathesis" \
+        || die "python3 cannot make a venv: install Debian's python3-venv"
+    "$ROOT/target/schemathesis/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
 if [ "$purpose" = test ]; then
     stamp="$ROOT/end2end/node_modules/.installed-from-lock"
     if [ ! -f "$stamp" ] || [ "$ROOT/end2end/package-lock.json" -nt "$stamp" ]; then

@@ -36,6 +36,9 @@ cargo test -p app --features hydrate
 say "building the site and the server"
 scripts/build.sh debug
 
+say "the JSON API fuzzed from its OpenAPI description (schemathesis)"
+scripts/fuzz-api.sh "$ROOT/target/debug/agent-os"
+
 say "Playwright suite in headless Chromium"
 port="$(free_port)"
 scratch="$(mktemp -d)"

@@ -120,13 +120,7 @@ pub async fn answer_ask(
     let context = context()?;
     with_status(
         workspace()?
-            .answer_ask(
-                &context.tenant,
-                &context.acted_by(),
-                &run_id,
-                &ask_id,
-                &receipt,
-            )
+            .answer_ask(&context, &run_id, &ask_id, &receipt)
             .await,
     )
 }

@@ -32,6 +32,9 @@ pub enum ApiError {
     /// The client took too long to send its request.
     #[error("{0}")]
     RequestTimeout(String),
+    /// The path is served, not for this method.
+    #[error("{0}")]
+    MethodNotAllowed(String),
     #[error("storage failed: {0}")]
     Storage(String),
     #[error("internal error: {0}")]
@@ -56,6 +59,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::RequestTimeout(_) => 408,
+            ApiError::MethodNotAllowed(_) => 405,
             ApiError::Storage(_) | ApiError::Internal(_) | ApiError::Transport(_) => 500,
         }
     }

@@ -19,6 +19,7 @@ pub const NAMES: [&str; 4] = [MEMORY, NOTES_SEARCH, NOTE_READ, NOTE_WRITE];
 pub const SEARCH_MOST: u32 = 20;
 
 /// Whether a call runs at once or waits for an operator's approval.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolPolicy {
@@ -66,6 +67,7 @@ pub fn writes(name: &str) -> bool {
 }
 
 /// A tool as a tenant's settings list it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolSetting {
     pub name: String,

@@ -16,16 +16,32 @@ pub fn crash_point(name: &str) {
 #[cfg(not(debug_assertions))]
 pub fn crash_point(_name: &str) {}
 
-/// Waits half a second the first time the process reaches this point, when
-/// `AGENT_OS_PAUSE_AT` names it, so a test can send a second request into the window.
+/// Holds the first arrival at this point, when `AGENT_OS_PAUSE_AT` names it, so a test can
+/// send a second request into the window. With `AGENT_OS_PAUSE_DIR` the hold is told and
+/// ended by files: `DIR/NAME.reached` is written on arrival, and the hold lasts until the
+/// test writes `DIR/NAME.release` (30 s at most), so the test knows the window is open
+/// rather than hoping it is. Without it, the hold is half a second.
 #[cfg(debug_assertions)]
 pub async fn pause_point(name: &str) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static PAUSED: AtomicBool = AtomicBool::new(false);
-    if std::env::var("AGENT_OS_PAUSE_AT").is_ok_and(|at| at == name)
-        && !PAUSED.swap(true, Ordering::SeqCst)
+    if !std::env::var("AGENT_OS_PAUSE_AT").is_ok_and(|at| at == name)
+        || PAUSED.swap(true, Ordering::SeqCst)
     {
+        return;
+    }
+    let Ok(dir) = std::env::var("AGENT_OS_PAUSE_DIR") else {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    if let Err(error) = std::fs::write(dir.join(format!("{name}.reached")), b"") {
+        eprintln!("agent-os: pause point {name} could not say it was reached: {error}");
+    }
+    let release = dir.join(format!("{name}.release"));
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !release.exists() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
 }
 

@@ -56,6 +56,8 @@ struct Objects {
     token: String,
     note: String,
     memory: String,
+    /// A memory change proposed for review.
+    proposal: String,
     secret: String,
     /// Objects for each persona to delete, one of each by REST and one by server function.
     doomed: std::collections::HashMap<String, Doomed>,
@@ -66,6 +68,23 @@ struct Doomed {
     notes: (String, String),
     projects: (String, String),
     secrets: (String, String),
+    memory: (String, String),
+}
+
+impl Objects {
+    /// The ids of this tenant's probed objects, each named.
+    fn ids(&self) -> [(&'static str, &str); 8] {
+        [
+            ("thread", &self.thread),
+            ("run", &self.run),
+            ("ask", &self.key),
+            ("note", &self.note),
+            ("memory entry", &self.memory),
+            ("proposal", &self.proposal),
+            ("passvault entry", &self.secret),
+            ("project", &self.project),
+        ]
+    }
 }
 
 fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
@@ -78,6 +97,16 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{W}", &own.projects.1)
         .replace("{Y}", &own.secrets.0)
         .replace("{Z}", &own.secrets.1)
+        .replace("{G}", &own.memory.0)
+        .replace("{H}", &own.memory.1)
+        .replace("{L}", &objects.proposal)
+        .replace(
+            "{TENANT}",
+            match persona {
+                Persona::OtherTenantSession | Persona::OtherTenantToken => "evil",
+                _ => "default",
+            },
+        )
         .replace("{V}", &objects.secret)
         .replace("{J}", &objects.project)
         .replace("{M}", &objects.memory)
@@ -179,6 +208,26 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     })
 }
 
+/// A new tenant memory entry saying `fact`; its id.
+async fn remembered(api: &Api, fact: &str) -> String {
+    let (status, scope) = api
+        .post(
+            "/api/v1/memory",
+            json!({"scope": "tenant", "operations": [{"action": "add", "content": fact}]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{scope}");
+    scope["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["text"] == fact)
+        .unwrap_or_else(|| panic!("{fact:?} is not in {scope}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// A new passvault entry named `name`; its id.
 async fn secret(api: &Api, name: &str) -> String {
     let (status, created) = api
@@ -248,6 +297,10 @@ async fn probe_every_route(api: &Api) {
                 secret(api, &format!("doomed {persona:?}")).await,
                 secret(api, &format!("doomed too {persona:?}")).await,
             ),
+            memory: (
+                remembered(api, &format!("doomed {persona:?}")).await,
+                remembered(api, &format!("doomed too {persona:?}")).await,
+            ),
         };
         doomed.insert(format!("{persona:?}"), own);
     }
@@ -259,13 +312,15 @@ async fn probe_every_route(api: &Api) {
         note: api.note("probed").await,
         secret: secret(api, "probed").await,
         doomed,
-        memory: api
+        memory: remembered(api, "probed fact").await,
+        proposal: api
             .post(
-                "/api/v1/memory",
-                json!({"scope": "tenant", "operations": [{"action": "add", "content": "probed fact"}]}),
+                "/api/v1/memory/proposals",
+                json!({"scope": "tenant", "operations": [{"action": "add", "content": "a proposed fact"}],
+                       "proposed_by": "the probe"}),
             )
             .await
-            .1["entries"][0]["id"]
+            .1["proposal"]["id"]
             .as_str()
             .unwrap()
             .to_owned(),
@@ -306,6 +361,18 @@ async fn probe_every_route(api: &Api) {
     let mut wrong = Vec::new();
     for (persona, client) in &personas {
         for probe in probes() {
+            // Ending a session's sessions is probed with a session of its own each time,
+            // so the second such probe is not refused for the first one's doing.
+            let fresh = match (persona, probe.path.contains("logout")) {
+                (Persona::OtherTenantSession, true) => Some(client_with_cookie(Some(
+                    &common::session_cookie(&api.server, "eve").await,
+                ))),
+                (Persona::Operator, true) => Some(client_with_cookie(Some(
+                    &common::session_cookie(&api.server, "otto").await,
+                ))),
+                _ => None,
+            };
+            let client = fresh.as_ref().unwrap_or(client);
             let (status, body) = call(client, api, &probe, &objects, *persona).await;
             let fine = match expected(*persona, &probe) {
                 Some(wanted) => status == wanted,
@@ -319,6 +386,23 @@ async fn probe_every_route(api: &Api) {
                     expected(*persona, &probe),
                     body.chars().take(160).collect::<String>()
                 ));
+            }
+            // Whatever another tenant is answered names none of this tenant's objects:
+            // a list is of its own tenant, never filtered after the fact.
+            if matches!(
+                persona,
+                Persona::OtherTenantSession | Persona::OtherTenantToken
+            ) && status < 300
+                && !probe.names_object
+            {
+                for (what, id) in objects.ids() {
+                    if body.contains(id) {
+                        wrong.push(format!(
+                            "{persona:?} {} {} was answered this tenant's {what} {id}",
+                            probe.method, probe.path
+                        ));
+                    }
+                }
             }
             // A server function's client reads a refusal as the function's own error.
             if probe.path.starts_with("/fn/") && matches!(status, 401 | 403) {

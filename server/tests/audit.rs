@@ -145,3 +145,59 @@ async fn record_and_read(api: &Api) {
         403
     );
 }
+
+#[tokio::test]
+async fn founding_and_entering_another_tenant_is_recorded_there_and_names_nothing_in_the_tenant_left()
+ {
+    let api = Api::start(&[]).await;
+    let cookie = common::session_cookie(&api.server, TEST_USER).await;
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let form = |path: &str, body: &'static str| {
+        browser
+            .post(api.url(path))
+            .header("cookie", &cookie)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+    };
+    // Founded from `default` (the session moves there), then back to `default`.
+    let founded = form("/auth/new-tenant", "tenant=hidden-venture")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(founded.status(), 303);
+    let back = form("/auth/tenant", "tenant=default").send().await.unwrap();
+    assert_eq!(back.status(), 303);
+    let (status, default_trail) = trail(&api.client, &api).await;
+    assert_eq!(status, 200);
+    assert!(
+        !default_trail.to_string().contains("hidden-venture"),
+        "the trail of the tenant left names the other: {default_trail}"
+    );
+    let entered: Vec<&Value> = default_trail["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|entry| entry["action"] == "session.switch_tenant")
+        .collect();
+    assert_eq!(entered.len(), 1, "{default_trail}");
+    assert_eq!(entered[0]["target"], "", "{default_trail}");
+    let venture = client_with(&common::new_token(
+        &api.server.data_dir,
+        &api.server.args,
+        TEST_USER,
+        "hidden-venture",
+        None,
+    ));
+    let (status, venture_trail) = trail(&venture, &api).await;
+    assert_eq!(status, 200);
+    let actions: Vec<&str> = venture_trail["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|entry| entry["action"].as_str())
+        .collect();
+    assert!(actions.contains(&"tenant.create"), "{venture_trail}");
+}

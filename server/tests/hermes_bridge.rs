@@ -85,8 +85,18 @@ async fn clarify_in_both_forms() {
 
 #[tokio::test]
 async fn sudo_and_secret_values_reach_the_gateway_and_nothing_else() {
-    let bridge = Bridge::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal");
+    let log = dir.path().join("server.log");
+    let journal_text = journal.display().to_string();
+    let bridge = Bridge::start_logging(
+        tempfile::tempdir().unwrap(),
+        &[("AGENT_OS_DEMO_GATEWAY_JOURNAL", journal_text.as_str())],
+        &log,
+    )
+    .await;
     let password = "correct-horse-battery-staple";
+    let mut streams = String::new();
     for prompt in ["sudo", "sudo new", "secret new"] {
         let run = bridge.turn(prompt).await;
         let ask = bridge.pending_ask(&run).await;
@@ -104,9 +114,31 @@ async fn sudo_and_secret_values_reach_the_gateway_and_nothing_else() {
         let body = bridge.settled(&run).await;
         assert_eq!(final_text(&body), "Got it.", "{prompt}");
         assert!(!body.to_string().contains(password));
+        streams.push_str(&bridge.events(&run).await);
     }
+    // The gateway got exactly the value, each time.
+    let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(password.as_bytes()));
+    let received = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(received.lines().collect::<Vec<_>>(), [digest.as_str(); 3]);
+    // And it is nowhere else: not in what the API answers, the event streams, the
+    // server's debug log, or any byte the store wrote.
     let asks = bridge.get("/api/v1/asks").await;
     assert!(!asks.to_string().contains(password));
+    assert!(streams.contains("event: end"), "{streams}");
+    assert!(
+        !streams.contains(password),
+        "a password is in an event stream"
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("DEBUG"),
+        "the log was written at debug level"
+    );
+    assert!(!logged.contains(password), "a password is in the log");
+    assert_eq!(
+        common::files_holding(&bridge.server.data_dir, password),
+        Vec::<String>::new()
+    );
 }
 
 #[tokio::test]
@@ -260,5 +292,91 @@ async fn a_thread_resumes_its_gateway_session_after_a_restart() {
     assert!(
         text.starts_with("Hello again from the demo gateway (session demo_"),
         "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_gateway_per_tenant_serves_one_tenant_alone_and_a_shared_one_every_tenant() {
+    let command = format!("gw=exec '{}' demo-gateway", common::BIN);
+    let bridge = Bridge::start_with(&["--hermes", &command, "--hermes-per-tenant", "gw"]).await;
+    let (status, _) = bridge
+        .post("/api/v1/tenants", json!({"name": "acme"}))
+        .await;
+    assert_eq!(status, 201);
+    let acme = common::client_with(&common::new_token(
+        &bridge.server.data_dir,
+        &bridge.server.args,
+        common::TEST_USER,
+        "acme",
+        None,
+    ));
+    let said_in = |client: reqwest::Client| {
+        let bridge = &bridge;
+        async move {
+            let created: serde_json::Value = client
+                .post(bridge.server.url("/api/v1/threads"))
+                .json(&json!({"agent": "gw"}))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let thread = created["thread"]["id"].as_str().unwrap();
+            let started: serde_json::Value = client
+                .post(
+                    bridge
+                        .server
+                        .url(&format!("/api/v1/threads/{thread}/messages")),
+                )
+                .json(&json!({"text": "whoami"}))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let run = started["run"]["id"].as_str().unwrap().to_owned();
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                let shown: serde_json::Value = client
+                    .get(bridge.server.url(&format!("/api/v1/runs/{run}")))
+                    .send()
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap();
+                if shown["run"]["status"] == "succeeded" {
+                    return final_text(&shown);
+                }
+                assert!(Instant::now() < deadline, "{shown}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    assert_eq!(
+        said_in(bridge.client.clone()).await,
+        "This gateway serves tenant default alone."
+    );
+    assert_eq!(
+        said_in(acme).await,
+        "This gateway serves tenant acme alone."
+    );
+    let environments = bridge.get("/api/v1/agents").await;
+    let gw = environments["environments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|environment| environment["agent"] == "gw")
+        .unwrap()
+        .clone();
+    assert_eq!(gw["transport"], "stdio, a process per tenant");
+
+    // The demo gateway the console offers serves every tenant from one process.
+    let shared = bridge.turn("whoami").await;
+    assert_eq!(
+        final_text(&bridge.settled(&shared).await),
+        "This gateway serves every tenant."
     );
 }

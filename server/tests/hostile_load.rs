@@ -425,3 +425,22 @@ async fn a_new_password_revokes_every_token_of_its_user() {
     let (status, _) = api.get("/api/v1/me").await;
     assert_eq!(status, 401, "a token outlived its user's password");
 }
+
+#[tokio::test]
+async fn a_pin_list_longer_than_the_limit_is_refused_before_any_id_is_looked_up() {
+    let api = Api::start(&[]).await;
+    let thread = api.thread(None).await;
+    let ids: Vec<String> = (0..5_000).map(|n| format!("no-such-note-{n}")).collect();
+    let response = api
+        .client
+        .put(api.url(&format!("/api/v1/threads/{thread}/context")))
+        .json(&json!({"notes": ids, "memory": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    let said: Value = response.json().await.unwrap();
+    let message = said["error"]["message"].as_str().unwrap();
+    // The count, not the first id that is not the tenant's.
+    assert!(message.contains("at most"), "{message}");
+}

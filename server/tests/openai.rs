@@ -356,9 +356,15 @@ async fn a_refused_key_fails_the_run_in_words_and_reaches_no_event_or_log() {
         errors(&failed["view"]),
         ["the endpoint refused the API key (401)"]
     );
-    let (_, events) = api.get(&format!("/api/v1/runs/{run}/events")).await;
+    // The event stream as sent, frame by frame (it is not JSON as a whole).
+    let events = api.text(&format!("/api/v1/runs/{run}/events")).await;
+    assert!(events.contains("event: end"), "{events}");
+    assert!(
+        events.contains("the endpoint refused the API key"),
+        "{events}"
+    );
     let (_, page) = api.get(&format!("/api/v1/threads/{thread}")).await;
-    for shown in [events.to_string(), page.to_string(), failed.to_string()] {
+    for shown in [events, page.to_string(), failed.to_string()] {
         assert!(!shown.contains(secret));
     }
     for entry in std::fs::read_dir(&data).unwrap() {

@@ -442,9 +442,11 @@ async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_re
     let (agent_url, inputs) = two_ask_agent().await;
     let agent = format!("deployer={agent_url}");
     // The secret's receipt is held just after its ask closes; the other arrives meanwhile.
+    let pause = common::Pause::at("after-close");
+    let [at, dir] = pause.env();
     let api = Api::start_with_env(
         &["--agent", &agent, "--no-demo"],
-        &[("AGENT_OS_PAUSE_AT", "after-close")],
+        &[(at.0, at.1.as_str()), (dir.0, dir.1.as_str())],
     )
     .await;
     let thread = api.thread(Some("deployer")).await;
@@ -464,9 +466,17 @@ async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_re
             json!({"value": SECRET})
         ),
         async {
-            tokio::time::sleep(std::time::Duration::from_millis(150)).await;
-            api.receipt(&run, "deploy", "approval_card", "once", json!({}))
-                .await
+            // Sent once the secret's answer is held in its window, released after.
+            pause.reached().await;
+            let answered = async {
+                api.receipt(&run, "deploy", "approval_card", "once", json!({}))
+                    .await
+            };
+            let release = async {
+                tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                pause.release();
+            };
+            tokio::join!(answered, release).0
         },
     );
     assert_eq!(
@@ -491,5 +501,116 @@ async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_re
         sent[0]["resume"].to_string().contains(SECRET),
         "{}",
         sent[0]["resume"]
+    );
+}
+
+#[tokio::test]
+async fn an_entry_for_one_agent_sent_by_owners_is_offered_and_sent_to_no_one_else() {
+    const SECRET: &str = "deploy-key-only-for-langgraph-71c0";
+    let (agent_url, seen) = langgraph_agent().await;
+    let (other_url, _) = langgraph_agent().await;
+    let agents = [
+        format!("langgraph={agent_url}"),
+        format!("elsewhere={other_url}"),
+    ];
+    let api = Api::start(&["--agent", &agents[0], "--agent", &agents[1], "--no-demo"]).await;
+    let (status, entry) = api
+        .post(
+            "/api/v1/passvault",
+            json!({"name": "Deploy key", "env_var": "ACME_KEY", "value": SECRET,
+                   "use_policy": {"agents": ["langgraph"], "sent_by": "owner"}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{entry}");
+    assert_eq!(
+        entry["use_policy"],
+        json!({"agents": ["langgraph"], "sent_by": "owner"})
+    );
+    let entry = entry["id"].as_str().unwrap().to_owned();
+    let operator = common::client_with(&api.server.user_with_token("otto", "default", "operator"));
+    let offered = |client: reqwest::Client, run: String| {
+        let api = &api;
+        async move {
+            let response = client
+                .post(api.url("/fn/vault_matches"))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(format!("env_var=ACME_KEY&run_id={run}"))
+                .send()
+                .await
+                .unwrap();
+            let found: Value = response.json().await.unwrap();
+            found
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|entry| entry["name"].as_str().map(str::to_owned))
+                .collect::<Vec<_>>()
+        }
+    };
+    let answer = |client: reqwest::Client, run: String| {
+        let api = &api;
+        let entry = entry.clone();
+        async move {
+            client
+                .post(api.url(&format!("/api/v1/asks/{run}:key-ask/receipt")))
+                .json(
+                    &json!({"channel": "tool-result", "receipt": {"toolCallId": "key-ask",
+                    "component": "secret_prompt", "action": "save", "data": {"vaultEntry": entry},
+                    "ts": 1_782_487_573_184_i64}}),
+                )
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+
+    // Another agent's ask is neither offered the entry nor answered from it, by anyone.
+    let thread = api.thread(Some("elsewhere")).await;
+    let elsewhere = api.say(&thread, "store my key").await;
+    api.settled(&elsewhere).await;
+    assert!(
+        offered(api.client.clone(), elsewhere.clone())
+            .await
+            .is_empty()
+    );
+    let refused = answer(api.client.clone(), elsewhere.clone()).await;
+    assert_eq!(refused.status(), 403);
+    let said = refused.text().await.unwrap();
+    assert!(
+        said.contains("may be sent to langgraph only, not to elsewhere"),
+        "{said}"
+    );
+
+    // The agent it is for: an operator is neither offered it nor may send it; an owner is.
+    let thread = api.thread(Some("langgraph")).await;
+    let run = api.say(&thread, "store my key").await;
+    api.settled(&run).await;
+    assert!(offered(operator.clone(), run.clone()).await.is_empty());
+    let refused = answer(operator, run.clone()).await;
+    assert_eq!(refused.status(), 403);
+    let said = refused.text().await.unwrap();
+    assert!(said.contains("only an owner may send"), "{said}");
+    let (_, ask) = api.get(&format!("/api/v1/asks/{run}:key-ask")).await;
+    assert_eq!(ask["ask"]["ask"]["state"]["state"], "pending", "{ask}");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .all(|input| !input.to_string().contains(SECRET))
+    );
+
+    assert_eq!(
+        offered(api.client.clone(), run.clone()).await,
+        ["Deploy key"]
+    );
+    let sent = answer(api.client.clone(), run.clone()).await;
+    assert_eq!(sent.status(), 200);
+    api.nth_run(&thread, 1).await;
+    assert!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .any(|input| input.to_string().contains(SECRET)),
+        "the agent it is for got the value"
     );
 }

@@ -397,7 +397,10 @@ async fn a_denial_sent_while_an_allowed_tool_starts_leaves_the_note_and_the_answ
     for backend in backends::all().await {
         let name = backend.name;
         // The allowed tool is held just before it runs; the denial arrives meanwhile.
-        let setup = start_with_env(&backend, &[("AGENT_OS_PAUSE_AT", "before-tool")]).await;
+        let pause = common::Pause::at("before-tool");
+        let [at, dir] = pause.env();
+        let setup =
+            start_with_env(&backend, &[(at.0, at.1.as_str()), (dir.0, dir.1.as_str())]).await;
         let api = &setup.api;
         let arguments = json!({"title": "Contested", "body": "written or not"});
         let (_, run) = setup.call("note_write", arguments).await;
@@ -412,9 +415,17 @@ async fn a_denial_sent_while_an_allowed_tool_starts_leaves_the_note_and_the_answ
                 json!({"result": null})
             ),
             async {
-                tokio::time::sleep(std::time::Duration::from_millis(150)).await;
-                api.receipt(&run, &ask, "frontend_tool", "cancel", json!({}))
-                    .await
+                // Sent once the allowed tool is held, released after it went out.
+                pause.reached().await;
+                let denied = async {
+                    api.receipt(&run, &ask, "frontend_tool", "cancel", json!({}))
+                        .await
+                };
+                let release = async {
+                    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                    pause.release();
+                };
+                tokio::join!(denied, release).0
             },
         );
         // The allow came first and holds; the denial finds the ask answered.

@@ -14,6 +14,7 @@ pub const MOST_CONTEXT_BYTES: usize = 64 * 1024;
 pub const MOST_DATA_MODEL_BYTES: usize = 256 * 1024;
 
 /// What the browser sends: the action the component declares and its resolved context.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ActionRequest {
@@ -28,6 +29,7 @@ pub struct ActionRequest {
 }
 
 /// An action checked against its surface, ready for the agent.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserAction {

@@ -99,8 +99,7 @@ pub trait WorkspaceService: Send + Sync + 'static {
     /// A receipt (the JSON envelope) for ask `ask_id` of run `run_id`.
     async fn answer_ask(
         &self,
-        tenant_id: &str,
-        actor: &str,
+        context: &RequestContext,
         run_id: &str,
         ask_id: &str,
         receipt: &str,
@@ -343,6 +342,14 @@ pub trait PassvaultService: Send + Sync + 'static {
         limit: u32,
     ) -> Result<VaultList, ApiError>;
     async fn secret(&self, context: &RequestContext, id: &str) -> Result<VaultEntry, ApiError>;
+    /// The entries for `env_var` whose use policy lets the caller send them to the agent
+    /// of run `run_id`.
+    async fn usable_for(
+        &self,
+        context: &RequestContext,
+        env_var: &str,
+        run_id: &str,
+    ) -> Result<Vec<VaultEntry>, ApiError>;
     async fn create_secret(
         &self,
         context: &RequestContext,

@@ -10,6 +10,7 @@ pub const PINS_MOST: usize = 50;
 
 /// What to pin, in order (`PUT /api/v1/threads/{id}/context`): ids of notes and memory
 /// entries. The lists replace what was pinned.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pins {
@@ -20,6 +21,7 @@ pub struct Pins {
 }
 
 /// A pinned note as it is now: the version the next run is given.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PinnedNote {
     pub id: String,
@@ -28,6 +30,7 @@ pub struct PinnedNote {
 }
 
 /// A pinned memory entry as it is now.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PinnedMemory {
     pub id: String,
@@ -37,6 +40,7 @@ pub struct PinnedMemory {
 }
 
 /// What a thread or a project pins.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pinned {
     pub notes: Vec<PinnedNote>,
@@ -44,6 +48,7 @@ pub struct Pinned {
 }
 
 /// What a thread's next run is given: its own pins and its project's.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadContext {
     pub thread_id: String,
@@ -52,6 +57,7 @@ pub struct ThreadContext {
     pub project: Option<ProjectContext>,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProjectContext {
     pub id: String,

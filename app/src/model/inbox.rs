@@ -8,6 +8,7 @@ use crate::protocol::ask::{Ask, AskKind};
 use crate::tagged::internally_tagged;
 
 /// A pending ask with the thread, agent and project it belongs to.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InboxAsk {
     /// `{run_id}:{ask_id}`, the key the REST API names it by.
@@ -31,6 +32,7 @@ impl InboxAsk {
 }
 
 /// What a run in progress did last, in one line.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Activity {
     pub line: String,
@@ -38,6 +40,7 @@ pub struct Activity {
 }
 
 /// A run in progress.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveRun {
     pub run_id: String,
@@ -51,6 +54,7 @@ pub struct ActiveRun {
 
 /// The inbox and the runs in progress as they stand at `cursor`: the live stream
 /// (`GET /api/v1/inbox/events?after=cursor`) carries every change after it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Inbox {
     pub cursor: u64,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::{Operation, ScopeKind};
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryEntry {
     pub id: String,
@@ -22,6 +23,7 @@ pub struct MemoryEntry {
 }
 
 /// One scope's entries, in order, and how full it is.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryScope {
     pub scope: ScopeKind,
@@ -47,6 +49,7 @@ impl MemoryScope {
 }
 
 /// A batch of operations on one scope (`POST /api/v1/memory`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemoryBatch {
@@ -57,6 +60,7 @@ pub struct MemoryBatch {
 }
 
 /// A changed entry's text (`PATCH /api/v1/memory/{id}`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemoryEdit {
@@ -64,6 +68,7 @@ pub struct MemoryEdit {
 }
 
 /// What an agent proposed, waiting for an operator or decided.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryProposal {
     pub id: String,
@@ -86,6 +91,7 @@ pub struct MemoryProposal {
 }
 
 /// A tenant's memory settings.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemorySettings {
@@ -96,6 +102,7 @@ pub struct MemorySettings {
 
 /// What an agent proposes through the API (`POST /api/v1/memory/proposals`): queued for
 /// review like a proposal made through the console's own tool.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewProposal {
@@ -111,6 +118,7 @@ pub struct NewProposal {
 
 /// What became of a proposal: queued for review, or applied at once (the tenant accepts
 /// agents' memory automatically).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
 pub enum ProposalOutcome {

@@ -22,6 +22,7 @@ pub const TENANT_HEADER: &str = "x-agent-os-tenant";
 /// What a user may do in a tenant, each role including the ones below it: a viewer reads
 /// and follows runs live; an operator also starts and stops runs, answers asks and edits
 /// workspace objects; an owner also manages members and tokens.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
@@ -109,6 +110,7 @@ pub fn acted_by(user: &str, token: Option<&str>) -> String {
 }
 
 /// A tenant a user belongs to and their role in it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Membership {
     pub tenant: String,
@@ -117,6 +119,7 @@ pub struct Membership {
 
 /// The signed-in user as the console shows them: name, current tenant and role there,
 /// and every tenant they may switch to.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Me {
     pub user: String,
@@ -129,6 +132,7 @@ pub struct Me {
 }
 
 /// An owner's invitation of a user into a tenant: the user joins only if they accept.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Invitation {
     pub tenant: String,
@@ -142,6 +146,7 @@ pub struct Invitation {
 /// What adding a member did: a new user made with their first password joined at once;
 /// any other name was invited, and joins once its user accepts. The two read alike
 /// whether a user of that name exists or not.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MemberAdded {
     Created,
@@ -169,6 +174,7 @@ pub fn check_tenant_name(name: &str) -> Result<(), String> {
 }
 
 /// A member of a tenant, as its owners manage them.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
     pub user: String,
@@ -176,6 +182,7 @@ pub struct Member {
 }
 
 /// An API token of a tenant as listed: never the token itself, which is not kept.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenSummary {
     pub id: String,
@@ -188,6 +195,7 @@ pub struct TokenSummary {
 }
 
 /// A token just created: the only time the token itself is seen.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IssuedToken {
     pub id: String,
@@ -195,6 +203,7 @@ pub struct IssuedToken {
 }
 
 /// One change in a tenant's audit trail: who (and by which token), what, to what, when.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditEntry {
     /// Milliseconds since the Unix epoch.
@@ -208,6 +217,7 @@ pub struct AuditEntry {
 }
 
 /// One conversation with an agent, as listed in the sidebar.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadSummary {
     pub id: String,
@@ -228,6 +238,7 @@ pub struct ThreadSummary {
 }
 
 /// A run as the thread page lists it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSummary {
     pub id: String,
@@ -237,6 +248,7 @@ pub struct RunSummary {
 }
 
 /// One run of a thread with its projection, as the server rendered it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunPage {
     pub run: RunSummary,
@@ -245,6 +257,7 @@ pub struct RunPage {
 
 /// How the console reaches one configured agent, as the context pane shows it. Endpoints
 /// are shown without credentials: no URL user or query, and of a command only the program.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AgentEnvironment {
     pub agent: String,
@@ -261,6 +274,7 @@ pub struct AgentEnvironment {
 }
 
 /// Everything the thread page shows, loaded in one request.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ThreadPage {
     pub thread: ThreadSummary,

@@ -13,6 +13,7 @@ pub const TAG_MOST: usize = 40;
 pub const PAGE_MOST: u32 = 200;
 
 /// A note as read: its current version.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
     pub id: String,
@@ -31,6 +32,7 @@ pub struct Note {
 }
 
 /// A thread as another object names it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadLink {
     pub id: String,
@@ -38,6 +40,7 @@ pub struct ThreadLink {
 }
 
 /// A note in a list: no body, but where a search found it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteSummary {
     pub id: String,
@@ -52,6 +55,7 @@ pub struct NoteSummary {
 }
 
 /// One page of a list or a search.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteList {
     pub notes: Vec<NoteSummary>,
@@ -60,6 +64,7 @@ pub struct NoteList {
 }
 
 /// One stored version of a note.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteVersion {
     pub version: u32,
@@ -72,6 +77,7 @@ pub struct NoteVersion {
 }
 
 /// A version in the history list (without its body).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteVersionSummary {
     pub version: u32,
@@ -81,6 +87,7 @@ pub struct NoteVersionSummary {
 }
 
 /// What a new note is made of.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewNote {
@@ -96,6 +103,7 @@ pub struct NewNote {
 /// An edit: each field given replaces the note's; `base_version`, when given, must be the
 /// note's current version, so an edit made on a stale copy is refused rather than
 /// silently undoing someone else's.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NoteEdit {
@@ -107,12 +115,14 @@ pub struct NoteEdit {
     pub tags: Option<Vec<String>>,
     /// `Some(None)` (JSON `null`) takes the note out of its project.
     #[serde(default, with = "double_option")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub project_id: Option<Option<String>>,
     #[serde(default)]
     pub base_version: Option<u32>,
 }
 
 /// What a list asks for: a search (`q`), a tag, a project, and the page.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteQuery {
     #[serde(default)]

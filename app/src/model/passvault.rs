@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::Role;
+
 /// The longest name, in characters.
 pub const NAME_MOST: usize = 100;
 /// The longest environment-variable name.
@@ -23,6 +25,7 @@ pub const VALUE_MOST: usize = 64 * 1024;
 pub const SUDO_ENV_VAR: &str = "SUDO_PASSWORD";
 
 /// A secret in transit: never printed, emptied from memory when dropped.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct SecretText(String);
@@ -55,6 +58,7 @@ impl Drop for SecretText {
 }
 
 /// An entry as lists and pages show it: everything but the value.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VaultEntry {
     pub id: String,
@@ -69,14 +73,92 @@ pub struct VaultEntry {
     /// When the entry last answered an ask, and who sent it.
     pub last_used_at_ms: Option<i64>,
     pub last_used_by: Option<String>,
+    /// Which agents its value may be sent to, and who may send it.
+    #[serde(default)]
+    pub use_policy: VaultUse,
 }
 
+/// Who may send an entry's value to an agent, and to which agents: an entry for a deploy
+/// key goes to the deploy agent only, sent by owners only, if its owners say so.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VaultUse {
+    /// The agents the value may be sent to, by name; none listed: any agent.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// The least role that may send the value: `operator` (the default) or `owner`.
+    #[serde(default = "operators")]
+    pub sent_by: Role,
+}
+
+fn operators() -> Role {
+    Role::Operator
+}
+
+impl Default for VaultUse {
+    fn default() -> Self {
+        Self {
+            agents: Vec::new(),
+            sent_by: Role::Operator,
+        }
+    }
+}
+
+/// The most agents one entry may name.
+pub const USE_AGENTS_MOST: usize = 32;
+
+impl VaultUse {
+    /// Whether someone of `role` may send the value to `agent`; why not otherwise.
+    pub fn allows(&self, agent: &str, role: Role) -> Result<(), String> {
+        if !role.allows(self.sent_by) {
+            return Err(format!(
+                "only an {} may send this entry's value; your role is {role}",
+                self.sent_by
+            ));
+        }
+        if !self.agents.is_empty() && !self.agents.iter().any(|allowed| allowed == agent) {
+            return Err(format!(
+                "this entry's value may be sent to {} only, not to {agent}",
+                self.agents.join(", ")
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A use policy as it may be kept: an operator or an owner sends (a viewer answers no
+/// ask), at most [`USE_AGENTS_MOST`] agents, each named once.
+pub fn check_use(policy: &VaultUse) -> Result<VaultUse, String> {
+    if policy.sent_by == Role::Viewer {
+        return Err("use_policy.sent_by: a viewer answers no ask; give operator or owner".into());
+    }
+    if policy.agents.len() > USE_AGENTS_MOST {
+        return Err(format!(
+            "use_policy.agents: at most {USE_AGENTS_MOST} agents"
+        ));
+    }
+    let mut agents: Vec<String> = Vec::new();
+    for agent in &policy.agents {
+        let agent = check_text("use_policy.agents", agent, NAME_MOST, false)?;
+        if !agents.contains(&agent) {
+            agents.push(agent);
+        }
+    }
+    Ok(VaultUse {
+        agents,
+        sent_by: policy.sent_by,
+    })
+}
+
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VaultList {
     pub entries: Vec<VaultEntry>,
     pub next_offset: Option<u32>,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewVaultEntry {
@@ -87,9 +169,12 @@ pub struct NewVaultEntry {
     #[serde(default)]
     pub metadata: BTreeMap<String, String>,
     pub value: SecretText,
+    #[serde(default)]
+    pub use_policy: VaultUse,
 }
 
 /// An edit: each field given replaces the entry's; `value` replaces the secret.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VaultEntryEdit {
@@ -103,9 +188,12 @@ pub struct VaultEntryEdit {
     pub metadata: Option<BTreeMap<String, String>>,
     #[serde(default)]
     pub value: Option<SecretText>,
+    #[serde(default)]
+    pub use_policy: Option<VaultUse>,
 }
 
 /// `POST /api/v1/passvault/{id}/reveal`: the password of whoever reveals.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RevealRequest {
@@ -113,6 +201,7 @@ pub struct RevealRequest {
 }
 
 /// The one response that carries a value.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Revealed {
     pub id: String,
@@ -236,6 +325,7 @@ mod tests {
             description: String::new(),
             metadata: BTreeMap::new(),
             value: secret,
+            use_policy: VaultUse::default(),
         };
         assert!(!format!("{new:?}").contains("hunter2"));
         let parsed: NewVaultEntry =

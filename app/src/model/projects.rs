@@ -11,6 +11,7 @@ pub const NAME_MOST: usize = 100;
 /// The longest description, in characters.
 pub const DESCRIPTION_MOST: usize = 4000;
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Project {
     pub id: String,
@@ -24,12 +25,14 @@ pub struct Project {
     pub updated_at_ms: i64,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProjectList {
     pub projects: Vec<Project>,
     pub next_offset: Option<u32>,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewProject {
@@ -41,6 +44,7 @@ pub struct NewProject {
 }
 
 /// An edit: each field given replaces the project's; `archived` archives or restores it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProjectEdit {
@@ -50,12 +54,14 @@ pub struct ProjectEdit {
     pub description: Option<String>,
     /// `Some(None)` (JSON `null`) clears the default agent.
     #[serde(default, with = "super::notes::double_option")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub default_agent: Option<Option<String>>,
     #[serde(default)]
     pub archived: Option<bool>,
 }
 
 /// A pending ask as a project lists it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenAsk {
     pub key: String,
@@ -66,6 +72,7 @@ pub struct OpenAsk {
 }
 
 /// A run as a project lists it: with the thread it is in.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProjectRun {
     pub thread_id: String,
@@ -73,6 +80,7 @@ pub struct ProjectRun {
 }
 
 /// A project with what is in it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProjectPage {
     pub project: Project,

@@ -3,6 +3,10 @@
 //! value unseen, delete, and reveal one with their password again. Everyone else in the
 //! tenant reads the list (and searches it); values never reach a listing.
 
+// The edit form's server function takes one argument per field of the form, as a server
+// function reads a form: more than clippy's seven.
+#![allow(clippy::too_many_arguments)]
+
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
@@ -12,7 +16,9 @@ use crate::components::identity::is_owner;
 use crate::components::layout::ContextFrame;
 use crate::components::search_box::{SearchBox, query_value};
 use crate::error::ApiError;
-use crate::model::passvault::{Revealed, SecretText, VaultEntry, VaultList, metadata_lines};
+use crate::model::passvault::{
+    Revealed, SecretText, VaultEntry, VaultList, VaultUse, metadata_lines,
+};
 use crate::pages::notes::time_view;
 
 /// Entries a page lists.
@@ -47,6 +53,23 @@ pub async fn load_passvault(q: String, offset: u32) -> Result<VaultList, ApiErro
     )
 }
 
+/// The use policy as the forms send it: agents comma-separated (none: any), and the least
+/// role that may send the value.
+#[cfg(feature = "ssr")]
+fn use_from(agents: &str, sent_by: &str) -> Result<crate::model::passvault::VaultUse, ApiError> {
+    let sent_by = crate::model::Role::parse(sent_by.trim())
+        .map_err(|problem| ApiError::BadRequest(format!("sent_by: {problem}")))?;
+    Ok(crate::model::passvault::VaultUse {
+        agents: agents
+            .split(',')
+            .map(str::trim)
+            .filter(|agent| !agent.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        sent_by,
+    })
+}
+
 #[server(prefix = "/fn", endpoint = "create_secret")]
 pub async fn create_secret(
     name: String,
@@ -54,6 +77,8 @@ pub async fn create_secret(
     description: String,
     metadata: String,
     value: SecretText,
+    agents: String,
+    sent_by: String,
 ) -> Result<VaultEntry, ApiError> {
     use crate::api::service::*;
     let metadata = metadata_from(&metadata)?;
@@ -63,6 +88,7 @@ pub async fn create_secret(
         description,
         metadata,
         value,
+        use_policy: use_from(&agents, &sent_by)?,
     };
     with_status(passvault()?.create_secret(&context()?, entry).await)
 }
@@ -76,6 +102,8 @@ pub async fn edit_secret(
     description: String,
     metadata: String,
     value: SecretText,
+    agents: String,
+    sent_by: String,
 ) -> Result<VaultEntry, ApiError> {
     use crate::api::service::*;
     let metadata = metadata_from(&metadata)?;
@@ -85,6 +113,7 @@ pub async fn edit_secret(
         description: Some(description),
         metadata: Some(metadata),
         value: (!value.is_empty()).then_some(value),
+        use_policy: Some(use_from(&agents, &sent_by)?),
     };
     with_status(passvault()?.edit_secret(&context()?, &entry_id, edit).await)
 }
@@ -166,6 +195,7 @@ pub fn PassvaultPage() -> impl IntoView {
                         <input id="vault-description" name="description" />
                         <label class="field-label" for="vault-metadata">"Metadata (key=value, one a line)"</label>
                         <textarea id="vault-metadata" name="metadata" rows="2" spellcheck="false"></textarea>
+                        <UseFields prefix="vault".to_owned() policy=VaultUse::default() />
                         <button type="submit" class="button primary">"Keep secret"</button>
                     </ActionForm>
                 </details>
@@ -237,6 +267,7 @@ fn EntryRow(
                 </dl>
             })}
             <span class="muted note-meta">"Added by " {entry.created_by.clone()} " · " {time_view(entry.created_at_ms)} " · " {used}</span>
+            <span class="muted note-meta vault-use">{use_line(&entry.use_policy)}</span>
             <Show when=move || owner.get()>
                 {
                     let [edit_label, reveal_label, delete_label] = labels.clone();
@@ -276,6 +307,38 @@ fn EntryRow(
     }
 }
 
+/// The use policy in words, as a row shows it.
+fn use_line(policy: &VaultUse) -> String {
+    let agents = if policy.agents.is_empty() {
+        "any agent".to_owned()
+    } else {
+        policy.agents.join(", ")
+    };
+    let senders = if policy.sent_by == crate::model::Role::Owner {
+        "owners"
+    } else {
+        "operators and owners"
+    };
+    format!("Sent to {agents}, by {senders}")
+}
+
+/// The use policy's fields of a form: the agents the value may go to, and who may send it.
+#[component]
+fn UseFields(prefix: String, policy: VaultUse) -> impl IntoView {
+    let agents_id = format!("{prefix}-agents");
+    let sent_by_id = format!("{prefix}-sent-by");
+    let owners_only = policy.sent_by == crate::model::Role::Owner;
+    view! {
+        <label class="field-label" for=agents_id.clone()>"Agents it may be sent to (comma-separated; empty: any)"</label>
+        <input id=agents_id name="agents" value=policy.agents.join(", ") spellcheck="false" />
+        <label class="field-label" for=sent_by_id.clone()>"Who may send it"</label>
+        <select id=sent_by_id name="sent_by">
+            <option value="operator" selected=!owners_only>"Operators and owners"</option>
+            <option value="owner" selected=owners_only>"Owners only"</option>
+        </select>
+    }
+}
+
 #[component]
 fn EditForm(entry: VaultEntry, edit: ServerAction<EditSecret>) -> impl IntoView {
     let prefix = format!("vault-edit-{}", entry.id);
@@ -293,6 +356,7 @@ fn EditForm(entry: VaultEntry, edit: ServerAction<EditSecret>) -> impl IntoView 
             <input id=field("description") name="description" value=entry.description.clone() />
             <label class="field-label" for=field("metadata")>"Metadata (key=value, one a line)"</label>
             <textarea id=field("metadata") name="metadata" rows="2" spellcheck="false">{metadata_lines(&entry.metadata)}</textarea>
+            <UseFields prefix=field("use") policy=entry.use_policy.clone() />
             <button type="submit" class="button small primary">"Save"</button>
         </ActionForm>
     }

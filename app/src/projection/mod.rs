@@ -116,6 +116,22 @@ struct Index {
     subagents: IdMap<usize>,
 }
 
+/// A run's view in the API's description: an object whose fields docs/protocol.md names
+/// (the fold of the run's events: items, asks, arrivals, status).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for RunView {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RunView".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "description": "a run's events folded into what the console shows; see docs/protocol.md",
+        })
+    }
+}
+
 /// Everything the console shows of one run.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RunView {

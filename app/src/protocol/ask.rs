@@ -7,6 +7,7 @@ use super::channel::Channel;
 use crate::tagged::internally_tagged;
 
 /// What the agent is asking for.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AskKind {
@@ -56,6 +57,7 @@ impl AskKind {
 }
 
 /// The UI component that renders the ask; a receipt names it in `component`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Component {
@@ -83,6 +85,7 @@ impl Component {
 }
 
 /// One question of a clarify ask (Hermes batches up to five).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Question {
     pub id: String,
@@ -95,6 +98,7 @@ pub struct Question {
 
 /// A tool call an ask is about: shown as the tool's name and its arguments laid out, never
 /// as one line of JSON.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolPreview {
     pub name: String,
@@ -103,6 +107,7 @@ pub struct ToolPreview {
 }
 
 /// A diff shown with an edit ask.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiffPreview {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,6 +161,7 @@ pub enum AskOrigin {
 internally_tagged!(AskOrigin, "type");
 
 /// The answer as recorded: secrets are replaced by `redacted`, never stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedAnswer {
     pub action: String,
@@ -253,6 +259,7 @@ impl AskState {
 }
 
 /// One blocking request of an agent.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ask {
     /// The id a receipt names in `toolCallId`.

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::channel::{EventBody, RunOutcome};
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {

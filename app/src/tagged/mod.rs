@@ -63,6 +63,7 @@ pub trait Variants: Sized {
 macro_rules! internally_tagged {
     ($enum:ident, $tag:literal) => {
         $crate::tagged::variants!($enum);
+        $crate::tagged::tagged_schema!($enum, $tag, None);
 
         impl serde::Serialize for $enum {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -83,6 +84,7 @@ macro_rules! internally_tagged {
 macro_rules! adjacently_tagged {
     ($enum:ident, $tag:literal, $content:literal) => {
         $crate::tagged::variants!($enum);
+        $crate::tagged::tagged_schema!($enum, $tag, Some($content));
 
         impl serde::Serialize for $enum {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -118,7 +120,40 @@ macro_rules! variants {
     };
 }
 
-pub(crate) use {adjacently_tagged, internally_tagged, variants};
+/// The JSON Schema of a tagged enum (with the `schema` feature): an object naming its
+/// variant in `<tag>` (and, adjacently tagged, its fields in `<content>`); the variants'
+/// own fields are described in docs/protocol.md.
+#[cfg(feature = "schema")]
+macro_rules! tagged_schema {
+    ($enum:ident, $tag:literal, $content:expr) => {
+        impl schemars::JsonSchema for $enum {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($enum).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let mut properties = serde_json::Map::new();
+                properties.insert($tag.into(), serde_json::json!({"type": "string"}));
+                let content: Option<&str> = $content;
+                if let Some(content) = content {
+                    properties.insert(content.into(), serde_json::Value::Bool(true));
+                }
+                schemars::json_schema!({
+                    "type": "object",
+                    "required": [$tag],
+                    "properties": properties,
+                })
+            }
+        }
+    };
+}
+
+#[cfg(not(feature = "schema"))]
+macro_rules! tagged_schema {
+    ($enum:ident, $tag:literal, $content:expr) => {};
+}
+
+pub(crate) use {adjacently_tagged, internally_tagged, tagged_schema, variants};
 
 /// Fields of an outer struct that share one JSON object with an enum's fields (what
 /// `#[serde(flatten)]` would do).

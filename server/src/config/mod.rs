@@ -115,7 +115,7 @@ pub struct ServeArgs {
     /// A TOML file with any of these settings (flags and environment win over it):
     /// addr, data_dir, db, site_root, demo, default_agent, [[agent]] {name, url, tools,
     /// api_key_env},
-    /// [[hermes]] {name, command | url}, [[openai]] {name, url, model, api, api_key_env,
+    /// [[hermes]] {name, command | url, per_tenant}, [[openai]] {name, url, model, api, api_key_env,
     /// tools}, [limits] {max_connections, header_timeout, idle_timeout, max_streams,
     /// max_streams_per_tenant, max_streams_per_user}.
     #[arg(long, env = "AGENT_OS_CONFIG")]
@@ -156,6 +156,10 @@ pub struct ServeArgs {
     /// the locale and TMPDIR (repeatable); it sees no other variable of the server's.
     #[arg(long = "hermes-env", value_name = "VAR")]
     pub hermes_env: Vec<String>,
+    /// Run a gateway of its own for each tenant for the Hermes agent NAME, told its
+    /// tenant in AGENT_OS_TENANT (repeatable).
+    #[arg(long = "hermes-per-tenant", value_name = "NAME")]
+    pub hermes_per_tenant: Vec<String>,
     /// A host name (or name:port) the server answers to besides its listen address and
     /// the loopback names, e.g. the name a reverse proxy forwards (repeatable).
     #[arg(long = "allow-host", value_name = "NAME")]
@@ -221,6 +225,8 @@ struct HermesEntry {
     name: String,
     command: Option<String>,
     url: Option<String>,
+    #[serde(default)]
+    per_tenant: bool,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -262,6 +268,8 @@ pub struct ServeConfig {
     pub openai: Vec<String>,
     /// Variables a spawned gateway may see besides the few every program needs.
     pub hermes_env: Vec<String>,
+    /// Hermes agents that run a gateway of their own for each tenant.
+    pub hermes_per_tenant: Vec<String>,
     /// Host names the server answers to besides its address and the loopback names.
     pub allow_hosts: Vec<String>,
     pub default_agent: Option<String>,
@@ -350,7 +358,18 @@ impl ServeConfig {
                 ));
             }
             list.push(Arc::new(
-                HermesConnector::new(name, command, Vec::new()).passing_env(&self.hermes_env),
+                HermesConnector::new(name, command, Vec::new())
+                    .passing_env(&self.hermes_env)
+                    .per_tenant(self.hermes_per_tenant.iter().any(|each| each == name)),
+            ));
+        }
+        if let Some(unknown) = self
+            .hermes_per_tenant
+            .iter()
+            .find(|name| !list.iter().any(|agent| agent.name() == name.as_str()))
+        {
+            return Err(format!(
+                "--hermes-per-tenant {unknown}: no Hermes agent of that name"
             ));
         }
         if let (true, Some(key)) = (self.demo, demo_key) {
@@ -378,7 +397,10 @@ impl ServeConfig {
                     &format!("'{}' demo-gateway", exe.display()),
                     words(&crate::demo::gateway::SCENARIOS),
                 )
-                .passing_env(&["AGENT_OS_DEMO_DELAY_MS".to_owned()]),
+                .passing_env(&[
+                    "AGENT_OS_DEMO_DELAY_MS".to_owned(),
+                    crate::demo::gateway::JOURNAL_ENV.to_owned(),
+                ]),
             ));
         }
         if let Some(name) = tools_of.keys().next() {
@@ -514,6 +536,13 @@ impl ServeArgs {
             hermes,
             openai,
             hermes_env: file.hermes_env.into_iter().chain(self.hermes_env).collect(),
+            hermes_per_tenant: file
+                .hermes
+                .iter()
+                .filter(|gateway| gateway.per_tenant)
+                .map(|gateway| gateway.name.clone())
+                .chain(self.hermes_per_tenant)
+                .collect(),
             allow_hosts: file
                 .allow_hosts
                 .into_iter()

@@ -18,9 +18,9 @@ mod turn;
 use turn::Turn;
 
 /// The words that pick a gateway scenario.
-pub const SCENARIOS: [&str; 14] = [
+pub const SCENARIOS: [&str; 15] = [
     "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "stubborn",
-    "vanish", "fail", "idle", "exit", "hang",
+    "vanish", "fail", "idle", "exit", "hang", "whoami",
 ];
 
 /// Frames out, one JSON text each; the transport writes them.
@@ -396,6 +396,7 @@ async fn turn(
                 turn.event("tool.complete", json!({"tool_id": "tool-sudo", "name": "terminal", "args": {"command": "sudo systemctl restart web"},
                     "duration_s": 0.01, "result": {"output": if value.is_empty() { "skipped" } else { "restarted web" }, "exit_code": 0}})).await;
             }
+            journal(&value);
             // Nothing made from the value goes into the thread.
             let said = if value.is_empty() {
                 "Skipped.".to_owned()
@@ -491,6 +492,15 @@ async fn turn(
         "stubborn" => stream_until_stopped(&turn, 70).await,
         // A turn that ends without its `message.complete` (a gateway that lost it).
         "vanish" => turn.say("gone before the end ").await,
+        "whoami" => {
+            // Which tenant this process serves: a gateway run per tenant is told its own.
+            let text = match std::env::var(crate::connectors::hermes::gateway::TENANT_ENV) {
+                Ok(tenant) => format!("This gateway serves tenant {tenant} alone."),
+                Err(_) => "This gateway serves every tenant.".to_owned(),
+            };
+            turn.say(&text).await;
+            turn.complete(&text, "complete").await;
+        }
         "fail" => {
             turn.event("status.update", json!({"kind": "lifecycle", "text": "❌ Non-retryable error (HTTP 400): the model refused"})).await;
             turn.complete("the model refused", "error").await;
@@ -536,3 +546,28 @@ async fn stream_until_stopped(turn: &Turn, words_after_stop: usize) {
     }
     turn.complete(&streamed, "complete").await;
 }
+
+/// With `AGENT_OS_DEMO_GATEWAY_JOURNAL` set (by whoever runs the console, for a test), the
+/// SHA-256 of each password or secret the gateway received goes to that file, a line each:
+/// enough to check the value arrived whole, never the value, and never in the thread.
+fn journal(value: &str) {
+    use sha2::Digest;
+    let Ok(path) = std::env::var(JOURNAL_ENV) else {
+        return;
+    };
+    if value.is_empty() {
+        return;
+    }
+    let line = format!("{}\n", hex::encode(sha2::Sha256::digest(value.as_bytes())));
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
+    if let Err(error) = written {
+        eprintln!("demo gateway: could not write its journal {path}: {error}");
+    }
+}
+
+/// The variable naming the demo gateway's journal of secrets received (as digests).
+pub const JOURNAL_ENV: &str = "AGENT_OS_DEMO_GATEWAY_JOURNAL";

@@ -6,21 +6,22 @@
 use std::sync::Arc;
 
 use app::model::{AuditEntry, RequestContext, Role};
-use axum::Router;
 use axum::body::{Body, to_bytes};
-use axum::extract::{Query, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use serde::Deserialize;
+use axum::routing::on;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::AppState;
+use super::body::Query;
 use super::context::Context;
 use super::error::HttpError;
 use super::limits::BODY_LIMIT;
-use super::policy::audited;
+use super::operations::{Audit, Called, Operation, schema};
 use crate::clock::now_ms;
 use crate::store::Store;
 
@@ -46,12 +47,24 @@ const ID_FIELDS: &[&str] = &[
 /// How many entries a listing shows at most.
 const MOST: u32 = 500;
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/v1/audit", get(list))
+pub const OPERATIONS: &[Operation] =
+    &[
+        Operation::get("/api/v1/audit", "the tenant's audit trail, newest first")
+            .needs(Role::Owner)
+            .query(schema::<ListQuery>)
+            .answers(200, schema::<AuditTrail>)
+            .by(|verb| on(verb, list)),
+    ];
+
+#[derive(Serialize, JsonSchema)]
+pub struct AuditTrail {
+    pub tenant: String,
+    pub entries: Vec<AuditEntry>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct ListQuery {
+    /// At most this many entries (1 to 500; 100 when not given).
     limit: Option<u32>,
 }
 
@@ -63,7 +76,11 @@ async fn list(
     context.require(Role::Owner, "reading the audit trail")?;
     let limit = query.limit.unwrap_or(100).clamp(1, MOST);
     let entries = state.runs.store().audit(&context.tenant, limit).await?;
-    Ok(axum::Json(json!({ "tenant": context.tenant, "entries": entries })).into_response())
+    Ok(axum::Json(AuditTrail {
+        tenant: context.tenant,
+        entries,
+    })
+    .into_response())
 }
 
 /// Appends one entry for the request's user, logging (not failing the request) when the
@@ -97,7 +114,11 @@ pub async fn write_in(
 /// Middleware (inside the request context): records each audited request that succeeds.
 pub async fn record(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
-    let Some(action) = audited(request.method(), &path) else {
+    let Some(Audit::Records(action)) = request
+        .extensions()
+        .get::<Called>()
+        .map(|called| called.0.audit)
+    else {
         return next.run(request).await;
     };
     let Some(context) = request.extensions().get::<RequestContext>().cloned() else {

@@ -4,33 +4,56 @@
 use std::net::SocketAddr;
 
 use app::error::ApiError;
-use app::model::RequestContext;
-use axum::Router;
+use app::model::{Membership, RequestContext, Role};
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use axum::routing::on;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::AppState;
-use super::api::parse_body;
+use super::body::parse_body;
 use super::context::Context;
 use super::credentials::{Credentials, SESSION_COOKIE, credentials};
 use super::error::HttpError;
+use super::operations::{Operation, schema};
 use crate::auth::AuthError;
 use crate::auth::sessions::{ABSOLUTE_MS, Opened};
 use crate::clock::now_ms;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/auth/login", post(login))
-        .route("/api/v1/auth/setup", post(setup))
-        .route("/api/v1/auth/logout", post(logout))
-        .route("/api/v1/auth/logout-everywhere", post(logout_everywhere))
-        .route("/api/v1/me", get(me))
-}
+pub const OPERATIONS: &[Operation] = &[
+    Operation::post("/api/v1/auth/login", "check a name and password and open a session")
+        .public()
+        .json(schema::<LoginBody>, r#"{"username":"nobody","password":"not a password"}"#)
+        .answers(200, schema::<MeBody>)
+        .by(|verb| on(verb, login)),
+    Operation::post(
+        "/api/v1/auth/setup",
+        "make the first owner with the setup link's token, and sign them in",
+    )
+    .public()
+    .json(
+        schema::<SetupBody>,
+        r#"{"token":"0000000000000000000000000000000000000000000000000000000000000000","username":"first","password":"a long password","tenant":"first"}"#,
+    )
+    .answers(200, schema::<MeBody>)
+    .by(|verb| on(verb, setup)),
+    Operation::post("/api/v1/auth/logout", "end the session the cookie carries")
+        .public()
+        .by(|verb| on(verb, logout)),
+    Operation::post(
+        "/api/v1/auth/logout-everywhere",
+        "end every session of the signed-in user",
+    )
+    .records("session.end_all")
+    .answers(200, schema::<Ended>)
+    .by(|verb| on(verb, logout_everywhere)),
+    Operation::get("/api/v1/me", "who the credentials act as, in which tenant")
+        .answers(200, schema::<MeBody>)
+        .by(|verb| on(verb, me)),
+];
 
 impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> Self {
@@ -96,14 +119,32 @@ fn session_cookie(value: &str, max_age_s: i64, secure: bool) -> HeaderValue {
     .unwrap_or_else(|_| HeaderValue::from_static("agent_os_session=; Path=/; Max-Age=0"))
 }
 
-fn me_json(context: &RequestContext) -> Value {
-    json!({
-        "user": context.actor,
-        "tenant": context.tenant,
-        "role": context.role,
-        "token": context.token_id,
-        "memberships": context.memberships,
-    })
+/// Who the credentials act as.
+#[derive(Serialize, JsonSchema)]
+pub struct MeBody {
+    pub user: String,
+    pub tenant: String,
+    pub role: Role,
+    /// The API token's id, when one was used.
+    pub token: Option<String>,
+    /// The user's tenants (a token's: its own only).
+    pub memberships: Vec<Membership>,
+}
+
+fn me_json(context: &RequestContext) -> MeBody {
+    MeBody {
+        user: context.actor.clone(),
+        tenant: context.tenant.clone(),
+        role: context.role,
+        token: context.token_id.clone(),
+        memberships: context.memberships.clone(),
+    }
+}
+
+/// How many sessions "log out everywhere" ended.
+#[derive(Serialize, JsonSchema)]
+pub struct Ended {
+    pub ended: u64,
 }
 
 fn signed_in(opened: &Opened, headers: &HeaderMap) -> Response {
@@ -125,10 +166,11 @@ pub(super) fn closing_cookie(headers: &HeaderMap) -> HeaderValue {
     session_cookie("", 0, over_tls(headers))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct LoginBody {
     username: String,
     password: String,
+    /// One of the user's tenants to act in; the one they joined first when absent.
     tenant: Option<String>,
 }
 
@@ -223,7 +265,7 @@ async fn login(
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct SetupBody {
     token: String,
     username: String,
@@ -262,7 +304,7 @@ async fn logout_everywhere(
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
     let ended = state.accounts.logout_everywhere(&context.user_id).await?;
-    let mut response = axum::Json(json!({ "ended": ended })).into_response();
+    let mut response = axum::Json(Ended { ended }).into_response();
     response
         .headers_mut()
         .insert(header::SET_COOKIE, closing_cookie(&headers));

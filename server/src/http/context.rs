@@ -1,10 +1,10 @@
 //! The request context: who acts and for which tenant, worked out once per request from
 //! its session or token by one middleware and read by every handler — REST, server
 //! functions, live streams and page renders — from the request's extensions. The one
-//! place identity enters a request, and where the route policy is enforced.
+//! place identity enters a request, and where the operation list's access is enforced.
 
 use app::error::ApiError;
-use app::model::{Membership, RequestContext};
+use app::model::{Membership, RequestContext, Role};
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::credentials::identity;
 use super::error::HttpError;
-use super::policy::{Access, access, is_page};
+use super::operations::{Access, Called, Found, Verb, find};
 use crate::auth::{Accounts, DemoKey, Identity};
 
 impl From<Identity> for RequestContext {
@@ -48,13 +48,32 @@ pub struct Door {
 #[derive(Clone, Copy, Debug)]
 pub struct DemoCall;
 
-/// Middleware: lets public routes through, and the demo agents' routes with their key;
-/// otherwise puts the context of the request's credentials into its extensions when their
-/// role may call the route. A signed-out browser asking for a page is sent to sign in;
-/// anything else answers 401, and a role too small 403.
+/// Middleware: finds the operation the request calls (none: 404, another method: 405),
+/// lets a public one through, and the demo agents' with their key; otherwise puts the
+/// context of the request's credentials into its extensions when their role may call it.
+/// A signed-out browser asking for a page is sent to sign in; anything else answers 401,
+/// and a role too small 403.
 pub async fn attach(State(door): State<Door>, mut request: Request, next: Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
-    let needed = match access(&method, &path) {
+    let access = match find(&method, &path) {
+        Found::Operation(operation) => {
+            request.extensions_mut().insert(Called(operation));
+            operation.access
+        }
+        Found::OtherMethods(verbs) => return other_methods(&path, &verbs),
+        // A page no route names still renders the app's not-found page, with the sidebar
+        // of whoever is signed in.
+        Found::Nothing if is_page(&method, &path) => Access::Needs(Role::Viewer),
+        Found::Nothing => {
+            return refusal(
+                &path,
+                ApiError::NotFound(format!(
+                    "nothing is served at {method} {path}; see docs/api.md"
+                )),
+            );
+        }
+    };
+    let needed = match access {
         Access::Public => return next.run(request).await,
         Access::Demo => {
             return match &door.demo {
@@ -113,6 +132,28 @@ pub(super) fn refusal(path: &str, error: ApiError) -> Response {
     } else {
         HttpError(error).into_response()
     }
+}
+
+/// 405: the path is served, for other methods, which `Allow` names.
+fn other_methods(path: &str, verbs: &[Verb]) -> Response {
+    let allowed: Vec<String> = verbs
+        .iter()
+        .map(|verb| verb.method().as_str().to_owned())
+        .collect();
+    let mut response = refusal(
+        path,
+        ApiError::MethodNotAllowed(format!("{path} takes {}", allowed.join(", "))),
+    );
+    if let Ok(value) = HeaderValue::from_str(&allowed.join(", ")) {
+        response.headers_mut().insert(header::ALLOW, value);
+    }
+    response
+}
+
+/// Whether a request is for a page a browser shows (rather than data or an action): pages
+/// send a signed-out browser to the sign-in page instead of answering 401.
+pub fn is_page(method: &axum::http::Method, path: &str) -> bool {
+    *method == axum::http::Method::GET && !path.starts_with("/api/") && !path.starts_with("/fn/")
 }
 
 /// A page the role may not open, said as a page with a way back.

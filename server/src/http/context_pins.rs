@@ -5,31 +5,49 @@
 use std::sync::Arc;
 
 use app::api::service::ContextService;
-use app::model::context::Pins;
-use axum::Router;
+use app::model::Role::Operator;
+use app::model::context::{Pinned, Pins, ThreadContext};
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::on;
 
-use super::AppState;
-use super::api::parse_body;
+use super::body::{UrlPath, parse_body};
 use super::context::Context;
 use super::error::HttpError;
+use super::operations::{Operation, schema};
 
 type ApiResult = Result<Response, HttpError>;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/threads/{id}/context",
-            get(thread_context).put(pin_to_thread),
-        )
-        .route(
-            "/api/v1/projects/{id}/context",
-            get(project_context).put(pin_to_project),
-        )
-}
+pub const OPERATIONS: &[Operation] = &[
+    Operation::get(
+        "/api/v1/threads/{id}/context",
+        "what a thread pins for its runs, with its project's",
+    )
+    .answers(200, schema::<ThreadContext>)
+    .by(|verb| on(verb, thread_context)),
+    Operation::put("/api/v1/threads/{id}/context", "replace what a thread pins")
+        .needs(Operator)
+        .records("thread.pin")
+        .json(schema::<Pins>, r#"{"notes":[],"memory":[]}"#)
+        .answers(200, schema::<ThreadContext>)
+        .by(|verb| on(verb, pin_to_thread)),
+    Operation::get(
+        "/api/v1/projects/{id}/context",
+        "what a project pins for its threads' runs",
+    )
+    .answers(200, schema::<Pinned>)
+    .by(|verb| on(verb, project_context)),
+    Operation::put(
+        "/api/v1/projects/{id}/context",
+        "replace what a project pins",
+    )
+    .needs(Operator)
+    .records("project.pin")
+    .json(schema::<Pins>, r#"{"notes":[],"memory":[]}"#)
+    .answers(200, schema::<Pinned>)
+    .by(|verb| on(verb, pin_to_project)),
+];
 
 async fn thread_context(
     State(contexts): State<Arc<dyn ContextService>>,

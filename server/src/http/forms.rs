@@ -6,11 +6,10 @@
 use std::net::SocketAddr;
 
 use axum::Form;
-use axum::Router;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::on;
 use serde::Deserialize;
 
 use super::AppState;
@@ -18,18 +17,61 @@ use super::auth::{Refused, closing_cookie, opening_cookie, sign_in};
 use super::context::{Context, encode_component};
 use super::credentials::{Credentials, credentials};
 use super::error::HttpError;
+use super::operations::{Answer, Operation};
 use crate::auth::{AuthError, password};
+use app::model::Role::Owner;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/auth/login", post(login))
-        .route("/auth/setup", post(setup))
-        .route("/auth/logout", post(logout))
-        .route("/auth/logout-everywhere", post(logout_everywhere))
-        .route("/auth/tenant", post(switch_tenant))
-        .route("/auth/new-tenant", post(new_tenant))
-        .route("/auth/invitation", post(answer_invitation))
+/// A form of the console's own pages, answered with a redirect.
+const fn form(path: &'static str, summary: &'static str, example: &'static str) -> Operation {
+    Operation::post(path, summary)
+        .form(example)
+        .answer(Answer::Redirect)
 }
+
+pub const OPERATIONS: &[Operation] = &[
+    form("/auth/login", "sign in", "username=nobody&password=wrong")
+        .public()
+        .by(|verb| on(verb, login)),
+    form(
+        "/auth/setup",
+        "make the first owner",
+        "token=0&username=first&password=a+long+password&tenant=first",
+    )
+    .public()
+    .by(|verb| on(verb, setup)),
+    form("/auth/logout", "sign out", "")
+        .public()
+        .by(|verb| on(verb, logout)),
+    form(
+        "/auth/logout-everywhere",
+        "end every session of the user",
+        "",
+    )
+    .records("session.end_all")
+    .by(|verb| on(verb, logout_everywhere)),
+    form(
+        "/auth/tenant",
+        "move this browser's session to another of the user's tenants",
+        "tenant=default",
+    )
+    .recorded_by_handler()
+    .by(|verb| on(verb, switch_tenant)),
+    form(
+        "/auth/new-tenant",
+        "found a tenant and move the session there",
+        "tenant=probe-founded",
+    )
+    .needs(Owner)
+    .recorded_by_handler()
+    .by(|verb| on(verb, new_tenant)),
+    form(
+        "/auth/invitation",
+        "accept or decline an invitation of one's own",
+        "tenant=nowhere&answer=decline",
+    )
+    .recorded_by_handler()
+    .by(|verb| on(verb, answer_invitation)),
+];
 
 /// 303 to `location`, setting `cookie` when given.
 fn redirect(location: &str, cookie: Option<HeaderValue>) -> Response {

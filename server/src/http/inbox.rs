@@ -4,17 +4,17 @@
 use std::sync::Arc;
 
 use app::api::service::WorkspaceService;
-use axum::Router;
-use axum::extract::{Query, State};
+use app::model::inbox::Inbox;
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::on;
 
-use super::AppState;
-use super::api::{EventsQuery, resume_point};
+use super::body::{EventsQuery, Query, resume_point};
 use super::context::Context;
 use super::error::HttpError;
 use super::limits::admit_stream;
+use super::operations::{Answer, Operation, schema};
 use crate::auth::Accounts;
 use crate::live::StreamGate;
 use crate::live::inbox::inbox_stream;
@@ -22,11 +22,21 @@ use crate::runs::Runs;
 
 type ApiResult = Result<Response, HttpError>;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/inbox", get(read))
-        .route("/api/v1/inbox/events", get(events))
-}
+pub const OPERATIONS: &[Operation] = &[
+    Operation::get(
+        "/api/v1/inbox",
+        "every pending ask of the tenant and its runs in progress",
+    )
+    .answers(200, schema::<Inbox>)
+    .by(|verb| on(verb, read)),
+    Operation::get(
+        "/api/v1/inbox/events",
+        "the inbox's changes live, resuming after Last-Event-ID or ?after=",
+    )
+    .query(schema::<EventsQuery>)
+    .answer(Answer::Events)
+    .by(|verb| on(verb, events)),
+];
 
 async fn read(
     State(workspace): State<Arc<dyn WorkspaceService>>,

@@ -8,35 +8,95 @@ use std::sync::Arc;
 use app::api::service::MemoryService;
 use app::error::ApiError;
 use app::memory::ScopeKind;
-use app::model::memory::{MemoryBatch, MemoryEdit, MemorySettings, NewProposal, ProposalOutcome};
-use axum::Router;
+use app::model::Role::{Operator, Owner};
+use app::model::memory::{
+    MemoryBatch, MemoryEdit, MemoryEntry, MemoryProposal, MemoryScope, MemorySettings, NewProposal,
+    ProposalOutcome,
+};
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use serde::Deserialize;
-use serde_json::json;
+use axum::routing::on;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use super::AppState;
-use super::api::parse_body;
+use super::body::{Query, UrlPath, parse_body};
 use super::context::Context;
 use super::error::HttpError;
+use super::operations::{Operation, schema};
 
 type ApiResult = Result<Response, HttpError>;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/memory", get(scope).post(change))
-        .route("/api/v1/memory/review", get(review))
-        .route("/api/v1/memory/proposals", post(propose))
-        .route("/api/v1/memory/review/{id}/accept", post(accept))
-        .route("/api/v1/memory/review/{id}/reject", post(reject))
-        .route("/api/v1/memory/settings", get(settings).put(set_settings))
-        .route("/api/v1/memory/{id}", get(read).patch(edit).delete(delete))
+pub const OPERATIONS: &[Operation] = &[
+    Operation::get("/api/v1/memory", "a memory scope's entries")
+        .query(schema::<ScopeQuery>)
+        .answers(200, schema::<MemoryScope>)
+        .by(|verb| on(verb, scope)),
+    Operation::post("/api/v1/memory", "a batch of memory operations, applied at once")
+        .needs(Operator)
+        .records("memory.change")
+        .json(
+            schema::<MemoryBatch>,
+            r#"{"scope":"tenant","operations":[{"action":"add","content":"a probed fact"}]}"#,
+        )
+        .answers(200, schema::<MemoryScope>)
+        .by(|verb| on(verb, change)),
+    Operation::get("/api/v1/memory/review", "the changes agents proposed")
+        .query(schema::<ReviewQuery>)
+        .answers(200, schema::<ProposalList>)
+        .by(|verb| on(verb, review)),
+    Operation::post("/api/v1/memory/proposals", "propose a change for review")
+        .needs(Operator)
+        .records("memory.propose")
+        .json(
+            schema::<NewProposal>,
+            r#"{"scope":"tenant","operations":[{"action":"add","content":"a proposed fact"}],"proposed_by":"a probe"}"#,
+        )
+        .answers(201, schema::<ProposalOutcome>)
+        .creates("/api/v1/memory/review", "/proposal/id")
+        .or_status(200)
+        .by(|verb| on(verb, propose)),
+    Operation::post("/api/v1/memory/review/{id}/accept", "accept a proposed change")
+        .needs(Operator)
+        .records("memory.accept")
+        .answers(200, schema::<MemoryProposal>)
+        .by(|verb| on(verb, accept)),
+    Operation::post("/api/v1/memory/review/{id}/reject", "reject a proposed change")
+        .needs(Operator)
+        .records("memory.reject")
+        .answers(200, schema::<MemoryProposal>)
+        .by(|verb| on(verb, reject)),
+    Operation::get("/api/v1/memory/settings", "the tenant's memory settings")
+        .answers(200, schema::<MemorySettings>)
+        .by(|verb| on(verb, settings)),
+    Operation::put("/api/v1/memory/settings", "set the tenant's memory settings")
+        .needs(Owner)
+        .records("memory.settings")
+        .json(schema::<MemorySettings>, r#"{"auto_accept":false}"#)
+        .answers(200, schema::<MemorySettings>)
+        .by(|verb| on(verb, set_settings)),
+    Operation::get("/api/v1/memory/{id}", "a memory entry")
+        .answers(200, schema::<MemoryEntry>)
+        .by(|verb| on(verb, read)),
+    Operation::patch("/api/v1/memory/{id}", "edit a memory entry's text")
+        .needs(Operator)
+        .records("memory.edit")
+        .json(schema::<MemoryEdit>, r#"{"text":"probe edited"}"#)
+        .answers(200, schema::<MemoryEntry>)
+        .by(|verb| on(verb, edit)),
+    Operation::delete("/api/v1/memory/{id}", "remove a memory entry")
+        .needs(Operator)
+        .records("memory.delete")
+        .by(|verb| on(verb, delete)),
+];
+
+#[derive(Serialize, JsonSchema)]
+pub struct ProposalList {
+    pub proposals: Vec<MemoryProposal>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct ScopeQuery {
     scope: Option<String>,
     project_id: Option<String>,
@@ -93,7 +153,7 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct ReviewQuery {
     state: Option<String>,
 }
@@ -106,7 +166,7 @@ async fn review(
     let state = query.state.as_deref().unwrap_or("pending");
     let state = (state != "all").then_some(state);
     let proposals = memory.proposals(&context, state).await?;
-    Ok(axum::Json(json!({ "proposals": proposals })).into_response())
+    Ok(axum::Json(ProposalList { proposals }).into_response())
 }
 
 /// 201 with the queued proposal, or 200 with the scope when it applied at once.

@@ -1,11 +1,14 @@
 //! HTTP: the axum router over Leptos pages and server functions, the JSON API under
 //! `/api/v1`, the console's sign-in forms, live event streams, static assets and a health
-//! check. Every request passes [`context::attach`] first, so each handler knows who acts
-//! and for which tenant, and nobody reaches a route their role may not call.
+//! check — every one an operation of [`operations`], the one list the router, the access
+//! policy and the OpenAPI description are made from. Every request passes
+//! [`context::attach`] first, so each handler knows who acts and for which tenant, and
+//! nobody reaches an operation their role may not call, or one the list does not name.
 
-pub mod api;
+mod asks;
 mod audit;
 pub mod auth;
+mod body;
 mod caching;
 pub mod context;
 mod context_pins;
@@ -18,9 +21,11 @@ mod inbox;
 mod limits;
 mod memory;
 mod notes;
+pub mod operations;
 mod passvault;
-pub mod policy;
 mod projects;
+mod runs;
+mod threads;
 mod tools;
 
 use std::net::SocketAddr;
@@ -36,7 +41,6 @@ use app::components::remote_media::service::{MediaHosts, MediaHostsService};
 use app::{App, shell};
 use axum::Router;
 use axum::extract::FromRef;
-use axum::routing::get;
 use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
 use leptos_axum::{LeptosRoutes, generate_route_list};
@@ -50,7 +54,6 @@ use crate::live::{StreamGate, StreamLimits};
 use crate::runs::Runs;
 
 pub use app::model::TENANT_HEADER;
-pub use limits::BODY_LIMIT;
 
 /// File stem of the browser bundle: `/pkg/agent_os.HASH.js`, `.HASH.wasm`, `.HASH.css`
 /// (without hashes when the site was built without a hash file).
@@ -194,18 +197,7 @@ pub fn router(state: AppState, demo: Option<Router>) -> Router {
         console = console.nest_service("/demo", demo);
     }
     console
-        .route("/healthz", get(|| async { "ok" }))
-        .merge(auth::routes())
-        .merge(audit::routes())
-        .merge(forms::routes())
-        .merge(notes::routes())
-        .merge(inbox::routes())
-        .merge(projects::routes())
-        .merge(context_pins::routes())
-        .merge(memory::routes())
-        .merge(passvault::routes())
-        .merge(tools::routes())
-        .merge(api::routes())
+        .merge(operations::routes())
         .leptos_routes_with_context(
             &state,
             routes,

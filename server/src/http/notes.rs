@@ -4,32 +4,78 @@
 use std::sync::Arc;
 
 use app::api::service::NotesService;
-use app::model::notes::{NewNote, NoteEdit, NoteQuery};
-use axum::Router;
+use app::model::Role::Operator;
+use app::model::notes::{
+    NewNote, Note, NoteEdit, NoteList, NoteQuery, NoteVersion, NoteVersionSummary,
+};
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use serde_json::json;
+use axum::routing::on;
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::AppState;
-use super::api::parse_body;
+use super::body::{Query, UrlPath, parse_body};
 use super::context::Context;
 use super::error::HttpError;
+use super::operations::{Operation, schema};
 
 type ApiResult = Result<Response, HttpError>;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/notes", get(list).post(create))
-        .route("/api/v1/notes/{id}", get(read).patch(edit).delete(delete))
-        .route("/api/v1/notes/{id}/versions", get(versions))
-        .route("/api/v1/notes/{id}/versions/{version}", get(version))
-        .route(
-            "/api/v1/notes/{id}/versions/{version}/restore",
-            post(restore),
-        )
+pub const OPERATIONS: &[Operation] = &[
+    Operation::get(
+        "/api/v1/notes",
+        "notes, newest edit first, or those a search finds, best first",
+    )
+    .query(schema::<NoteQuery>)
+    .answers(200, schema::<NoteList>)
+    .by(|verb| on(verb, list)),
+    Operation::post("/api/v1/notes", "write a note")
+        .needs(Operator)
+        .records("note.create")
+        .json(schema::<NewNote>, r#"{"title":"Probe","body":"probe"}"#)
+        .answers(201, schema::<Note>)
+        .creates("/api/v1/notes", "/id")
+        .by(|verb| on(verb, create)),
+    Operation::get("/api/v1/notes/{id}", "a note")
+        .answers(200, schema::<Note>)
+        .by(|verb| on(verb, read)),
+    Operation::patch("/api/v1/notes/{id}", "edit a note: a new version")
+        .needs(Operator)
+        .records("note.edit")
+        .json(schema::<NoteEdit>, r#"{"title":"Probe edited"}"#)
+        .answers(200, schema::<Note>)
+        .by(|verb| on(verb, edit)),
+    Operation::delete("/api/v1/notes/{id}", "delete a note and its versions")
+        .needs(Operator)
+        .records("note.delete")
+        .by(|verb| on(verb, delete)),
+    Operation::get(
+        "/api/v1/notes/{id}/versions",
+        "a note's versions, newest first",
+    )
+    .answers(200, schema::<VersionList>)
+    .by(|verb| on(verb, versions)),
+    Operation::get(
+        "/api/v1/notes/{id}/versions/{version}",
+        "one version of a note",
+    )
+    .answers(200, schema::<NoteVersion>)
+    .by(|verb| on(verb, version)),
+    Operation::post(
+        "/api/v1/notes/{id}/versions/{version}/restore",
+        "make an earlier version the note's newest",
+    )
+    .needs(Operator)
+    .records("note.restore")
+    .answers(200, schema::<Note>)
+    .by(|verb| on(verb, restore)),
+];
+
+#[derive(Serialize, JsonSchema)]
+pub struct VersionList {
+    pub versions: Vec<NoteVersionSummary>,
 }
 
 async fn list(
@@ -83,7 +129,7 @@ async fn versions(
     UrlPath(id): UrlPath<String>,
 ) -> ApiResult {
     let versions = notes.note_versions(&context, &id).await?;
-    Ok(axum::Json(json!({ "versions": versions })).into_response())
+    Ok(axum::Json(VersionList { versions }).into_response())
 }
 
 async fn version(

@@ -7,33 +7,77 @@
 use std::sync::Arc;
 
 use app::api::service::PassvaultService;
-use app::model::passvault::{NewVaultEntry, RevealRequest, VaultEntryEdit};
-use axum::Router;
+use app::model::Role::Owner;
+use app::model::passvault::{
+    NewVaultEntry, RevealRequest, Revealed, VaultEntry, VaultEntryEdit, VaultList,
+};
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::on;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::AppState;
-use super::api::parse_body;
+use super::body::{Query, UrlPath, parse_body};
 use super::context::Context;
 use super::error::HttpError;
+use super::operations::{Operation, schema};
 
 type ApiResult = Result<Response, HttpError>;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/passvault", get(list).post(create))
-        .route(
-            "/api/v1/passvault/{id}",
-            get(read).patch(edit).delete(delete),
+pub const OPERATIONS: &[Operation] = &[
+    Operation::get(
+        "/api/v1/passvault",
+        "passvault entries without their values, paged; ?env_var= or ?q= to narrow",
+    )
+    .query(schema::<ListQuery>)
+    .answers(200, schema::<VaultList>)
+    .by(|verb| on(verb, list)),
+    Operation::post("/api/v1/passvault", "keep a secret: its value goes in once")
+        .needs(Owner)
+        .records("passvault.create")
+        .json(
+            schema::<NewVaultEntry>,
+            r#"{"name":"Probe key","env_var":"PROBE_KEY","value":"probe-value-1"}"#,
         )
-        .route("/api/v1/passvault/{id}/reveal", post(reveal))
-}
+        .answers(201, schema::<VaultEntry>)
+        .creates("/api/v1/passvault", "/id")
+        .by(|verb| on(verb, create)),
+    Operation::get(
+        "/api/v1/passvault/{id}",
+        "a passvault entry, without its value",
+    )
+    .answers(200, schema::<VaultEntry>)
+    .by(|verb| on(verb, read)),
+    Operation::patch(
+        "/api/v1/passvault/{id}",
+        "edit an entry; a new value replaces the old unseen",
+    )
+    .needs(Owner)
+    .records("passvault.edit")
+    .json(schema::<VaultEntryEdit>, r#"{"description":"probed"}"#)
+    .answers(200, schema::<VaultEntry>)
+    .by(|verb| on(verb, edit)),
+    Operation::delete("/api/v1/passvault/{id}", "delete a passvault entry")
+        .needs(Owner)
+        .records("passvault.delete")
+        .by(|verb| on(verb, delete)),
+    Operation::post(
+        "/api/v1/passvault/{id}/reveal",
+        "an entry's value, with the caller's password given again",
+    )
+    .needs(Owner)
+    .records("passvault.reveal")
+    .json(
+        schema::<RevealRequest>,
+        r#"{"password":"not the password"}"#,
+    )
+    .answers(200, schema::<Revealed>)
+    .by(|verb| on(verb, reveal)),
+];
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct ListQuery {
     env_var: Option<String>,
     q: Option<String>,

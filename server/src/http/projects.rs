@@ -4,32 +4,63 @@
 use std::sync::Arc;
 
 use app::api::service::ProjectsService;
-use app::model::projects::{NewProject, ProjectEdit};
-use axum::Router;
+use app::model::Role::Operator;
+use app::model::projects::{NewProject, Project, ProjectEdit, ProjectList, ProjectPage};
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::on;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::AppState;
-use super::api::parse_body;
+use super::body::{Query, UrlPath, parse_body};
 use super::context::Context;
 use super::error::HttpError;
+use super::operations::{Operation, schema};
 
 type ApiResult = Result<Response, HttpError>;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/projects", get(list).post(create))
-        .route(
-            "/api/v1/projects/{id}",
-            get(read).patch(edit).delete(delete),
-        )
-}
+pub const OPERATIONS: &[Operation] = &[
+    Operation::get(
+        "/api/v1/projects",
+        "projects, paged; the archived ones with ?archived=true",
+    )
+    .query(schema::<ListQuery>)
+    .answers(200, schema::<ProjectList>)
+    .by(|verb| on(verb, list)),
+    Operation::post("/api/v1/projects", "start a project")
+        .needs(Operator)
+        .records("project.create")
+        .json(schema::<NewProject>, r#"{"name":"Probe"}"#)
+        .answers(201, schema::<Project>)
+        .creates("/api/v1/projects", "/id")
+        .by(|verb| on(verb, create)),
+    Operation::get(
+        "/api/v1/projects/{id}",
+        "a project with its threads, notes, open asks and latest runs",
+    )
+    .answers(200, schema::<ProjectPage>)
+    .by(|verb| on(verb, read)),
+    Operation::patch(
+        "/api/v1/projects/{id}",
+        "edit, archive or restore a project",
+    )
+    .needs(Operator)
+    .records("project.edit")
+    .json(schema::<ProjectEdit>, r#"{"description":"probed"}"#)
+    .answers(200, schema::<Project>)
+    .by(|verb| on(verb, edit)),
+    Operation::delete(
+        "/api/v1/projects/{id}",
+        "delete a project (its threads and notes stay)",
+    )
+    .needs(Operator)
+    .records("project.delete")
+    .by(|verb| on(verb, delete)),
+];
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct ListQuery {
     #[serde(default)]
     archived: bool,

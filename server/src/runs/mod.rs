@@ -23,7 +23,7 @@ use app::protocol::ask::AskState;
 use app::protocol::channel::{EventBody, EventDraft, Level};
 use app::protocol::receipts::ValidatedAnswer;
 
-pub use receipts::ReceiptOutcome;
+pub use receipts::{Answerer, ReceiptOutcome};
 pub use resume::resume_run_id;
 
 use crate::clock::now_ms;

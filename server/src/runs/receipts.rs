@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use app::error::ApiError;
+use app::model::Role;
 use app::model::passvault::SUDO_ENV_VAR;
 use app::protocol::ask::{Ask, AskState, Component};
 use app::protocol::channel::{EventBody, EventDraft, Level};
@@ -41,6 +42,24 @@ pub enum ReceiptOutcome {
     AlreadyClosed(Box<AskRecord>),
 }
 
+/// Who answers an ask: the name the answer is recorded under, and the role they hold
+/// (what a passvault entry's use policy is checked against).
+#[derive(Clone, Debug)]
+pub struct Answerer {
+    pub name: String,
+    pub role: Role,
+}
+
+impl Answerer {
+    /// The request's user, as the audit names them.
+    pub fn of(context: &app::model::RequestContext) -> Self {
+        Self {
+            name: context.acted_by(),
+            role: context.role,
+        }
+    }
+}
+
 impl Runs {
     /// A receipt for the ask `key`. Validated against the stored ask; the first valid
     /// receipt closes it atomically and its answer goes to the agent once. Carried to its
@@ -49,25 +68,24 @@ impl Runs {
         self: &Arc<Self>,
         tenant_id: &str,
         key: &str,
-        actor: &str,
+        by: &Answerer,
         envelope: &ReceiptEnvelope,
     ) -> Result<ReceiptOutcome, ApiError> {
         let runs = Arc::clone(self);
-        let (tenant_id, key, actor, envelope) = (
+        let (tenant_id, key, by, envelope) = (
             tenant_id.to_owned(),
             key.to_owned(),
-            actor.to_owned(),
+            by.clone(),
             envelope.clone(),
         );
-        to_the_end(async move { runs.take_receipt(&tenant_id, &key, &actor, &envelope).await })
-            .await
+        to_the_end(async move { runs.take_receipt(&tenant_id, &key, &by, &envelope).await }).await
     }
 
     async fn take_receipt(
         self: &Arc<Self>,
         tenant_id: &str,
         key: &str,
-        actor: &str,
+        by: &Answerer,
         envelope: &ReceiptEnvelope,
     ) -> Result<ReceiptOutcome, ApiError> {
         let run_id = self
@@ -81,7 +99,7 @@ impl Runs {
         // answer: a workspace tool an allow runs cannot run for an ask a denial closed
         // meanwhile, and the resume the last answer starts finds every answer held.
         let _turn = self.answering.take(&run_id).await;
-        let (record, answer) = match self.close_in_turn(tenant_id, key, actor, envelope).await? {
+        let (record, answer) = match self.close_in_turn(tenant_id, key, by, envelope).await? {
             Closing::Won { record, answer } => (record, answer),
             Closing::Lost(outcome) => return Ok(outcome),
             Closing::Expired(expired) => {
@@ -107,9 +125,10 @@ impl Runs {
         self: &Arc<Self>,
         tenant_id: &str,
         key: &str,
-        actor: &str,
+        by: &Answerer,
         envelope: &ReceiptEnvelope,
     ) -> Result<Closing, ApiError> {
+        let actor = by.name.as_str();
         let record = self
             .host
             .store
@@ -141,7 +160,10 @@ impl Runs {
             return Ok(Closing::Expired(Box::new(expired)));
         }
         let checked = match validate(&record.ask, &envelope.receipt) {
-            Ok(answer) => match self.fill_from_vault(tenant_id, &record.ask, answer).await {
+            Ok(answer) => match self
+                .fill_from_vault(tenant_id, &record.ask, answer, (&run.agent, by.role))
+                .await
+            {
                 Ok(answer) => {
                     self.run_workspace_tool(tenant_id, &record, answer, actor)
                         .await
@@ -274,12 +296,14 @@ impl Runs {
     }
 
     /// An answer "from the passvault" with the entry's value in it: only an entry of the
-    /// tenant for the environment variable the ask names (`SUDO_PASSWORD` for sudo).
+    /// tenant for the environment variable the ask names (`SUDO_PASSWORD` for sudo), whose
+    /// use policy lets someone of `role` send it to `agent`.
     async fn fill_from_vault(
         &self,
         tenant_id: &str,
         ask: &Ask,
         mut answer: ValidatedAnswer,
+        (agent, role): (&str, Role),
     ) -> Result<ValidatedAnswer, ApiError> {
         let Some(entry_id) = answer.from_vault.clone() else {
             return Ok(answer);
@@ -306,6 +330,12 @@ impl Runs {
             return Err(refused(format!(
                 "entry {:?} is for {}, and this ask wants {wanted}",
                 entry.name, entry.env_var
+            )));
+        }
+        if let Err(why) = entry.use_policy.allows(agent, role) {
+            return Err(ApiError::Forbidden(format!(
+                "receipt.data.vaultEntry: {:?}: {why}",
+                entry.name
             )));
         }
         answer.fill_from_vault(ask.component, value.expose(), &entry.name);

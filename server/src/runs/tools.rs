@@ -23,6 +23,15 @@ use crate::store::AskRecord;
 /// Who answers a freely running tool's ask.
 pub const CONSOLE: &str = "console";
 
+/// The console as the answerer of the tool calls the tenant lets run freely (it never
+/// sends a passvault value).
+fn console() -> super::Answerer {
+    super::Answerer {
+        name: CONSOLE.to_owned(),
+        role: app::model::Role::Operator,
+    }
+}
+
 /// Who a workspace tool acts for: the agent, in its run, allowed by an operator or by
 /// the tenant's policy.
 #[derive(Clone, Debug)]
@@ -147,7 +156,7 @@ impl Runs {
     ) -> Result<(), ApiError> {
         pause_point("before-free-tools").await;
         for (key, envelope) in self.free_tool_receipts(tenant_id, run_id).await? {
-            self.answer(tenant_id, &key, CONSOLE, &envelope).await?;
+            self.answer(tenant_id, &key, &console(), &envelope).await?;
         }
         Ok(())
     }
@@ -162,7 +171,7 @@ impl Runs {
     ) -> Result<(), ApiError> {
         for (key, envelope) in self.free_tool_receipts(tenant_id, run_id).await? {
             if let Closing::Won { record, answer } = self
-                .close_in_turn(tenant_id, &key, CONSOLE, &envelope)
+                .close_in_turn(tenant_id, &key, &console(), &envelope)
                 .await?
                 && let Ok(mut held) = self.held.lock()
             {

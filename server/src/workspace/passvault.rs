@@ -10,7 +10,7 @@ use app::api::service::PassvaultService;
 use app::error::ApiError;
 use app::model::passvault::{
     NewVaultEntry, Revealed, SecretText, VaultEntry, VaultEntryEdit, VaultList, check_description,
-    check_env_var, check_metadata, check_name, check_value,
+    check_env_var, check_metadata, check_name, check_use, check_value,
 };
 use app::model::{AuditEntry, RequestContext, Role};
 
@@ -57,6 +57,9 @@ impl PassvaultServiceImpl {
         }
         if let Some(metadata) = edit.metadata {
             entry.metadata = check_metadata(&metadata).map_err(ApiError::BadRequest)?;
+        }
+        if let Some(policy) = edit.use_policy {
+            entry.use_policy = check_use(&policy).map_err(ApiError::BadRequest)?;
         }
         entry.updated_at_ms = stamp_after(entry.updated_at_ms);
         Ok(entry)
@@ -149,6 +152,28 @@ impl PassvaultService for PassvaultServiceImpl {
             .ok_or_else(|| missing(id))
     }
 
+    async fn usable_for(
+        &self,
+        context: &RequestContext,
+        env_var: &str,
+        run_id: &str,
+    ) -> Result<Vec<VaultEntry>, ApiError> {
+        let run = self
+            .store
+            .get_run(&context.tenant, run_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("run {run_id:?} does not exist")))?;
+        let list = self
+            .store
+            .list_vault_entries(&context.tenant, Some(env_var), None, 0, 200)
+            .await?;
+        Ok(list
+            .entries
+            .into_iter()
+            .filter(|entry| entry.use_policy.allows(&run.agent, context.role).is_ok())
+            .collect())
+    }
+
     async fn create_secret(
         &self,
         context: &RequestContext,
@@ -160,6 +185,7 @@ impl PassvaultService for PassvaultServiceImpl {
         let description = bad(check_description(&entry.description))?;
         let metadata = check_metadata(&entry.metadata).map_err(ApiError::BadRequest)?;
         check_value(&entry.value).map_err(ApiError::BadRequest)?;
+        let use_policy = check_use(&entry.use_policy).map_err(ApiError::BadRequest)?;
         self.check_unique(&context.tenant, &name, None).await?;
         let now = now_ms();
         let created = VaultEntry {
@@ -173,6 +199,7 @@ impl PassvaultService for PassvaultServiceImpl {
             updated_at_ms: now,
             last_used_at_ms: None,
             last_used_by: None,
+            use_policy,
         };
         let sealed = self
             .vault

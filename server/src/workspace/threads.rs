@@ -6,7 +6,9 @@ use std::sync::Arc;
 use app::a2ui::action::ActionRequest;
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
-use app::model::{AnswerOutcome, AuditEntry, RunPage, RunSummary, ThreadPage, ThreadSummary};
+use app::model::{
+    AnswerOutcome, AuditEntry, RequestContext, RunPage, RunSummary, ThreadPage, ThreadSummary,
+};
 use app::projection::{Arrival, RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
 
@@ -276,8 +278,7 @@ impl WorkspaceService for WorkspaceServiceImpl {
 
     async fn answer_ask(
         &self,
-        tenant_id: &str,
-        actor: &str,
+        context: &RequestContext,
         run_id: &str,
         ask_id: &str,
         receipt: &str,
@@ -286,7 +287,12 @@ impl WorkspaceService for WorkspaceServiceImpl {
             .map_err(|error| ApiError::BadRequest(error.to_string()))?;
         match self
             .runs
-            .answer(tenant_id, &ask_key(run_id, ask_id), actor, &envelope)
+            .answer(
+                &context.tenant,
+                &ask_key(run_id, ask_id),
+                &crate::runs::Answerer::of(context),
+                &envelope,
+            )
             .await?
         {
             ReceiptOutcome::Accepted(_) => Ok(AnswerOutcome::Accepted),

@@ -1,10 +1,13 @@
-//! The route table of `access.rs`: every REST route, server function, page and form, with
-//! the role each needs and whether it names an object of the tenant.
+//! The probe data of `access.rs`: for each operation of the console's list, the concrete
+//! calls that probe it — path and body, with placeholders for the objects probed. Who may
+//! make each call is the operation's own declaration, never repeated here; an operation
+//! with no entry here fails the test, so the table is complete by construction.
 
 use app::model::Role;
 use reqwest::Method;
+use server::http::operations::{self, Access, Serve};
 
-/// How a route is called.
+/// How a call is made.
 #[derive(Clone, Copy)]
 pub enum Body {
     None,
@@ -17,11 +20,14 @@ pub enum Body {
 const SURFACE_ACTION: &str =
     r#"{"surfaceId":"board-watch","sourceComponentId":"root","name":"probe"}"#;
 
-/// One route: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{J}` a
-/// project, `{M}` a memory entry, `{V}` a passvault entry; `{D}` and `{E}` notes, `{Q}`
-/// and `{W}` projects, `{Y}` and `{Z}` passvault entries of the persona's own to delete),
-/// body, the role it needs, and whether
-/// it names an object of the tenant (so another tenant gets 404).
+pub const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","action":"once","data":{},"ts":"2026-12-04T12:00:00Z"}}"#;
+
+/// One call: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{J}` a
+/// project, `{M}` a memory entry, `{V}` a passvault entry, `{X}` a token, `{L}` a memory
+/// proposal; `{D}` and `{E}` notes, `{Q}` and `{W}` projects, `{Y}` and `{Z}` passvault
+/// entries, `{G}` and `{H}` memory entries of the persona's own to delete; `{P}` the
+/// persona's name, `{TENANT}` its tenant), body; the role its operation declares, and
+/// whether it names an object of the tenant (so another tenant gets 404).
 pub struct Probe {
     pub method: Method,
     pub path: &'static str,
@@ -30,708 +36,432 @@ pub struct Probe {
     pub names_object: bool,
 }
 
-pub const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","action":"once","data":{},"ts":"2026-12-04T12:00:00Z"}}"#;
+/// Whether `text` names an object of the tenant (a placeholder other than the persona).
+fn names_object(text: &str) -> bool {
+    [
+        "{T}", "{R}", "{K}", "{N}", "{J}", "{M}", "{V}", "{X}", "{L}", "{D}", "{E}", "{Q}", "{W}",
+        "{Y}", "{Z}", "{G}", "{H}",
+    ]
+    .iter()
+    .any(|placeholder| text.contains(placeholder))
+}
 
+/// Every probe: each operation that needs a role, called as the table says.
 pub fn probes() -> Vec<Probe> {
-    let probe = |method: Method, path, body, needs, names_object| Probe {
-        method,
-        path,
-        body,
-        needs,
-        names_object,
-    };
+    let table = table();
+    let mut used = vec![false; table.len()];
+    let mut probes = Vec::new();
+    for operation in operations::all() {
+        let Access::Needs(needs) = operation.access else {
+            continue;
+        };
+        if matches!(operation.serve, Serve::Asset | Serve::Demo) {
+            continue;
+        }
+        let method = operation.verb.method();
+        let mut found = false;
+        for (index, (called, path, body)) in table.iter().enumerate() {
+            let bare = path.split('?').next().unwrap_or(path);
+            if *called != method || !operations::fits(operation.path, bare) {
+                continue;
+            }
+            found = true;
+            used[index] = true;
+            // An object named in the path, or in a server function's form, is what the
+            // call acts on; one named in a JSON body is a field of what it makes.
+            let named =
+                names_object(bare) || matches!(body, Body::Form(form) if names_object(form));
+            probes.push(Probe {
+                method: method.clone(),
+                path,
+                body: *body,
+                needs,
+                names_object: named,
+            });
+        }
+        assert!(
+            found,
+            "no probe for {method} {}: add its calls to tests/access/probes.rs",
+            operation.path
+        );
+    }
+    for (index, (method, path, _)) in table.iter().enumerate() {
+        assert!(used[index], "{method} {path} probes no declared operation");
+    }
+    // Ending a persona's sessions comes after everything else it calls.
+    probes.sort_by_key(|probe| probe.path.contains("logout"));
+    probes
+}
+
+fn table() -> Vec<(Method, &'static str, Body)> {
     use Body::{Form, Json};
-    use Role::{Operator, Owner, Viewer};
     vec![
-        // REST
-        probe(Method::GET, "/api/v1/me", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/agents", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/tenants", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/threads", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/threads/{T}", Body::None, Viewer, true),
-        probe(Method::GET, "/api/v1/runs/{R}", Body::None, Viewer, true),
-        probe(
-            Method::GET,
-            "/api/v1/runs/{R}/events",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(Method::GET, "/api/v1/asks", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/inbox", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/audit", Body::None, Owner, false),
-        probe(Method::GET, "/api/v1/asks/{K}", Body::None, Viewer, true),
-        probe(
-            Method::POST,
-            "/api/v1/asks/{K}/receipt",
-            Json(RECEIPT),
-            Operator,
-            true,
-        ),
-        probe(
+        (Method::GET, "/api/v1/me", Body::None),
+        (Method::GET, "/api/v1/agents", Body::None),
+        (Method::GET, "/api/v1/tenants", Body::None),
+        (Method::GET, "/api/v1/threads", Body::None),
+        (Method::GET, "/api/v1/threads/{T}", Body::None),
+        (Method::GET, "/api/v1/runs/{R}", Body::None),
+        (Method::GET, "/api/v1/runs/{R}/events", Body::None),
+        (Method::GET, "/api/v1/asks", Body::None),
+        (Method::GET, "/api/v1/inbox", Body::None),
+        (Method::GET, "/api/v1/audit", Body::None),
+        (Method::GET, "/api/v1/asks/{K}", Body::None),
+        (Method::POST, "/api/v1/asks/{K}/receipt", Json(RECEIPT)),
+        (
             Method::PATCH,
             "/api/v1/threads/{T}",
             Json(r#"{"archived":false}"#),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/api/v1/threads/{T}/messages",
             Json(r#"{"text":"probe"}"#),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/api/v1/threads/{T}/surface-actions",
             Json(SURFACE_ACTION),
-            Operator,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/api/v1/runs/{R}/retry",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/runs/{R}/cancel",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(Method::POST, "/api/v1/threads", Json("{}"), Operator, false),
-        probe(Method::GET, "/api/v1/notes", Body::None, Viewer, false),
-        probe(
-            Method::GET,
-            "/api/v1/notes?q=probe",
-            Body::None,
-            Viewer,
-            false,
-        ),
-        probe(Method::GET, "/api/v1/notes/{N}", Body::None, Viewer, true),
-        probe(
-            Method::GET,
-            "/api/v1/notes/{N}/versions",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::GET,
-            "/api/v1/notes/{N}/versions/1",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/api/v1/notes",
-            Json(r#"{"title":"probe"}"#),
-            Operator,
-            false,
-        ),
-        probe(
+        (Method::POST, "/api/v1/runs/{R}/retry", Body::None),
+        (Method::POST, "/api/v1/runs/{R}/cancel", Body::None),
+        (Method::POST, "/api/v1/threads", Json("{}")),
+        (Method::GET, "/api/v1/notes", Body::None),
+        (Method::GET, "/api/v1/notes?q=probe", Body::None),
+        (Method::GET, "/api/v1/notes/{N}", Body::None),
+        (Method::GET, "/api/v1/notes/{N}/versions", Body::None),
+        (Method::GET, "/api/v1/notes/{N}/versions/1", Body::None),
+        (Method::POST, "/api/v1/notes", Json(r#"{"title":"probe"}"#)),
+        (
             Method::PATCH,
             "/api/v1/notes/{N}",
             Json(r#"{"title":"edited by {P}"}"#),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/api/v1/notes/{N}/versions/1/restore",
             Body::None,
-            Operator,
-            true,
         ),
-        probe(
-            Method::DELETE,
-            "/api/v1/notes/{D}",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(Method::GET, "/api/v1/projects", Body::None, Viewer, false),
-        probe(
-            Method::GET,
-            "/api/v1/projects/{J}",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::DELETE, "/api/v1/notes/{D}", Body::None),
+        (Method::GET, "/api/v1/projects", Body::None),
+        (Method::GET, "/api/v1/projects/{J}", Body::None),
+        (
             Method::POST,
             "/api/v1/projects",
             Json(r#"{"name":"probe {P}"}"#),
-            Operator,
-            false,
         ),
-        probe(
+        (
             Method::PATCH,
             "/api/v1/projects/{J}",
             Json(r#"{"description":"edited by {P}"}"#),
-            Operator,
-            true,
         ),
-        probe(
-            Method::DELETE,
-            "/api/v1/projects/{W}",
-            Body::None,
-            Operator,
-            true,
-        ),
-        probe(
+        (Method::DELETE, "/api/v1/projects/{W}", Body::None),
+        (
             Method::POST,
             "/api/v1/threads",
             Json(r#"{"project_id":"{J}"}"#),
-            Operator,
-            false,
         ),
-        probe(
-            Method::GET,
-            "/api/v1/threads/{T}/context",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::GET, "/api/v1/threads/{T}/context", Body::None),
+        (
             Method::PUT,
             "/api/v1/threads/{T}/context",
             Json(r#"{"notes":["{N}"]}"#),
-            Operator,
-            true,
         ),
-        probe(
-            Method::GET,
-            "/api/v1/projects/{J}/context",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::GET, "/api/v1/projects/{J}/context", Body::None),
+        (
             Method::PUT,
             "/api/v1/projects/{J}/context",
             Json(r#"{"notes":["{N}"]}"#),
-            Operator,
-            true,
         ),
-        probe(Method::GET, "/api/v1/memory", Body::None, Viewer, false),
-        probe(Method::GET, "/api/v1/memory/{M}", Body::None, Viewer, true),
-        probe(
-            Method::GET,
-            "/api/v1/memory/review",
-            Body::None,
-            Viewer,
-            false,
-        ),
-        probe(
-            Method::GET,
-            "/api/v1/memory/settings",
-            Body::None,
-            Viewer,
-            false,
-        ),
-        probe(
+        (Method::GET, "/api/v1/memory", Body::None),
+        (Method::GET, "/api/v1/memory/{M}", Body::None),
+        (Method::GET, "/api/v1/memory/review", Body::None),
+        (Method::GET, "/api/v1/memory/settings", Body::None),
+        (
             Method::POST,
             "/api/v1/memory",
             Json(r#"{"scope":"tenant","operations":[{"action":"add","content":"fact by {P}"}]}"#),
-            Operator,
-            false,
         ),
-        probe(
+        (
             Method::PATCH,
             "/api/v1/memory/{M}",
             Json(r#"{"text":"probed fact, edited by {P}"}"#),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::PUT,
             "/api/v1/memory/settings",
             Json(r#"{"auto_accept":false}"#),
-            Owner,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/api/v1/tenants",
             Json(r#"{"name":"probe-{P}"}"#),
-            Owner,
-            false,
         ),
-        probe(Method::GET, "/api/v1/tools", Body::None, Viewer, false),
-        probe(
+        (Method::GET, "/api/v1/tools", Body::None),
+        (
             Method::PUT,
             "/api/v1/tools/note_write",
             Json(r#"{"policy":"ask"}"#),
-            Owner,
-            false,
         ),
-        probe(Method::POST, "/fn/tool_settings", Form(""), Viewer, false),
-        probe(
+        (Method::POST, "/fn/tool_settings", Form("")),
+        (
             Method::POST,
             "/fn/set_tool_policy",
             Form("tool=note_write&policy=ask"),
-            Owner,
-            false,
         ),
-        probe(Method::GET, "/api/v1/passvault", Body::None, Viewer, false),
-        probe(
-            Method::GET,
-            "/api/v1/passvault/{V}",
-            Body::None,
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::GET, "/api/v1/passvault", Body::None),
+        (Method::GET, "/api/v1/passvault/{V}", Body::None),
+        (
             Method::POST,
             "/api/v1/passvault",
             Json(r#"{"name":"probe {P}","env_var":"PROBE","value":"v"}"#),
-            Owner,
-            false,
         ),
-        probe(
+        (
             Method::PATCH,
             "/api/v1/passvault/{V}",
             Json(r#"{"description":"probed by {P}"}"#),
-            Owner,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/api/v1/passvault/{V}/reveal",
             Json(r#"{"password":"tester-password-1"}"#),
-            Owner,
-            true,
         ),
-        probe(
-            Method::DELETE,
-            "/api/v1/passvault/{Y}",
-            Body::None,
-            Owner,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/passvault",
-            Form("q=&offset=0"),
-            Viewer,
-            false,
-        ),
-        probe(
+        (Method::DELETE, "/api/v1/passvault/{Y}", Body::None),
+        (Method::POST, "/fn/passvault", Form("q=&offset=0")),
+        (
             Method::POST,
             "/fn/vault_matches",
-            Form("env_var=PROBE"),
-            Viewer,
-            false,
+            Form("env_var=PROBE&run_id={R}"),
         ),
-        probe(
-            Method::POST,
-            "/fn/gallery_payloads",
-            Form(""),
-            Viewer,
-            false,
-        ),
-        probe(
+        (Method::POST, "/fn/gallery_payloads", Form("")),
+        (
             Method::POST,
             "/fn/highlight_code",
             Form("language=rust&code=fn+main()+%7B%7D"),
-            Viewer,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/create_secret",
-            Form("name=fn+probe+{P}&env_var=PROBE&description=&metadata=&value=v"),
-            Owner,
-            false,
+            Form(
+                "name=fn+probe+{P}&env_var=PROBE&description=&metadata=&value=v&agents=&sent_by=operator",
+            ),
         ),
-        probe(
+        (
             Method::POST,
             "/fn/edit_secret",
-            Form("entry_id={V}&name=probed&env_var=PROBE&description=fn+{P}&metadata=&value="),
-            Owner,
-            true,
+            Form(
+                "entry_id={V}&name=probed&env_var=PROBE&description=fn+{P}&metadata=&value=&agents=&sent_by=operator",
+            ),
         ),
-        probe(
+        (
             Method::POST,
             "/fn/reveal_secret",
             Form("entry_id={V}&password=tester-password-1"),
-            Owner,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/fn/delete_secret",
-            Form("entry_id={Z}"),
-            Owner,
-            true,
-        ),
-        // Server functions
-        probe(Method::POST, "/fn/me", Form(""), Viewer, false),
-        probe(Method::POST, "/fn/list_threads", Form(""), Viewer, false),
-        probe(Method::POST, "/fn/inbox", Form(""), Viewer, false),
-        probe(Method::POST, "/fn/media_hosts", Form(""), Viewer, false),
-        probe(
+        (Method::POST, "/fn/delete_secret", Form("entry_id={Z}")),
+        (Method::POST, "/fn/me", Form("")),
+        (Method::POST, "/fn/list_threads", Form("")),
+        (Method::POST, "/fn/inbox", Form("")),
+        (Method::POST, "/fn/media_hosts", Form("")),
+        (
             Method::POST,
             "/fn/set_media_hosts",
             Form("hosts=example.org"),
-            Viewer,
-            false,
         ),
-        probe(
-            Method::POST,
-            "/fn/search_threads",
-            Form("query=anything"),
-            Viewer,
-            false,
-        ),
-        probe(Method::POST, "/fn/audit", Form(""), Owner, false),
-        probe(
-            Method::POST,
-            "/fn/get_thread",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/thread_page",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/agent_environments",
-            Form(""),
-            Viewer,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/run_arrivals",
-            Form("run_id={R}"),
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::POST, "/fn/search_threads", Form("query=anything")),
+        (Method::POST, "/fn/audit", Form("")),
+        (Method::POST, "/fn/get_thread", Form("thread_id={T}")),
+        (Method::POST, "/fn/thread_page", Form("thread_id={T}")),
+        (Method::POST, "/fn/agent_environments", Form("")),
+        (Method::POST, "/fn/run_arrivals", Form("run_id={R}")),
+        (
             Method::POST,
             "/fn/rename_thread",
             Form("thread_id={T}&title=renamed"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/archive_thread",
             Form("thread_id={T}&archived=false"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/bind_agent",
             Form("thread_id={T}&agent=demo"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/send_message",
             Form("thread_id={T}&text=probe"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/send_surface_action",
             Form(
                 "thread_id={T}&request[surfaceId]=board-watch&request[sourceComponentId]=root&request[name]=probe",
             ),
-            Operator,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/fn/retry_run",
-            Form("run_id={R}"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/cancel_run",
-            Form("run_id={R}"),
-            Operator,
-            true,
-        ),
-        probe(
+        (Method::POST, "/fn/retry_run", Form("run_id={R}")),
+        (Method::POST, "/fn/cancel_run", Form("run_id={R}")),
+        (
             Method::POST,
             "/fn/answer_ask",
             Form("run_id={R}&ask_id=approve-budget&receipt={RECEIPT}"),
-            Operator,
-            true,
         ),
-        probe(Method::POST, "/fn/create_thread", Form(""), Operator, false),
-        probe(
+        (Method::POST, "/fn/create_thread", Form("")),
+        (
             Method::POST,
             "/fn/projects",
             Form("archived=false&q=&offset=0"),
-            Viewer,
-            false,
         ),
-        probe(Method::POST, "/fn/agents", Form(""), Viewer, false),
-        probe(
+        (Method::POST, "/fn/agents", Form("")),
+        (
             Method::POST,
             "/fn/memory",
             Form("scope=tenant&project_id=&q="),
-            Viewer,
-            false,
         ),
-        probe(Method::POST, "/fn/memory_review", Form(""), Viewer, false),
-        probe(Method::POST, "/fn/memory_settings", Form(""), Viewer, false),
-        probe(
+        (Method::POST, "/fn/memory_review", Form("")),
+        (Method::POST, "/fn/memory_settings", Form("")),
+        (
             Method::POST,
             "/fn/remember",
             Form("scope=tenant&project_id=&text=fn+fact+by+{P}"),
-            Operator,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/edit_memory",
             Form("entry_id={M}&text=fn+edit+by+{P}"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/set_memory_settings",
             Form("auto_accept=false"),
-            Owner,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/api/v1/memory/proposals",
             Json(
                 r#"{"scope":"tenant","operations":[{"action":"add","content":"proposed by {P}"}],"proposed_by":"probe"}"#,
             ),
-            Operator,
-            false,
         ),
-        probe(
-            Method::POST,
-            "/fn/thread_context",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::POST, "/fn/thread_context", Form("thread_id={T}")),
+        (
             Method::POST,
             "/fn/pin_notes",
             Form("thread_id={T}&note_ids={N}"),
-            Operator,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/fn/notes_to_pin",
-            Form("q=probe"),
-            Viewer,
-            false,
-        ),
-        probe(
-            Method::POST,
-            "/fn/memory_to_pin",
-            Form("thread_id={T}"),
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::POST, "/fn/notes_to_pin", Form("q=probe")),
+        (Method::POST, "/fn/memory_to_pin", Form("thread_id={T}")),
+        (
             Method::POST,
             "/fn/pin_memory",
             Form("thread_id={T}&entry_ids="),
-            Operator,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/fn/project_page",
-            Form("project_id={J}"),
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::POST, "/fn/project_page", Form("project_id={J}")),
+        (
             Method::POST,
             "/fn/create_project",
             Form("name=fn+probe+{P}&description=&default_agent="),
-            Operator,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/edit_project",
             Form("project_id={J}&name=Probed&description=x&default_agent=demo"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/archive_project",
             Form("project_id={J}&archived=false"),
-            Operator,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/fn/delete_project",
-            Form("project_id={Q}"),
-            Operator,
-            true,
-        ),
-        probe(
-            Method::POST,
-            "/fn/notes",
-            Form("q=probe&tag=&offset=0"),
-            Viewer,
-            false,
-        ),
-        probe(Method::POST, "/fn/note", Form("note_id={N}"), Viewer, true),
-        probe(
-            Method::POST,
-            "/fn/note_versions",
-            Form("note_id={N}"),
-            Viewer,
-            true,
-        ),
-        probe(
+        (Method::POST, "/fn/delete_project", Form("project_id={Q}")),
+        (Method::POST, "/fn/notes", Form("q=probe&tag=&offset=0")),
+        (Method::POST, "/fn/note", Form("note_id={N}")),
+        (Method::POST, "/fn/note_versions", Form("note_id={N}")),
+        (
             Method::POST,
             "/fn/note_version",
             Form("note_id={N}&version=1"),
-            Viewer,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/create_note",
             Form("title=probe&body=text&tags=a&project_id="),
-            Operator,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/edit_note",
             Form("note_id={N}&title=edited&body=text&tags=&project_id={J}&base_version=1"),
-            Operator,
-            true,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/restore_note",
             Form("note_id={N}&version=1"),
-            Operator,
-            true,
         ),
-        probe(
-            Method::POST,
-            "/fn/delete_note",
-            Form("note_id={E}"),
-            Operator,
-            true,
-        ),
-        probe(Method::POST, "/fn/members", Form(""), Owner, false),
-        probe(Method::POST, "/fn/tokens", Form(""), Owner, false),
-        probe(
+        (Method::POST, "/fn/delete_note", Form("note_id={E}")),
+        (Method::POST, "/fn/members", Form("")),
+        (Method::POST, "/fn/tokens", Form("")),
+        (
             Method::POST,
             "/fn/add_member",
             Form("user={P}-new&role=viewer&password=first-password-1"),
-            Owner,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/add_member",
             Form("user={P}-invited&role=operator&password="),
-            Owner,
-            false,
         ),
-        probe(Method::POST, "/fn/invitations", Form(""), Owner, false),
-        probe(
+        (Method::POST, "/fn/invitations", Form("")),
+        (
             Method::POST,
             "/fn/withdraw_invitation",
             Form("user={P}-invited"),
-            Owner,
-            false,
         ),
-        probe(
+        (
             Method::POST,
             "/fn/set_member_role",
             Form("user={P}-new&role=operator"),
-            Owner,
-            false,
         ),
-        probe(
-            Method::POST,
-            "/fn/remove_member",
-            Form("user={P}-new"),
-            Owner,
-            false,
-        ),
-        probe(
+        (Method::POST, "/fn/remove_member", Form("user={P}-new")),
+        (
             Method::POST,
             "/fn/create_token",
             Form("role=viewer&expires_days=1"),
-            Owner,
-            false,
         ),
-        probe(
-            Method::POST,
-            "/fn/revoke_token",
-            Form("token_id={X}"),
-            Owner,
-            true,
-        ),
-        // Pages
-        probe(Method::GET, "/", Body::None, Viewer, false),
-        probe(Method::GET, "/notes", Body::None, Viewer, false),
-        probe(Method::GET, "/notes?q=probe", Body::None, Viewer, false),
-        probe(Method::GET, "/notes/{N}", Body::None, Viewer, true),
-        probe(Method::GET, "/projects", Body::None, Viewer, false),
-        probe(Method::GET, "/projects/{J}", Body::None, Viewer, true),
-        probe(Method::GET, "/audit", Body::None, Owner, false),
-        probe(Method::GET, "/passvault", Body::None, Viewer, false),
-        probe(Method::GET, "/gallery", Body::None, Viewer, false),
-        probe(Method::GET, "/members", Body::None, Owner, false),
-        probe(Method::GET, "/threads/{T}", Body::None, Viewer, true),
-        // Forms
-        probe(
-            Method::POST,
-            "/auth/new-tenant",
-            Form("tenant=form-{P}"),
-            Owner,
-            false,
-        ),
-        // An invitation that is not there: the form says so on the page it goes back to.
-        probe(
+        (Method::POST, "/fn/revoke_token", Form("token_id={X}")),
+        (Method::GET, "/", Body::None),
+        (Method::GET, "/notes", Body::None),
+        (Method::GET, "/notes?q=probe", Body::None),
+        (Method::GET, "/notes/{N}", Body::None),
+        (Method::GET, "/projects", Body::None),
+        (Method::GET, "/projects/{J}", Body::None),
+        (Method::GET, "/audit", Body::None),
+        (Method::GET, "/passvault", Body::None),
+        (Method::GET, "/gallery", Body::None),
+        (Method::GET, "/members", Body::None),
+        (Method::GET, "/threads/{T}", Body::None),
+        (Method::POST, "/auth/new-tenant", Form("tenant=form-{P}")),
+        (
             Method::POST,
             "/auth/invitation",
             Form("tenant=nowhere&answer=decline"),
-            Viewer,
-            false,
         ),
-        // Last: it ends the persona's sessions.
-        probe(
+        (Method::DELETE, "/api/v1/memory/{G}", Body::None),
+        (Method::POST, "/fn/forget", Form("entry_id={H}")),
+        (Method::POST, "/api/v1/memory/review/{L}/accept", Body::None),
+        (Method::POST, "/api/v1/memory/review/{L}/reject", Body::None),
+        (
             Method::POST,
-            "/auth/logout-everywhere",
-            Form(""),
-            Viewer,
-            false,
+            "/fn/decide_memory",
+            Form("proposal_id={L}&accept=false"),
         ),
+        (Method::GET, "/api/v1/inbox/events", Body::None),
+        (Method::POST, "/auth/tenant", Form("tenant={TENANT}")),
+        (Method::GET, "/memory", Body::None),
+        (Method::GET, "/schedules", Body::None),
+        (Method::GET, "/kanban", Body::None),
+        (Method::GET, "/curator", Body::None),
+        // Ending the persona's sessions: probed last (see `probes`).
+        (Method::POST, "/api/v1/auth/logout-everywhere", Body::None),
+        (Method::POST, "/auth/logout-everywhere", Form("")),
     ]
 }

@@ -76,6 +76,17 @@ impl Api {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
+    /// The body at `path` as text, whatever it is (an event stream that ends, say).
+    pub async fn text(&self, path: &str) -> String {
+        let response = self.client.get(self.url(path)).send().await.unwrap();
+        assert!(
+            response.status().is_success(),
+            "{path}: {}",
+            response.status()
+        );
+        response.text().await.unwrap()
+    }
+
     /// What a demo agent shows at `path` (`/demo/openai/v1/requests`, say): its
     /// introspection answers to the demo key alone.
     pub async fn demo_get(&self, path: &str) -> (u16, Value) {

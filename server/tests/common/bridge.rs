@@ -31,6 +31,32 @@ impl Bridge {
         }
     }
 
+    /// A server with extra environment, logging everything to `log`, in `dir`.
+    pub async fn start_logging(
+        dir: tempfile::TempDir,
+        env: &[(&str, &str)],
+        log: &std::path::Path,
+    ) -> Bridge {
+        let server = TestServer::start_logging(&dir.path().join("data"), &[], env, log).await;
+        Bridge {
+            client: server.client(),
+            server,
+            _dir: dir,
+        }
+    }
+
+    /// A run's event stream as sent, once the run is over.
+    pub async fn events(&self, run: &str) -> String {
+        self.client
+            .get(self.server.url(&format!("/api/v1/runs/{run}/events")))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> Value {
         self.client
             .get(self.server.url(path))

@@ -519,3 +519,47 @@ pub fn raw_post_status(server: &TestServer, path: &str, body: &[u8]) -> u16 {
         .and_then(|status| status.parse().ok())
         .unwrap_or_else(|| panic!("no HTTP status in {text:?}"))
 }
+
+/// A pause point a test holds open (`AGENT_OS_PAUSE_AT` with `AGENT_OS_PAUSE_DIR`): the
+/// server says when it reached the point, and waits there until released.
+pub struct Pause {
+    dir: tempfile::TempDir,
+    name: &'static str,
+}
+
+impl Pause {
+    pub fn at(name: &'static str) -> Pause {
+        Pause {
+            dir: tempfile::tempdir().expect("a directory for the pause"),
+            name,
+        }
+    }
+
+    /// The server's environment that sets the pause.
+    pub fn env(&self) -> [(&'static str, String); 2] {
+        [
+            ("AGENT_OS_PAUSE_AT", self.name.to_owned()),
+            ("AGENT_OS_PAUSE_DIR", self.dir.path().display().to_string()),
+        ]
+    }
+
+    /// Waits until the server is held at the point (20 s at most).
+    pub async fn reached(&self) {
+        let marker = self.dir.path().join(format!("{}.reached", self.name));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !marker.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "the server never reached pause point {}",
+                self.name
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Lets the held request go on.
+    pub fn release(&self) {
+        std::fs::write(self.dir.path().join(format!("{}.release", self.name)), b"")
+            .expect("the release is written");
+    }
+}

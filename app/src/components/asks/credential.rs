@@ -67,14 +67,16 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
     }
 }
 
-/// The entries an ask for `env_var` may be answered from.
+/// The entries an ask of run `run_id` for `env_var` may be answered from by the caller:
+/// those whose use policy lets the caller send them to the run's agent.
 #[server(prefix = "/fn", endpoint = "vault_matches")]
-pub async fn vault_matches(env_var: String) -> Result<Vec<VaultEntry>, ApiError> {
+pub async fn vault_matches(env_var: String, run_id: String) -> Result<Vec<VaultEntry>, ApiError> {
     use crate::api::service::*;
-    let list = passvault()?
-        .list_secrets(&context()?, Some(&env_var), None, 0, 200)
-        .await;
-    with_status(list.map(|list| list.entries))
+    with_status(
+        passvault()?
+            .usable_for(&context()?, &env_var, &run_id)
+            .await,
+    )
 }
 
 /// The passvault entries for the variable asked for, if any: choosing one sends only its
@@ -84,11 +86,12 @@ fn FromVault(env_var: String, id: String, action: &'static str, sender: Sender) 
     // Fetched once the page runs in the browser (effects never run on the server), so the
     // server-rendered card and the hydrated one agree: nothing, then the entries.
     let entries = RwSignal::new(Vec::<VaultEntry>::new());
+    let run_id = sender.run_id.get_value();
     Effect::new(move |_| {
-        let env_var = env_var.clone();
+        let (env_var, run_id) = (env_var.clone(), run_id.clone());
         leptos::task::spawn_local(async move {
             // A viewer (or a console without the passvault) is offered nothing here.
-            if let Ok(found) = vault_matches(env_var).await {
+            if let Ok(found) = vault_matches(env_var, run_id).await {
                 entries.try_set(found);
             }
         });

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::ReceiptError;
 
 /// The envelope a client posts: `{"channel":"tool-result","receipt":{…}}`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReceiptEnvelope {
@@ -16,6 +17,7 @@ pub struct ReceiptEnvelope {
 }
 
 /// The answer to one ask, named by the ask's id in `toolCallId`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Receipt {
@@ -34,6 +36,24 @@ pub struct Receipt {
 /// contract and the console write) or an RFC 3339 string; always written as the integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ReceiptTime(pub i64);
+
+/// Read from an integer (epoch milliseconds) or an RFC 3339 string; written as the
+/// integer.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for ReceiptTime {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReceiptTime".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "anyOf": [
+                {"type": "integer", "description": "milliseconds since the Unix epoch"},
+                {"type": "string", "format": "date-time"},
+            ],
+        })
+    }
+}
 
 impl ReceiptTime {
     /// The time as RFC 3339 in UTC with milliseconds, e.g. `2026-12-02T10:00:00.000Z`.

@@ -17,7 +17,7 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 mod silence;
 mod transport;
 
-pub use transport::PASSED_ENV;
+pub use transport::{PASSED_ENV, TENANT_ENV};
 
 use super::turns::{LiveTurns, event_type, stopped_turn_reply};
 use crate::recorder::Recorder;

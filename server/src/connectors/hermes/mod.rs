@@ -26,8 +26,11 @@ pub struct HermesConnector {
     suggestions: Vec<String>,
     /// Variables of the server's environment a spawned gateway may see.
     passed_env: Vec<String>,
-    /// The running gateway, started (again) when needed.
-    gateway: tokio::sync::Mutex<Option<Arc<HermesGateway>>>,
+    /// One gateway for each tenant, rather than one for all.
+    per_tenant: bool,
+    /// The running gateways (under `""` when one serves every tenant), each started
+    /// (again) when needed.
+    gateways: tokio::sync::Mutex<std::collections::HashMap<String, Arc<HermesGateway>>>,
 }
 
 impl HermesConnector {
@@ -37,8 +40,17 @@ impl HermesConnector {
             target: target.to_owned(),
             suggestions,
             passed_env: Vec::new(),
-            gateway: tokio::sync::Mutex::new(None),
+            per_tenant: false,
+            gateways: tokio::sync::Mutex::default(),
         }
+    }
+
+    /// Runs a gateway of its own for each tenant (told its tenant in `AGENT_OS_TENANT`),
+    /// so one tenant's agent never shares a process, a session store or a working
+    /// directory with another's.
+    pub fn per_tenant(mut self, per_tenant: bool) -> Self {
+        self.per_tenant = per_tenant;
+        self
     }
 
     /// Lets a spawned gateway see these variables too (see [`HermesGateway::spawn`]).
@@ -51,9 +63,11 @@ impl HermesConnector {
         self.target.starts_with("ws://") || self.target.starts_with("wss://")
     }
 
-    async fn gateway(&self, host: &Arc<Host>) -> Result<Arc<HermesGateway>, String> {
-        let mut gateway = self.gateway.lock().await;
-        if let Some(running) = gateway.as_ref()
+    /// The gateway serving `tenant`, started if none runs.
+    async fn gateway(&self, host: &Arc<Host>, tenant: &str) -> Result<Arc<HermesGateway>, String> {
+        let key = if self.per_tenant { tenant } else { "" };
+        let mut gateways = self.gateways.lock().await;
+        if let Some(running) = gateways.get(key)
             && running.is_alive()
         {
             return Ok(Arc::clone(running));
@@ -61,13 +75,13 @@ impl HermesConnector {
         let started = HermesGateway::spawn(
             &self.name,
             &self.target,
-            &self.passed_env,
+            (&self.passed_env, self.per_tenant.then_some(tenant)),
             host.recorder.clone(),
             host.store.clone(),
         )
         .await?;
         started.fail_silent_turns_after(host.timeouts.idle);
-        *gateway = Some(Arc::clone(&started));
+        gateways.insert(key.to_owned(), Arc::clone(&started));
         Ok(started)
     }
 }
@@ -79,10 +93,14 @@ impl Connector for HermesConnector {
     }
 
     fn environment(&self) -> AgentEnvironment {
-        let (transport, endpoint) = if self.is_websocket() {
-            ("WebSocket", url_without_credentials(&self.target))
-        } else {
-            ("stdio", program_of(&self.target))
+        let (transport, endpoint) = match (self.is_websocket(), self.per_tenant) {
+            (true, false) => ("WebSocket", url_without_credentials(&self.target)),
+            (true, true) => (
+                "WebSocket, a connection per tenant",
+                url_without_credentials(&self.target),
+            ),
+            (false, false) => ("stdio", program_of(&self.target)),
+            (false, true) => ("stdio, a process per tenant", program_of(&self.target)),
         };
         AgentEnvironment {
             agent: self.name.clone(),
@@ -117,7 +135,7 @@ impl Connector for HermesConnector {
             .get("prompt")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        self.gateway(host)
+        self.gateway(host, &launch.tenant_id)
             .await?
             .start_turn(&launch.tenant_id, &launch.thread_id, &launch.run_id, prompt)
             .await
@@ -130,14 +148,14 @@ impl Connector for HermesConnector {
         answer: ValidatedAnswer,
     ) -> Result<(), String> {
         let mapped = hermes_answer(&record.ask, &answer).ok_or("the answer has no Hermes form")?;
-        self.gateway(host)
+        self.gateway(host, &record.tenant_id)
             .await?
             .answer(&record.run_id, &record.ask.id, mapped)
             .await
     }
 
     async fn cancel(&self, host: &Arc<Host>, run: &RunRecord) -> bool {
-        match self.gateway(host).await {
+        match self.gateway(host, &run.tenant_id).await {
             // The gateway ends the turn itself (status "interrupted") and it is recorded
             // from its frames; if it does not within its grace, the console records it.
             Ok(gateway) => gateway.interrupt(&run.id).await.unwrap_or(false),

@@ -9,7 +9,7 @@ use crate::store::StoreError;
 use crate::store::passvault::PassvaultStore;
 
 const ENTRY_COLUMNS: &str = "id, name, env_var, description, metadata, created_by, \
-     created_at_ms, updated_at_ms, last_used_at_ms, last_used_by";
+     created_at_ms, updated_at_ms, last_used_at_ms, last_used_by, use_policy";
 
 fn entry_row(row: &AnyRow) -> Result<VaultEntry, StoreError> {
     let metadata: String = row.try_get("metadata")?;
@@ -25,7 +25,13 @@ fn entry_row(row: &AnyRow) -> Result<VaultEntry, StoreError> {
         updated_at_ms: row.try_get("updated_at_ms")?,
         last_used_at_ms: row.try_get("last_used_at_ms")?,
         last_used_by: row.try_get("last_used_by")?,
+        use_policy: serde_json::from_str(&row.try_get::<String, _>("use_policy")?)
+            .map_err(|error| StoreError::Corrupt(format!("passvault use policy: {error}")))?,
     })
+}
+
+fn use_text(entry: &VaultEntry) -> String {
+    serde_json::to_string(&entry.use_policy).unwrap_or_else(|_| "{}".to_owned())
 }
 
 fn metadata_text(entry: &VaultEntry) -> String {
@@ -42,8 +48,8 @@ impl PassvaultStore for SqlStore {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO passvault (tenant_id, id, name, env_var, description, metadata, sealed, \
-             created_by, created_at_ms, updated_at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             created_by, created_at_ms, updated_at_ms, use_policy) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(tenant_id)
         .bind(&entry.id)
@@ -55,6 +61,7 @@ impl PassvaultStore for SqlStore {
         .bind(&entry.created_by)
         .bind(entry.created_at_ms)
         .bind(entry.updated_at_ms)
+        .bind(use_text(entry))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -161,8 +168,8 @@ impl PassvaultStore for SqlStore {
     ) -> Result<bool, StoreError> {
         let updated = sqlx::query(
             "UPDATE passvault SET name = $1, env_var = $2, description = $3, metadata = $4, \
-             updated_at_ms = $5, sealed = COALESCE($6, sealed) WHERE tenant_id = $7 AND id = $8 \
-             AND updated_at_ms = $9",
+             updated_at_ms = $5, sealed = COALESCE($6, sealed), use_policy = $10 \
+             WHERE tenant_id = $7 AND id = $8 AND updated_at_ms = $9",
         )
         .bind(&entry.name)
         .bind(&entry.env_var)
@@ -173,6 +180,7 @@ impl PassvaultStore for SqlStore {
         .bind(tenant_id)
         .bind(&entry.id)
         .bind(read_at)
+        .bind(use_text(entry))
         .execute(&self.pool)
         .await?;
         Ok(updated.rows_affected() == 1)

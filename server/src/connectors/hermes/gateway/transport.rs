@@ -19,15 +19,19 @@ pub const PASSED_ENV: [&str; 9] = [
     "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
 ];
 
+/// The variable a gateway serving one tenant alone is told its tenant in.
+pub const TENANT_ENV: &str = "AGENT_OS_TENANT";
+
 impl HermesGateway {
     /// Connects to `target`: a `ws://` URL, or a command run by `sh -c` and spoken to
     /// over its stdio. A spawned gateway sees only [`PASSED_ENV`] and `passed_env` of the
-    /// server's environment (never, say, the database URL), and starts in the user's
-    /// home directory rather than the server's working directory.
+    /// server's environment (never, say, the database URL), plus `AGENT_OS_TENANT` when it
+    /// serves one tenant alone, and starts in the user's home directory rather than the
+    /// server's working directory.
     pub async fn spawn(
         name: &str,
         target: &str,
-        passed_env: &[String],
+        (passed_env, tenant): (&[String], Option<&str>),
         recorder: Recorder,
         store: Arc<dyn Store>,
     ) -> Result<Arc<Self>, String> {
@@ -48,6 +52,7 @@ impl HermesGateway {
             .arg(target)
             .env_clear()
             .envs(passed)
+            .envs(tenant.map(|tenant| (TENANT_ENV, tenant)))
             .current_dir(home)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
