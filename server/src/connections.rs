@@ -173,6 +173,27 @@ impl AsyncRead for IdleCutoff {
     }
 }
 
+impl IdleCutoff {
+    /// A write's outcome: progress pushes the deadline back; a write that cannot go on
+    /// (the client reads nothing) is cut once the deadline passes.
+    fn wrote(
+        &mut self,
+        cx: &mut Context<'_>,
+        written: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match written {
+            Poll::Ready(written) => {
+                self.active();
+                Poll::Ready(written)
+            }
+            Poll::Pending => {
+                self.check(cx)?;
+                Poll::Pending
+            }
+        }
+    }
+}
+
 impl AsyncWrite for IdleCutoff {
     fn poll_write(
         self: Pin<&mut Self>,
@@ -180,16 +201,8 @@ impl AsyncWrite for IdleCutoff {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write(cx, data) {
-            Poll::Ready(written) => {
-                this.active();
-                Poll::Ready(written)
-            }
-            Poll::Pending => {
-                this.check(cx)?;
-                Poll::Pending
-            }
-        }
+        let written = Pin::new(&mut this.stream).poll_write(cx, data);
+        this.wrote(cx, written)
     }
 
     fn poll_write_vectored(
@@ -198,16 +211,8 @@ impl AsyncWrite for IdleCutoff {
         data: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write_vectored(cx, data) {
-            Poll::Ready(written) => {
-                this.active();
-                Poll::Ready(written)
-            }
-            Poll::Pending => {
-                this.check(cx)?;
-                Poll::Pending
-            }
-        }
+        let written = Pin::new(&mut this.stream).poll_write_vectored(cx, data);
+        this.wrote(cx, written)
     }
 
     fn is_write_vectored(&self) -> bool {

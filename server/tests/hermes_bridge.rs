@@ -313,46 +313,24 @@ async fn a_gateway_per_tenant_serves_one_tenant_alone_and_a_shared_one_every_ten
     let said_in = |client: reqwest::Client| {
         let bridge = &bridge;
         async move {
-            let created: serde_json::Value = client
-                .post(bridge.server.url("/api/v1/threads"))
-                .json(&json!({"agent": "gw"}))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let created = bridge
+                .post_as(&client, "/api/v1/threads", json!({"agent": "gw"}))
+                .await;
             let thread = created["thread"]["id"].as_str().unwrap();
-            let started: serde_json::Value = client
-                .post(
-                    bridge
-                        .server
-                        .url(&format!("/api/v1/threads/{thread}/messages")),
+            let started = bridge
+                .post_as(
+                    &client,
+                    &format!("/api/v1/threads/{thread}/messages"),
+                    json!({"text": "whoami"}),
                 )
-                .json(&json!({"text": "whoami"}))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+                .await;
             let run = started["run"]["id"].as_str().unwrap().to_owned();
-            let deadline = Instant::now() + Duration::from_secs(20);
-            loop {
-                let shown: serde_json::Value = client
-                    .get(bridge.server.url(&format!("/api/v1/runs/{run}")))
-                    .send()
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap();
-                if shown["run"]["status"] == "succeeded" {
-                    return final_text(&shown);
-                }
-                assert!(Instant::now() < deadline, "{shown}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            let done = bridge
+                .until_as(&client, &run, "succeeded", |body| {
+                    body["run"]["status"] == "succeeded"
+                })
+                .await;
+            final_text(&done)
         }
     };
     assert_eq!(

@@ -101,6 +101,26 @@ async fn slow_clients_past_the_connection_cap_hold_no_descriptors_and_health_che
     drop(slow);
 }
 
+/// The statuses of `count` POSTs of `body(n)` to `url`, all sent at once.
+async fn statuses_at_once(
+    client: &reqwest::Client,
+    url: String,
+    count: usize,
+    body: impl Fn(usize) -> Value,
+) -> Vec<u16> {
+    let sent: Vec<_> = (0..count)
+        .map(|n| {
+            let request = client.post(&url).json(&body(n));
+            tokio::spawn(async move { request.send().await.unwrap().status().as_u16() })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for each in sent {
+        statuses.push(each.await.unwrap());
+    }
+    statuses
+}
+
 /// A client whose requests come from `address` (any of 127/8 reaches the server).
 fn client_from(address: [u8; 4]) -> reqwest::Client {
     reqwest::Client::builder()
@@ -124,25 +144,13 @@ async fn sign_in(client: &reqwest::Client, api: &Api, password: &str) -> u16 {
 async fn thirty_wrong_passwords_at_once_for_one_account_are_counted_before_any_is_checked() {
     let api = Api::start(&[]).await;
     let client = client_from([127, 0, 0, 3]);
-    let attempts: Vec<_> = (0..30)
-        .map(|n| {
-            let (client, url) = (client.clone(), api.url("/api/v1/auth/login"));
-            tokio::spawn(async move {
-                client
-                    .post(url)
-                    .json(&json!({"username": TEST_USER, "password": format!("guess-{n}")}))
-                    .send()
-                    .await
-                    .unwrap()
-                    .status()
-                    .as_u16()
-            })
-        })
-        .collect();
-    let mut statuses = Vec::new();
-    for attempt in attempts {
-        statuses.push(attempt.await.unwrap());
-    }
+    let statuses = statuses_at_once(
+        &client,
+        api.url("/api/v1/auth/login"),
+        30,
+        |n| json!({"username": TEST_USER, "password": format!("guess-{n}")}),
+    )
+    .await;
     let checked = statuses.iter().filter(|status| **status == 401).count();
     let throttled = statuses.iter().filter(|status| **status == 429).count();
     assert_eq!((checked, throttled), (5, 25), "{statuses:?}");
@@ -171,28 +179,13 @@ async fn wrong_passwords_sent_at_once_to_reveal_a_secret_are_counted_before_any_
         .await;
     assert_eq!(status, 201, "{entry}");
     let id = entry["id"].as_str().unwrap().to_owned();
-    let reveals: Vec<_> = (0..20)
-        .map(|n| {
-            let (client, url) = (
-                api.client.clone(),
-                api.url(&format!("/api/v1/passvault/{id}/reveal")),
-            );
-            tokio::spawn(async move {
-                client
-                    .post(url)
-                    .json(&json!({"password": format!("guess-{n}")}))
-                    .send()
-                    .await
-                    .unwrap()
-                    .status()
-                    .as_u16()
-            })
-        })
-        .collect();
-    let mut statuses = Vec::new();
-    for reveal in reveals {
-        statuses.push(reveal.await.unwrap());
-    }
+    let statuses = statuses_at_once(
+        &api.client,
+        api.url(&format!("/api/v1/passvault/{id}/reveal")),
+        20,
+        |n| json!({"password": format!("guess-{n}")}),
+    )
+    .await;
     let checked = statuses.iter().filter(|status| **status == 403).count();
     let throttled = statuses.iter().filter(|status| **status == 429).count();
     assert_eq!((checked, throttled), (5, 15), "{statuses:?}");

@@ -16,12 +16,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::AppState;
 use super::body::Query;
 use super::context::Context;
 use super::error::HttpError;
 use super::limits::BODY_LIMIT;
 use super::operations::{Audit, Called, Operation, schema};
+use super::state::AppState;
 use crate::clock::now_ms;
 use crate::store::Store;
 

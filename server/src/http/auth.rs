@@ -13,12 +13,12 @@ use axum::routing::on;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::AppState;
 use super::body::parse_body;
 use super::context::Context;
 use super::credentials::{Credentials, SESSION_COOKIE, credentials};
 use super::error::HttpError;
 use super::operations::{Operation, schema};
+use super::state::AppState;
 use crate::auth::AuthError;
 use crate::auth::sessions::{ABSOLUTE_MS, Opened};
 use crate::clock::now_ms;

@@ -44,56 +44,42 @@ pub fn resume_point(headers: &HeaderMap, after: Option<u64>) -> Result<u64, Http
     Ok(last_event_id.or(after).unwrap_or(0))
 }
 
-/// A query string read as `T`; one that does not read answers 400 in the API's error
-/// form (axum's own rejection is plain text).
-pub struct Query<T>(pub T);
+/// An extractor that reads `T` with axum's own and answers a request it cannot read with
+/// 400 in the API's error form (axum's rejections are plain text), naming `what`.
+macro_rules! read_or_400 {
+    ($name:ident, $inner:ident, $what:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name<T>(pub T);
 
-impl<T, S> axum::extract::FromRequestParts<S> for Query<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = HttpError;
+        impl<T, S> axum::extract::FromRequestParts<S> for $name<T>
+        where
+            T: serde::de::DeserializeOwned + Send,
+            S: Send + Sync,
+        {
+            type Rejection = HttpError;
 
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, HttpError> {
-        axum::extract::Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Query(query)| Query(query))
-            .map_err(|rejection| {
-                HttpError(ApiError::BadRequest(format!(
-                    "the query is not valid: {}",
-                    rejection.body_text()
-                )))
-            })
-    }
+            async fn from_request_parts(
+                parts: &mut axum::http::request::Parts,
+                state: &S,
+            ) -> Result<Self, HttpError> {
+                axum::extract::$inner::<T>::from_request_parts(parts, state)
+                    .await
+                    .map(|axum::extract::$inner(read)| $name(read))
+                    .map_err(|rejection| {
+                        HttpError(ApiError::BadRequest(format!(
+                            concat!("the ", $what, " is not valid: {}"),
+                            rejection.body_text()
+                        )))
+                    })
+            }
+        }
+    };
 }
 
-/// The path's parameters read as `T`, answering 400 in the API's error form when they do
-/// not read (a version that is not a number, say).
-pub struct UrlPath<T>(pub T);
-
-impl<T, S> axum::extract::FromRequestParts<S> for UrlPath<T>
-where
-    T: serde::de::DeserializeOwned + Send,
-    S: Send + Sync,
-{
-    type Rejection = HttpError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, HttpError> {
-        axum::extract::Path::<T>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Path(path)| UrlPath(path))
-            .map_err(|rejection| {
-                HttpError(ApiError::BadRequest(format!(
-                    "the path is not valid: {}",
-                    rejection.body_text()
-                )))
-            })
-    }
-}
+read_or_400!(Query, Query, "query", "The query string read as `T`.");
+read_or_400!(
+    UrlPath,
+    Path,
+    "path",
+    "The path's parameters read as `T` (a version that is not a number is refused)."
+);

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::credentials::identity;
 use super::error::HttpError;
-use super::operations::{Access, Called, Found, Verb, find};
+use super::operations::{Access, Called, Found, Operations, Verb};
 use crate::auth::{Accounts, DemoKey, Identity};
 
 impl From<Identity> for RequestContext {
@@ -42,6 +42,8 @@ impl From<Identity> for RequestContext {
 pub struct Door {
     pub accounts: Accounts,
     pub demo: Option<DemoKey>,
+    /// What is served: the request's operation is found here.
+    pub operations: Operations,
 }
 
 /// Marks a request the demo key admitted: a peer's call, with a peer's body limit.
@@ -55,7 +57,7 @@ pub struct DemoCall;
 /// and a role too small 403.
 pub async fn attach(State(door): State<Door>, mut request: Request, next: Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
-    let access = match find(&method, &path) {
+    let access = match door.operations.find(&method, &path) {
         Found::Operation(operation) => {
             request.extensions_mut().insert(Called(operation));
             operation.access

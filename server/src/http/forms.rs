@@ -12,12 +12,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::on;
 use serde::Deserialize;
 
-use super::AppState;
 use super::auth::{Refused, closing_cookie, opening_cookie, sign_in};
 use super::context::{Context, encode_component};
 use super::credentials::{Credentials, credentials};
 use super::error::HttpError;
 use super::operations::{Answer, Operation};
+use super::state::AppState;
 use crate::auth::{AuthError, password};
 use app::model::Role::Owner;
 

@@ -6,17 +6,14 @@ use std::sync::Arc;
 use app::api::service::WorkspaceService;
 use app::model::inbox::Inbox;
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::on;
 
-use super::body::{EventsQuery, Query, resume_point};
+use super::body::EventsQuery;
 use super::context::Context;
 use super::error::HttpError;
-use super::limits::admit_stream;
+use super::limits::StreamOpening;
 use super::operations::{Answer, Operation, schema};
-use crate::auth::Accounts;
-use crate::live::StreamGate;
 use crate::live::inbox::inbox_stream;
 use crate::runs::Runs;
 
@@ -46,27 +43,13 @@ async fn read(
     Ok(axum::Json(inbox).into_response())
 }
 
-async fn events(
-    State(runs): State<Arc<Runs>>,
-    State(accounts): State<Accounts>,
-    State(streams): State<Arc<StreamGate>>,
-    Context(context): Context,
-    headers: HeaderMap,
-    Query(query): Query<EventsQuery>,
-) -> ApiResult {
-    let after = resume_point(&headers, query.after)?;
-    let permit = match admit_stream(&streams, &context) {
-        Ok(permit) => permit,
-        Err(refused) => return Ok(refused.into_response()),
-    };
-    let tenant = context.tenant;
-    let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());
-    Ok(inbox_stream(
+async fn events(State(runs): State<Arc<Runs>>, opening: StreamOpening) -> Response {
+    inbox_stream(
         runs.store().clone(),
         runs.live().clone(),
-        tenant,
-        after,
-        access_ends,
-        permit,
-    ))
+        opening.tenant,
+        opening.after,
+        opening.access_ends,
+        opening.permit,
+    )
 }

@@ -1,6 +1,6 @@
 //! The bounds a request meets at the HTTP layer: its body is read whole, within a size and
 //! a time, before any handler or server function sees it (413 or 408 in the caller's
-//! error form otherwise); a live stream is admitted under the stream caps (429).
+//! error form otherwise); a live stream is opened under the stream caps (429).
 
 use std::time::Duration;
 
@@ -105,7 +105,7 @@ fn too_large(path: &str, limit: usize) -> Response {
 }
 
 /// A permit for one more live stream of the caller, or why not.
-pub fn admit_stream(
+fn admit_stream(
     gate: &StreamGate,
     context: &RequestContext,
 ) -> Result<StreamPermit, StreamRefused> {
@@ -126,5 +126,47 @@ impl IntoResponse for StreamRefused {
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
         response
+    }
+}
+
+/// What opening a live stream takes, read once for every stream: the caller's tenant,
+/// where it resumes (`Last-Event-ID`, else `?after=`), a place under the stream caps, and
+/// the moment the caller's access ends (signed out, revoked, removed).
+pub struct StreamOpening {
+    pub tenant: String,
+    pub after: u64,
+    pub permit: StreamPermit,
+    pub access_ends: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+}
+
+impl axum::extract::FromRequestParts<super::state::AppState> for StreamOpening {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &super::state::AppState,
+    ) -> Result<Self, Response> {
+        let super::context::Context(context) =
+            super::context::Context::from_request_parts(parts, state)
+                .await
+                .map_err(IntoResponse::into_response)?;
+        let super::body::Query(query) =
+            super::body::Query::<super::body::EventsQuery>::from_request_parts(parts, state)
+                .await
+                .map_err(IntoResponse::into_response)?;
+        let after = super::body::resume_point(&parts.headers, query.after)
+            .map_err(IntoResponse::into_response)?;
+        let permit = admit_stream(&state.streams, &context).map_err(IntoResponse::into_response)?;
+        let access_ends = Box::pin(super::credentials::access_ends(
+            state.accounts.clone(),
+            parts.headers.clone(),
+            context.tenant.clone(),
+        ));
+        Ok(Self {
+            tenant: context.tenant,
+            after,
+            permit,
+            access_ends,
+        })
     }
 }

@@ -25,11 +25,10 @@ pub mod operations;
 mod passvault;
 mod projects;
 mod runs;
+mod state;
 mod threads;
 mod tools;
 
-use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
@@ -40,8 +39,6 @@ use app::api::service::{
 use app::components::remote_media::service::{MediaHosts, MediaHostsService};
 use app::{App, shell};
 use axum::Router;
-use axum::extract::FromRef;
-use leptos::config::LeptosOptions;
 use leptos::prelude::provide_context;
 use leptos_axum::{LeptosRoutes, generate_route_list};
 use tower_http::CompressionLevel;
@@ -49,98 +46,8 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::auth::{Accounts, DemoKey};
-use crate::live::{StreamGate, StreamLimits};
-use crate::runs::Runs;
-
 pub use app::model::TENANT_HEADER;
-
-/// File stem of the browser bundle: `/pkg/agent_os.HASH.js`, `.HASH.wasm`, `.HASH.css`
-/// (without hashes when the site was built without a hash file).
-pub const OUTPUT_NAME: &str = "agent_os";
-
-/// The build's list of content hashes, in the site root: `js: …`, `wasm: …`, `css: …`.
-pub const HASH_FILE: &str = "hash.txt";
-
-#[derive(Clone, FromRef)]
-pub struct AppState {
-    pub leptos_options: LeptosOptions,
-    pub workspace: Arc<dyn WorkspaceService>,
-    pub notes: Arc<dyn NotesService>,
-    pub projects: Arc<dyn ProjectsService>,
-    pub contexts: Arc<dyn ContextService>,
-    pub memory: Arc<dyn MemoryService>,
-    pub passvault: Arc<dyn PassvaultService>,
-    pub tools: Arc<dyn ToolsService>,
-    pub runs: Arc<Runs>,
-    pub accounts: Accounts,
-    pub login_throttle: Arc<crate::auth::throttle::LoginThrottle>,
-    pub allowed_hosts: guard::AllowedHosts,
-    pub streams: Arc<StreamGate>,
-    /// The demo agents' key, when they are served.
-    pub demo_key: Option<DemoKey>,
-}
-
-/// What the door checks besides credentials: the host names answered besides the
-/// listen address, the live streams' caps, and the demo agents' key when they are served.
-pub struct DoorSettings {
-    pub extra_hosts: Vec<String>,
-    pub streams: StreamLimits,
-    pub demo_key: Option<DemoKey>,
-}
-
-impl AppState {
-    pub fn new(
-        addr: SocketAddr,
-        site_root: &Path,
-        workspace: Arc<dyn WorkspaceService>,
-        runs: Arc<Runs>,
-        accounts: Accounts,
-        door: DoorSettings,
-    ) -> Self {
-        // The build names the bundle after its content and lists the hashes here; Leptos
-        // joins this path to the executable's folder, so it must be absolute.
-        let hash_file = std::path::absolute(site_root.join(HASH_FILE))
-            .unwrap_or_else(|_| site_root.join(HASH_FILE));
-        let leptos_options = LeptosOptions::builder()
-            .output_name(OUTPUT_NAME)
-            .site_root(site_root.to_string_lossy().into_owned())
-            .site_pkg_dir("pkg")
-            .site_addr(addr)
-            .hash_files(hash_file.is_file())
-            .hash_file(std::sync::Arc::from(hash_file.to_string_lossy().as_ref()))
-            .build();
-        Self {
-            leptos_options,
-            workspace,
-            notes: Arc::new(crate::workspace::notes::NotesServiceImpl::new(
-                runs.store().clone(),
-            )),
-            projects: Arc::new(crate::workspace::projects::ProjectsServiceImpl::new(
-                runs.clone(),
-            )),
-            contexts: Arc::new(crate::workspace::context::ContextServiceImpl::new(
-                runs.store().clone(),
-            )),
-            memory: Arc::new(crate::workspace::memory::MemoryServiceImpl::new(
-                runs.store().clone(),
-            )),
-            passvault: Arc::new(crate::workspace::passvault::PassvaultServiceImpl::new(
-                runs.store().clone(),
-                runs.vault().clone(),
-            )),
-            tools: Arc::new(crate::workspace::tools::WorkspaceToolsImpl::new(
-                runs.store().clone(),
-            )),
-            runs,
-            accounts,
-            login_throttle: Arc::default(),
-            allowed_hosts: guard::AllowedHosts::new(addr, &door.extra_hosts),
-            streams: Arc::new(StreamGate::new(door.streams)),
-            demo_key: door.demo_key,
-        }
-    }
-}
+pub use state::{AppState, DoorSettings, HASH_FILE, OUTPUT_NAME, OpenApiText};
 
 /// What pages and server functions reach through Leptos context.
 #[derive(Clone)]
@@ -172,7 +79,31 @@ impl Services {
 
 /// The console's router; `demo`, when given, is served under `/demo` inside the same
 /// pipeline (hosts, origins, credentials, body limits, headers) as everything else.
-pub fn router(state: AppState, demo: Option<Router>) -> Router {
+/// Every operation the server serves, gathered from the resources that declare them.
+pub fn operations() -> operations::Operations {
+    operations::Operations::of(&[
+        auth::OPERATIONS,
+        threads::OPERATIONS,
+        runs::OPERATIONS,
+        asks::OPERATIONS,
+        inbox::OPERATIONS,
+        notes::OPERATIONS,
+        projects::OPERATIONS,
+        context_pins::OPERATIONS,
+        memory::OPERATIONS,
+        passvault::OPERATIONS,
+        tools::OPERATIONS,
+        audit::OPERATIONS,
+        operations::openapi::OPERATIONS,
+        forms::OPERATIONS,
+        operations::functions::OPERATIONS,
+        operations::pages::OPERATIONS,
+    ])
+}
+
+pub fn router(mut state: AppState, demo: Option<Router>) -> Router {
+    let operations = operations();
+    state.openapi = OpenApiText(Arc::from(operations.description().to_string()));
     let routes = generate_route_list(App);
     let services = Services {
         workspace: state.workspace.clone(),
@@ -191,13 +122,14 @@ pub fn router(state: AppState, demo: Option<Router>) -> Router {
     let door = context::Door {
         accounts: state.accounts.clone(),
         demo: state.demo_key.clone().filter(|_| demo.is_some()),
+        operations: operations.clone(),
     };
     let mut console = Router::new();
     if let Some(demo) = demo {
         console = console.nest_service("/demo", demo);
     }
     console
-        .merge(operations::routes())
+        .merge(operations.routes())
         .leptos_routes_with_context(
             &state,
             routes,

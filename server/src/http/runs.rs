@@ -8,19 +8,18 @@ use app::model::Role::Operator;
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::status::RunStatus;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::on;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::body::{EventsQuery, Query, UrlPath, resume_point};
+use super::body::{EventsQuery, Query, UrlPath};
 use super::context::Context;
 use super::error::HttpError;
-use super::limits::admit_stream;
+use super::limits::StreamOpening;
 use super::operations::{Answer, Operation, schema};
-use crate::auth::Accounts;
-use crate::live::{self, StreamGate};
+use crate::live;
 use crate::runs::{RunOptions, Runs};
 use crate::store::RunRecord;
 
@@ -138,29 +137,18 @@ async fn get_run(
 
 async fn run_events(
     State(runs): State<Arc<Runs>>,
-    State(accounts): State<Accounts>,
-    State(streams): State<Arc<StreamGate>>,
-    Context(context): Context,
-    headers: HeaderMap,
     UrlPath(run_id): UrlPath<String>,
-    Query(query): Query<EventsQuery>,
+    opening: StreamOpening,
 ) -> ApiResult {
-    find_run(&runs, &context.tenant, &run_id).await?;
-    let after = resume_point(&headers, query.after)?;
-    let permit = match admit_stream(&streams, &context) {
-        Ok(permit) => permit,
-        Err(refused) => return Ok(refused.into_response()),
-    };
-    let tenant = context.tenant;
-    let access_ends = super::credentials::access_ends(accounts, headers, tenant.clone());
+    find_run(&runs, &opening.tenant, &run_id).await?;
     Ok(live::event_stream(
         runs.store().clone(),
         runs.live().clone(),
-        tenant,
+        opening.tenant,
         run_id,
-        after,
-        access_ends,
-        permit,
+        opening.after,
+        opening.access_ends,
+        opening.permit,
     )
     .into_response())
 }

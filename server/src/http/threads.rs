@@ -16,12 +16,12 @@ use axum::routing::on;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::AppState;
 use super::body::{Query, UrlPath, parse_body};
 use super::context::Context;
 use super::error::HttpError;
 use super::operations::{Operation, schema};
 use super::runs::{RunJson, RunStarted};
+use super::state::AppState;
 use crate::auth::Accounts;
 use crate::runs::{RunOptions, Runs};
 

@@ -51,7 +51,7 @@ pub fn probes() -> Vec<Probe> {
     let table = table();
     let mut used = vec![false; table.len()];
     let mut probes = Vec::new();
-    for operation in operations::all() {
+    for operation in server::http::operations().iter() {
         let Access::Needs(needs) = operation.access else {
             continue;
         };

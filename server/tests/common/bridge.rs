@@ -82,6 +82,19 @@ impl Bridge {
         )
     }
 
+    /// What `client` is answered posting `body` to `path`.
+    pub async fn post_as(&self, client: &reqwest::Client, path: &str, body: Value) -> Value {
+        client
+            .post(self.server.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     /// A run of a new thread of the demo gateway, saying `text`.
     pub async fn turn(&self, text: &str) -> String {
         self.say(&self.thread().await, text).await
@@ -123,9 +136,27 @@ impl Bridge {
     }
 
     pub async fn until(&self, run: &str, what: &str, test: impl Fn(&Value) -> bool) -> Value {
+        self.until_as(&self.client, run, what, test).await
+    }
+
+    /// [`Bridge::until`] with `client`'s credentials (a token of another tenant, say).
+    pub async fn until_as(
+        &self,
+        client: &reqwest::Client,
+        run: &str,
+        what: &str,
+        test: impl Fn(&Value) -> bool,
+    ) -> Value {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            let body = self.view(run).await;
+            let body: Value = client
+                .get(self.server.url(&format!("/api/v1/runs/{run}")))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
             if test(&body) {
                 return body;
             }

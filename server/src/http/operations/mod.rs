@@ -4,22 +4,22 @@
 //! description and the tests' access probes are all read from this one list; a path it
 //! does not name is not served.
 //!
-//! Each resource declares its own operations beside its handlers (`api.rs`, `notes.rs`,
-//! …); [`all`] gathers them.
+//! Each resource declares its own operations beside its handlers (`threads.rs`,
+//! `notes.rs`, …); the router gathers them into one [`Operations`].
 
-mod functions;
+pub(super) mod functions;
 mod matching;
 pub mod openapi;
-mod pages;
+pub(super) mod pages;
 
 use app::model::Role;
 use axum::http::Method;
 use axum::routing::{MethodFilter, MethodRouter};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use super::AppState;
+use super::state::AppState;
 
-pub use matching::{Found, find, fits};
+pub use matching::{Found, fits};
 
 /// An HTTP method the console serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -300,53 +300,54 @@ impl Operation {
 #[derive(Clone, Copy)]
 pub struct Called(pub &'static Operation);
 
-/// Every operation, in the order they are matched: the first whose method and path fit
-/// a request is the request's.
-pub fn all() -> impl Iterator<Item = &'static Operation> {
-    [
-        super::auth::OPERATIONS,
-        super::threads::OPERATIONS,
-        super::runs::OPERATIONS,
-        super::asks::OPERATIONS,
-        super::inbox::OPERATIONS,
-        super::notes::OPERATIONS,
-        super::projects::OPERATIONS,
-        super::context_pins::OPERATIONS,
-        super::memory::OPERATIONS,
-        super::passvault::OPERATIONS,
-        super::tools::OPERATIONS,
-        super::audit::OPERATIONS,
-        openapi::OPERATIONS,
-        super::forms::OPERATIONS,
-        functions::OPERATIONS,
-        pages::OPERATIONS,
-    ]
-    .into_iter()
-    .flatten()
-}
+/// The operations a server serves, in the order they are matched: the first whose method
+/// and path fit a request is the request's.
+#[derive(Clone)]
+pub struct Operations(std::sync::Arc<[&'static Operation]>);
 
-/// The router of every operation served by a handler of ours: one route per path, each
-/// method the list names on it. Server functions, pages and assets are mounted by Leptos
-/// and the site's file service; the demo agents by the composition root.
-pub fn routes() -> axum::Router<AppState> {
-    let mut paths: Vec<(&'static str, MethodRouter<AppState>)> = Vec::new();
-    for operation in all() {
-        let Serve::Handler(handler) = operation.serve else {
-            continue;
-        };
-        let mounted = handler(operation.verb.filter());
-        match paths.iter_mut().find(|(path, _)| *path == operation.path) {
-            Some((_, methods)) => {
-                *methods = std::mem::replace(methods, MethodRouter::new()).merge(mounted);
-            }
-            None => paths.push((operation.path, mounted)),
-        }
+impl Operations {
+    /// The resources' lists, one after the other.
+    pub fn of(lists: &[&'static [Operation]]) -> Self {
+        Self(lists.iter().copied().flatten().collect())
     }
-    paths
-        .into_iter()
-        .fold(axum::Router::new(), |router, (path, methods)| {
-            router.route(path, methods)
-        })
+
+    pub fn iter(&self) -> impl Iterator<Item = &'static Operation> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// What the list says of a request for `method` and `path`.
+    pub fn find(&self, method: &axum::http::Method, path: &str) -> Found {
+        matching::find(self.iter(), method, path)
+    }
+
+    /// The router of every operation served by a handler of ours: one route per path,
+    /// each method the list names on it. Server functions, pages and assets are mounted by
+    /// Leptos and the site's file service; the demo agents by the composition root.
+    pub fn routes(&self) -> axum::Router<AppState> {
+        let mut paths: Vec<(&'static str, MethodRouter<AppState>)> = Vec::new();
+        for operation in self.iter() {
+            let Serve::Handler(handler) = operation.serve else {
+                continue;
+            };
+            let mounted = handler(operation.verb.filter());
+            match paths.iter_mut().find(|(path, _)| *path == operation.path) {
+                Some((_, methods)) => {
+                    *methods = std::mem::replace(methods, MethodRouter::new()).merge(mounted);
+                }
+                None => paths.push((operation.path, mounted)),
+            }
+        }
+        paths
+            .into_iter()
+            .fold(axum::Router::new(), |router, (path, methods)| {
+                router.route(path, methods)
+            })
+    }
+
+    /// The OpenAPI 3.1 description of the API the list declares.
+    pub fn description(&self) -> serde_json::Value {
+        openapi::description(self)
+    }
 }
 
 #[cfg(test)]

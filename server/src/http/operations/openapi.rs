@@ -4,15 +4,14 @@
 //! error shape, and the schemas of every type named. Requests are described as the server
 //! reads them, answers as it writes them.
 
-use std::sync::{Arc, OnceLock};
-
 use axum::response::{IntoResponse, Response};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{Access, Answer, Body, Operation, all};
+use super::{Access, Answer, Body, Operation, Operations};
+use crate::http::state::OpenApiText;
 
 pub const OPERATIONS: &[Operation] =
     &[
@@ -38,12 +37,10 @@ pub struct ErrorDetail {
     pub message: String,
 }
 
-async fn serve() -> Response {
-    static DESCRIPTION: OnceLock<Arc<str>> = OnceLock::new();
-    let text = DESCRIPTION.get_or_init(|| Arc::from(description().to_string()));
+async fn serve(axum::extract::State(text): axum::extract::State<OpenApiText>) -> Response {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],
-        text.to_string(),
+        text.0.to_string(),
     )
         .into_response()
 }
@@ -66,8 +63,8 @@ fn generator(reading: bool) -> SchemaGenerator {
     settings.into_generator()
 }
 
-/// The whole description.
-pub fn description() -> Value {
+/// The whole description of `operations`.
+pub fn description(operations: &Operations) -> Value {
     // Requests as the server reads them, answers as it writes them: one generator each,
     // their schemas merged, a request schema that differs from an answer's of the same
     // name kept apart as `NameInput`.
@@ -75,12 +72,12 @@ pub fn description() -> Value {
     let mut writes = generator(false);
     let error = writes.subschema_for::<ErrorBody>().to_value();
     let mut paths: Map<String, Value> = Map::new();
-    for operation in all().filter(|operation| described(operation)) {
+    for operation in operations.iter().filter(|operation| described(operation)) {
         let item = paths
             .entry(operation.path.to_owned())
             .or_insert_with(|| json!({}));
         let method = operation.verb.method().as_str().to_ascii_lowercase();
-        item[method] = describe(operation, &mut reads, &mut writes, &error);
+        item[method] = describe(operation, operations, (&mut reads, &mut writes), &error);
     }
     let answers = writes.take_definitions(true);
     let requests = reads.take_definitions(true);
@@ -109,8 +106,8 @@ pub fn description() -> Value {
 /// One operation's description.
 fn describe(
     operation: &Operation,
-    reads: &mut SchemaGenerator,
-    writes: &mut SchemaGenerator,
+    operations: &Operations,
+    (reads, writes): (&mut SchemaGenerator, &mut SchemaGenerator),
     error: &Value,
 ) -> Value {
     let mut described = json!({
@@ -142,7 +139,7 @@ fn describe(
     match operation.answer {
         Answer::Json(status, answer) => {
             let mut answered = json!({"description": "done", "content": {"application/json": {"schema": answer(writes).to_value()}}});
-            if let Some(links) = links(operation) {
+            if let Some(links) = links(operation, operations) {
                 answered["links"] = links;
             }
             if let Some(also) = operation.also {
@@ -175,11 +172,11 @@ fn describe(
 
 /// For an operation that makes an object: a link to each operation on that object, its
 /// id read from the answer.
-fn links(operation: &Operation) -> Option<Value> {
+fn links(operation: &Operation, operations: &Operations) -> Option<Value> {
     let (collection, pointer) = operation.creates?;
     let prefix = format!("{collection}/{{");
     let mut links = Map::new();
-    for target in all().filter(|target| described(target)) {
+    for target in operations.iter().filter(|target| described(target)) {
         let Some(rest) = target.path.strip_prefix(&prefix) else {
             continue;
         };
