@@ -4,16 +4,21 @@
 /// The most words one search looks for.
 pub const TERMS_MOST: usize = 12;
 
-/// The words of a search as both databases' indexes take them: runs of letters and
-/// digits, lower case, each at most 64 characters. Whatever else was typed (quotes,
-/// operators, brackets) is a separator, so no input is query syntax to either database.
+/// The words of a text as both databases' indexes take them: runs of letters and
+/// digits, lower case. Whatever else is a separator, so no input is query syntax to
+/// either database.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// The words of a search: its [`words`], each once, each at most 64 characters, at most
+/// [`TERMS_MOST`] of them.
 pub fn search_terms(query: &str) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
-    for word in query.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_empty() {
-            continue;
-        }
-        let word: String = word.to_lowercase().chars().take(64).collect();
+    for word in words(query) {
+        let word: String = word.chars().take(64).collect();
         if !terms.contains(&word) {
             terms.push(word);
         }

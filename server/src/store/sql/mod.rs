@@ -77,10 +77,12 @@ impl SqlStore {
         sqlx::migrate!("src/store/migrations/sqlite")
             .run(&pool)
             .await?;
-        Ok(Self {
+        let store = Self {
             pool,
             dialect: Dialect::Sqlite,
-        })
+        };
+        store.index_by_tenant().await?;
+        Ok(store)
     }
 
     /// A PostgreSQL database, migrated.
@@ -94,10 +96,12 @@ impl SqlStore {
         sqlx::migrate!("src/store/migrations/postgres")
             .run(&pool)
             .await?;
-        Ok(Self {
+        let store = Self {
             pool,
             dialect: Dialect::Postgres,
-        })
+        };
+        store.index_by_tenant().await?;
+        Ok(store)
     }
 }
 

@@ -8,6 +8,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::rows::to_u64;
+use super::search::tenant_text;
 use super::{Dialect, SqlStore};
 use crate::store::StoreError;
 use crate::store::notes::{NoteContent, NoteFilter, NoteStore, NoteWrite};
@@ -69,7 +70,7 @@ impl SqlStore {
     }
 
     /// The `WHERE … ORDER BY` of a list, with its parameters after the tenant's (`$1`).
-    fn note_list_sql(&self, filter: &NoteFilter) -> (String, Vec<String>) {
+    fn note_list_sql(&self, tenant_id: &str, filter: &NoteFilter) -> (String, Vec<String>) {
         let mut parameters = Vec::new();
         let next = |value: String, parameters: &mut Vec<String>| {
             parameters.push(value);
@@ -81,14 +82,14 @@ impl SqlStore {
         if !filter.terms.is_empty() {
             match self.dialect {
                 Dialect::Sqlite => {
-                    let query = super::search::fts5_match(&filter.terms);
+                    let query = super::search::fts5_match(tenant_id, &filter.terms);
                     from = "notes_fts JOIN notes n ON n.seq = notes_fts.rowid".into();
                     let at = next(query, &mut parameters);
                     conditions.push(format!("notes_fts MATCH {at}"));
                     order = "bm25(notes_fts, 10.0, 1.0, 4.0), n.seq DESC".into();
                 }
                 Dialect::Postgres => {
-                    let query = super::search::tsquery(&filter.terms);
+                    let query = super::search::tsquery(tenant_id, &filter.terms);
                     let at = next(query, &mut parameters);
                     conditions.push(format!("n.search @@ to_tsquery('english', {at})"));
                     order =
@@ -130,8 +131,9 @@ impl NoteStore for SqlStore {
         let mut transaction = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO notes (tenant_id, id, project_id, title, body, tags, version, \
-             created_at_ms, created_by, updated_at_ms, updated_by) \
-             VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $7, $8)",
+             created_at_ms, created_by, updated_at_ms, updated_by, \
+             search_title, search_body, search_tags) \
+             VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $7, $8, $9, $10, $11)",
         )
         .bind(tenant_id)
         .bind(note_id)
@@ -141,6 +143,9 @@ impl NoteStore for SqlStore {
         .bind(&tags)
         .bind(now_ms)
         .bind(author)
+        .bind(tenant_text(tenant_id, &content.title))
+        .bind(tenant_text(tenant_id, &content.body))
+        .bind(tenant_text(tenant_id, &tags))
         .execute(&mut *transaction)
         .await?;
         insert_version(
@@ -191,7 +196,7 @@ impl NoteStore for SqlStore {
         tenant_id: &str,
         filter: &NoteFilter,
     ) -> Result<NoteList, StoreError> {
-        let (tail, parameters) = self.note_list_sql(filter);
+        let (tail, parameters) = self.note_list_sql(tenant_id, filter);
         let searching = !filter.terms.is_empty();
         // One row more than the page tells whether another page follows.
         let sql = format!(
@@ -269,7 +274,8 @@ impl NoteStore for SqlStore {
         // produce one winner, whichever database isolation is in force.
         let updated = sqlx::query(
             "UPDATE notes SET project_id = $1, title = $2, body = $3, tags = $4, version = $5, \
-             updated_at_ms = $6, updated_by = $7 WHERE tenant_id = $8 AND id = $9 AND version = $10",
+             updated_at_ms = $6, updated_by = $7, search_title = $11, search_body = $12, \
+             search_tags = $13 WHERE tenant_id = $8 AND id = $9 AND version = $10",
         )
         .bind(content.project_id.as_deref())
         .bind(&content.title)
@@ -281,6 +287,9 @@ impl NoteStore for SqlStore {
         .bind(tenant_id)
         .bind(note_id)
         .bind(i64::from(current))
+        .bind(tenant_text(tenant_id, &content.title))
+        .bind(tenant_text(tenant_id, &content.body))
+        .bind(tenant_text(tenant_id, &content.tags.join(" ")))
         .execute(&mut *transaction)
         .await?;
         if updated.rows_affected() != 1 {

@@ -4,6 +4,7 @@ use app::model::ThreadSummary;
 use sqlx::Row;
 
 use super::rows::*;
+use super::search::tenant_text;
 use super::{Dialect, SqlStore};
 use crate::store::StoreError;
 
@@ -77,8 +78,17 @@ impl SqlStore {
         .bind(project_id)
         .fetch_one(&mut *transaction)
         .await?;
+        let thread = thread_row(&row)?;
+        sqlx::query(
+            "UPDATE threads SET search_title = $1, search_words = '' WHERE tenant_id = $2 AND id = $3",
+        )
+        .bind(tenant_text(tenant_id, &thread.title))
+        .bind(tenant_id)
+        .bind(thread_id)
+        .execute(&mut *transaction)
+        .await?;
         transaction.commit().await?;
-        Ok(thread_row(&row)?)
+        Ok(thread)
     }
 
     pub(super) async fn get_thread(
@@ -103,11 +113,13 @@ impl SqlStore {
         title: &str,
     ) -> Result<Option<ThreadSummary>, StoreError> {
         let row = sqlx::query(&format!(
-            "UPDATE threads SET title = $1, titled = TRUE WHERE tenant_id = $2 AND id = $3 RETURNING {THREAD_COLUMNS}"
+            "UPDATE threads SET title = $1, titled = TRUE, search_title = $4 \
+             WHERE tenant_id = $2 AND id = $3 RETURNING {THREAD_COLUMNS}"
         ))
         .bind(title)
         .bind(tenant_id)
         .bind(thread_id)
+        .bind(tenant_text(tenant_id, title))
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.as_ref().map(thread_row).transpose()?)
@@ -145,11 +157,11 @@ impl SqlStore {
         let (matches, query) = match self.dialect {
             Dialect::Sqlite => (
                 "seq IN (SELECT rowid FROM threads_fts WHERE threads_fts MATCH $2)",
-                super::search::fts5_match(terms),
+                super::search::fts5_match(tenant_id, terms),
             ),
             Dialect::Postgres => (
                 "search @@ to_tsquery('english', $2)",
-                super::search::tsquery(terms),
+                super::search::tsquery(tenant_id, terms),
             ),
         };
         let rows = sqlx::query(&format!(
@@ -172,12 +184,14 @@ impl SqlStore {
         text: &str,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE threads SET words = words || ' ' || $1 \
+            "UPDATE threads SET words = words || ' ' || $1, \
+             search_words = COALESCE(search_words, '') || ' ' || $4 \
              WHERE tenant_id = $2 AND id = $3 AND length(words) < 262144",
         )
         .bind(text)
         .bind(tenant_id)
         .bind(thread_id)
+        .bind(tenant_text(tenant_id, text))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -190,12 +204,13 @@ impl SqlStore {
         title: &str,
     ) -> Result<Option<ThreadSummary>, StoreError> {
         let row = sqlx::query(&format!(
-            "UPDATE threads SET title = $1, titled = TRUE \
+            "UPDATE threads SET title = $1, titled = TRUE, search_title = $4 \
              WHERE tenant_id = $2 AND id = $3 AND NOT titled RETURNING {THREAD_COLUMNS}"
         ))
         .bind(title)
         .bind(tenant_id)
         .bind(thread_id)
+        .bind(tenant_text(tenant_id, title))
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.as_ref().map(thread_row).transpose()?)
