@@ -57,37 +57,6 @@ pub(super) fn tsquery(tenant_id: &str, terms: &[String]) -> String {
         .join(" & ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_final_y_is_left_off_an_fts5_prefix_and_short_words_are_kept() {
-        let terms = ["deploy".to_owned(), "my".to_owned(), "zeppelin".to_owned()];
-        let code = tenant_code("acme");
-        assert_eq!(
-            fts5_match("acme", &terms),
-            format!("\"{code}deplo\"* \"{code}my\"* \"{code}zeppelin\"*")
-        );
-        assert_eq!(
-            tsquery("acme", &terms),
-            format!("{code}deploy:* & {code}my:* & {code}zeppelin:*")
-        );
-    }
-
-    #[test]
-    fn every_word_is_indexed_behind_its_tenants_code_and_tenants_have_codes_of_their_own() {
-        let code = tenant_code("acme");
-        assert_eq!(code.len(), 10);
-        assert!(code.bytes().all(|byte| (b'a'..=b'p').contains(&byte)));
-        assert_ne!(code, tenant_code("globex"));
-        assert_eq!(
-            tenant_text("acme", "Deploy, über-fast: 2026!"),
-            format!("{code}deploy {code}über {code}fast {code}2026")
-        );
-    }
-}
-
 impl super::SqlStore {
     /// Indexes the notes and threads written before the index was by tenant (their
     /// `search_*` columns are empty), a few hundred rows at a time, once, as the store
@@ -144,5 +113,36 @@ impl super::SqlStore {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_final_y_is_left_off_an_fts5_prefix_and_short_words_are_kept() {
+        let terms = ["deploy".to_owned(), "my".to_owned(), "zeppelin".to_owned()];
+        let code = tenant_code("acme");
+        assert_eq!(
+            fts5_match("acme", &terms),
+            format!("\"{code}deplo\"* \"{code}my\"* \"{code}zeppelin\"*")
+        );
+        assert_eq!(
+            tsquery("acme", &terms),
+            format!("{code}deploy:* & {code}my:* & {code}zeppelin:*")
+        );
+    }
+
+    #[test]
+    fn every_word_is_indexed_behind_its_tenants_code_and_tenants_have_codes_of_their_own() {
+        let code = tenant_code("acme");
+        assert_eq!(code.len(), 10);
+        assert!(code.bytes().all(|byte| (b'a'..=b'p').contains(&byte)));
+        assert_ne!(code, tenant_code("globex"));
+        assert_eq!(
+            tenant_text("acme", "Deploy, über-fast: 2026!"),
+            format!("{code}deploy {code}über {code}fast {code}2026")
+        );
     }
 }
