@@ -140,6 +140,8 @@ fn free_port() -> u16 {
 struct Server {
     child: Child,
     base: String,
+    /// A client acting as the store's owner, by an API token.
+    client: reqwest::Client,
 }
 
 impl Drop for Server {
@@ -149,9 +151,60 @@ impl Drop for Server {
     }
 }
 
+/// `agent-os ARGS` on the load's store, printing what it says.
+fn on_store(bin: &str, args: &[&str], db: &str, dir: &std::path::Path) -> String {
+    let mut command = Command::new(bin);
+    command
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .env("AGENT_OS_PASSWORD", "load-password-1")
+        .env("RUST_LOG", "error");
+    if db != "sqlite" {
+        command.args(["--db", db]);
+    }
+    let output = command.output().expect("agent-os runs");
+    assert!(
+        output.status.success(),
+        "agent-os {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 async fn start_server(agent_url: &str, db: &str, dir: &std::path::Path) -> Server {
     let port = free_port();
     let bin = std::env::var("AGENT_OS_BIN").unwrap_or_else(|_| "target/release/agent-os".into());
+    // The load acts as an owner by API token, as a script would.
+    on_store(
+        &bin,
+        &[
+            "user", "add", "load", "--tenant", "default", "--role", "owner",
+        ],
+        db,
+        dir,
+    );
+    let issued = on_store(
+        &bin,
+        &["token", "create", "--user", "load", "--tenant", "default"],
+        db,
+        dir,
+    );
+    let token = issued
+        .split_whitespace()
+        .find(|word| word.starts_with("aos_"))
+        .expect("a token")
+        .to_owned();
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        format!("Bearer {token}").parse().expect("a header"),
+    );
+    let client = reqwest::Client::builder()
+        .default_headers(headers)
+        .pool_max_idle_per_host(512)
+        .build()
+        .expect("client");
     let mut command = Command::new(bin);
     command
         .args([
@@ -161,6 +214,16 @@ async fn start_server(agent_url: &str, db: &str, dir: &std::path::Path) -> Serve
             "--no-demo",
             "--agent",
             &format!("fire={agent_url}"),
+            // One user follows every run four times over: the caps on live streams
+            // (32 a user by default) are the server's to keep, not this load's to meet.
+            "--max-streams-per-user",
+            "2000",
+            "--max-streams-per-tenant",
+            "2000",
+            "--max-streams",
+            "2000",
+            "--max-connections",
+            "4096",
         ])
         .arg("--data-dir")
         .arg(dir)
@@ -175,10 +238,11 @@ async fn start_server(agent_url: &str, db: &str, dir: &std::path::Path) -> Serve
     let server = Server {
         child,
         base: format!("http://127.0.0.1:{port}"),
+        client,
     };
-    let client = reqwest::Client::new();
     for _ in 0..200 {
-        if client
+        if server
+            .client
             .get(format!("{}/healthz", server.base))
             .send()
             .await
@@ -199,10 +263,7 @@ struct Figures {
 }
 
 async fn through_server(server: &Server, runs: usize) -> Figures {
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(512)
-        .build()
-        .expect("client");
+    let client = server.client.clone();
     let mut run_ids = Vec::new();
     let started = Instant::now();
     for _ in 0..runs {
