@@ -213,7 +213,8 @@ fn an_mcp_approval_request_pauses_the_run_on_an_approval_ask() {
     assert_eq!(
         ask.origin,
         AskOrigin::OpenAiApproval {
-            approval_request_id: "mcpr_1".into()
+            approval_request_id: "mcpr_1".into(),
+            ksadk: None,
         }
     );
     assert_eq!(
@@ -325,8 +326,7 @@ mod requests {
                 json!({"type": "mcp", "server_label": "wiki", "server_url": "https://wiki.example/mcp"}),
             ],
             approvals: Vec::new(),
-            follow_up: None,
-            previous_response_id: None,
+            ..Conversation::default()
         }
     }
 

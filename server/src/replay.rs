@@ -129,7 +129,7 @@ fn raw_events(bytes: &[u8]) -> Vec<UpstreamEvent> {
                 .iter()
                 .map(|frame| {
                     frame
-                        .map(|frame| frame.data.to_owned())
+                        .map(|frame| frame.kept_text())
                         .unwrap_or_else(|error| error.to_string())
                 })
                 .collect()

@@ -118,6 +118,16 @@ pub struct DiffPreview {
     pub patch: String,
 }
 
+/// What a KsADK runtime needs to resume an interrupt: the session holding it, and how
+/// many actions it reviews (one decision goes back for each).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KsAdkInterrupt {
+    /// Unknown when the stream did not say (KsADK's Chat Completions stream never does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    pub actions: usize,
+}
+
 /// Where an ask came from, which decides how its answer travels back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self", rename_all = "snake_case")]
@@ -141,8 +151,13 @@ pub enum AskOrigin {
         arguments: String,
     },
     /// A Responses `mcp_approval_request`; answered by an `mcp_approval_response` input
-    /// item in the request that continues the response.
-    OpenAiApproval { approval_request_id: String },
+    /// item in the request that continues the response — or, from a KsADK runtime, by
+    /// its own `ksadk_resume` item in the session that holds the interrupt.
+    OpenAiApproval {
+        approval_request_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ksadk: Option<KsAdkInterrupt>,
+    },
     /// A Hermes `*.request` event, answered by calling `method` (older form).
     HermesEvent {
         method: String,

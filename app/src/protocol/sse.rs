@@ -16,6 +16,25 @@ pub struct SseFrame<'a> {
     pub data: &'a str,
 }
 
+impl SseFrame<'_> {
+    /// The frame as the store keeps it: its data, after its event name when it has one
+    /// (some agents name their events only there). [`kept_data`] reads the data back.
+    pub fn kept_text(&self) -> String {
+        match self.event {
+            Some(event) => format!("event: {event}\ndata: {}", self.data),
+            None => self.data.to_owned(),
+        }
+    }
+}
+
+/// The data of a frame as [`SseFrame::kept_text`] kept it.
+pub fn kept_data(kept: &str) -> &str {
+    match kept.strip_prefix("event: ") {
+        Some(named) => named.split_once("\ndata: ").map_or(named, |(_, data)| data),
+        None => kept,
+    }
+}
+
 /// A frame that could not be decoded; later frames are unaffected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SseError {

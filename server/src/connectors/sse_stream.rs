@@ -169,7 +169,7 @@ fn normalize_frames(
     let mut kept = 0;
     for frame in frames.iter() {
         let body = match &frame {
-            Ok(frame) => frame.data.to_owned(),
+            Ok(frame) => frame.kept_text(),
             Err(error) => format!("(undecodable SSE frame: {error})"),
         };
         kept += body.len();

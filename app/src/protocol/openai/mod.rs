@@ -5,6 +5,7 @@
 //! run. A stream that stops before its end fails the run and keeps what arrived.
 
 mod chat;
+pub mod ksadk;
 pub mod request;
 mod responses;
 
@@ -58,6 +59,12 @@ pub struct OpenAiNormalizer {
     response_id: String,
     /// Chat's usage, which arrives before `[DONE]`.
     usage: Option<Value>,
+    /// The runtime's session holding this response, when it says (KsADK).
+    session_id: Option<String>,
+    /// KsADK's Chat stream announced an approval, after which it ends with no terminal
+    /// event: its end is the pause, not a truncation.
+    ends_on_approval: bool,
+    silent_means: Option<String>,
 }
 
 impl OpenAiNormalizer {
@@ -76,7 +83,16 @@ impl OpenAiNormalizer {
             finish_reason: None,
             response_id: "response".into(),
             usage: None,
+            session_id: None,
+            ends_on_approval: false,
+            silent_means: None,
         }
+    }
+
+    /// What a stream that sends no event at all means, said instead of "no events".
+    pub fn when_silent(mut self, meaning: &str) -> Self {
+        self.silent_means = Some(meaning.to_owned());
+        self
     }
 
     /// How many upstream events have been read.
@@ -87,7 +103,7 @@ impl OpenAiNormalizer {
     /// One decoded SSE frame (or the decoder's error for it).
     pub fn push_frame(&mut self, frame: Result<SseFrame<'_>, SseError>, out: &mut Vec<EventDraft>) {
         match frame {
-            Ok(frame) => self.push_json(frame.data, out),
+            Ok(frame) => self.push_event(frame.event, frame.data, out),
             Err(error) => {
                 let index = self.take_index();
                 out.push(EventDraft::new(
@@ -104,6 +120,13 @@ impl OpenAiNormalizer {
 
     /// One upstream event as JSON text (Chat's `[DONE]` included).
     pub fn push_json(&mut self, text: &str, out: &mut Vec<EventDraft>) {
+        self.push_event(None, text, out);
+    }
+
+    /// One upstream event: its SSE `event:` name, when it has one, and its JSON text. The
+    /// name stands for the event's `type` when the data carries none (KsADK names its
+    /// events only there).
+    pub fn push_event(&mut self, name: Option<&str>, text: &str, out: &mut Vec<EventDraft>) {
         let index = self.take_index();
         if self.ended {
             return;
@@ -113,11 +136,23 @@ impl OpenAiNormalizer {
             return;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(value) if value.is_object() => {
+            Ok(Value::Object(mut event)) => {
+                if let Some(name) = name.filter(|name| *name != "message")
+                    && !event.contains_key("type")
+                {
+                    event.insert("type".into(), Value::String(name.to_owned()));
+                }
+                let value = Value::Object(event);
                 self.ensure_started(index, out);
+                // Chunks carry `choices`; a Chat stream of named Responses-style events
+                // (KsADK's) is read as those events.
                 match self.api {
-                    OpenAiApi::Chat => self.chat_chunk(&value, index, out),
-                    OpenAiApi::Responses => self.responses_event(&value, index, out),
+                    OpenAiApi::Chat
+                        if value.get("choices").is_some() || value.get("type").is_none() =>
+                    {
+                        self.chat_chunk(&value, index, out)
+                    }
+                    _ => self.responses_event(&value, index, out),
                 }
             }
             Ok(_) => out.push(malformed("an event must be a JSON object", text, index)),
@@ -132,7 +167,7 @@ impl OpenAiNormalizer {
             return;
         }
         // Some servers end a complete Chat stream without `[DONE]`.
-        if self.api == OpenAiApi::Chat && self.finish_reason.is_some() {
+        if (self.api == OpenAiApi::Chat && self.finish_reason.is_some()) || self.ends_on_approval {
             let (usage, index) = (self.usage.take(), self.next_upstream);
             self.end_run(usage.as_ref(), index, out);
             return;
@@ -142,7 +177,9 @@ impl OpenAiNormalizer {
         let message = if self.started {
             "the stream stopped before the response was complete".to_owned()
         } else {
-            "the endpoint sent no events".to_owned()
+            self.silent_means
+                .clone()
+                .unwrap_or_else(|| "the endpoint sent no events".to_owned())
         };
         out.push(EventDraft::new(
             EventBody::RunFailed {
@@ -152,6 +189,17 @@ impl OpenAiNormalizer {
             None,
             None,
         ));
+    }
+
+    /// The session a response names (at its top level, or in its metadata).
+    fn note_session(&mut self, response: &Value) {
+        if let Some(id) = response
+            .get("session_id")
+            .or_else(|| response.pointer("/metadata/session_id"))
+            .and_then(Value::as_str)
+        {
+            self.session_id = Some(id.to_owned());
+        }
     }
 
     fn take_index(&mut self) -> u64 {
@@ -387,6 +435,9 @@ impl OpenAiNormalizer {
 
     /// An MCP tool call the runtime will not make until the operator approves it.
     fn approval(&mut self, item: &Value, index: u64, out: &mut Vec<EventDraft>) {
+        if self.ksadk_approval_item(item, index, out) {
+            return;
+        }
         let Some(id) = item.get("id").and_then(Value::as_str) else {
             out.push(draft(
                 EventBody::ProtocolViolation {
@@ -440,6 +491,7 @@ pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &
             vec!["once".into(), "deny".into()],
             AskOrigin::OpenAiApproval {
                 approval_request_id: id.to_owned(),
+                ksadk: None,
             },
         )
     }
@@ -450,6 +502,10 @@ fn usage_line(usage: &Value) -> Option<String> {
     let number = |keys: &[&str]| keys.iter().find_map(|key| usage.pointer(key)?.as_u64());
     let input = number(&["/input_tokens", "/prompt_tokens"])?;
     let output = number(&["/output_tokens", "/completion_tokens"]).unwrap_or(0);
+    // A runtime that counts nothing reports zeros: nothing worth a line.
+    if input == 0 && output == 0 {
+        return None;
+    }
     let cached = number(&[
         "/input_tokens_details/cached_tokens",
         "/prompt_tokens_details/cached_tokens",

@@ -49,6 +49,13 @@ pub struct Conversation {
     /// carries only what comes after it — the approvals' answers and any message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_response_id: Option<String>,
+    /// Answers to a KsADK runtime's interrupts (`ksadk_resume` items): sent alone, in
+    /// the session that holds them, which keeps the conversation itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ksadk_resumes: Vec<Value>,
+    /// The runtime's session this request continues (KsADK).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
 }
 
 impl Conversation {
@@ -258,6 +265,13 @@ pub fn chat_body(model: &str, conversation: &Conversation) -> Value {
 
 /// A streamed `POST /responses` body.
 pub fn responses_body(model: &str, conversation: &Conversation) -> Value {
+    if !conversation.ksadk_resumes.is_empty() {
+        let mut body = json!({"model": model, "stream": true, "input": conversation.ksadk_resumes});
+        if let Some(session) = &conversation.session_id {
+            body["session_id"] = json!(session);
+        }
+        return body;
+    }
     let mut input = Vec::new();
     if let Some(previous) = &conversation.previous_response_id {
         input.extend(

@@ -1,6 +1,7 @@
 //! Responses API events: output items (messages, reasoning, function calls, MCP calls
 //! and approval requests) open and close, their text and arguments stream as deltas,
-//! and `response.completed`, `.incomplete` or `.failed` (or `error`) end the run.
+//! and `response.completed`, `.incomplete` or `.failed` (or `error`) end the run. The
+//! terminal events carry the response under `response`, or are it (KsADK).
 
 use serde_json::Value;
 
@@ -32,14 +33,21 @@ impl OpenAiNormalizer {
             .get("delta")
             .and_then(Value::as_str)
             .unwrap_or_default();
+        // The response object: under `response`, or the event itself (KsADK).
+        let response = event.get("response").unwrap_or(event);
         match kind {
             "response.created" => {
-                if let Some(id) = event.pointer("/response/id").and_then(Value::as_str) {
+                if let Some(id) = response.get("id").and_then(Value::as_str) {
                     self.response_id = id.to_owned();
                 }
+                self.note_session(response);
             }
             "response.output_item.added" => self.item_added(event.get("item"), index, out),
             "response.output_item.done" => self.item_done(event.get("item"), index, out),
+            "response.output_text.delta" if item_id.is_empty() => {
+                let message_id = format!("{}-message", self.response_id);
+                self.text(&message_id, delta, index, out)
+            }
             "response.output_text.delta" => self.text(item_id, delta, index, out),
             "response.refusal.delta" => {
                 self.refused = true;
@@ -51,13 +59,28 @@ impl OpenAiNormalizer {
             "response.function_call_arguments.delta" | "response.mcp_call_arguments.delta" => {
                 self.call_args(item_id, delta, index, out)
             }
+            "response.ksadk.tool_result" | "response.tool_result" => {
+                self.runtime_tool_result(event, index, out)
+            }
+            "response.tool_call" => self.runtime_tool_call(event, index, out),
+            "response.approval_request" => {
+                if let Some(record) = event.get("interrupt_info") {
+                    self.ksadk_interrupt(record, index, out);
+                    self.ends_on_approval = true;
+                }
+            }
             "response.completed" => {
-                let usage = event.pointer("/response/usage").cloned();
+                self.note_session(response);
+                let usage = response.get("usage").cloned();
                 self.end_run(usage.as_ref(), index, out);
             }
             "response.incomplete" => {
-                let reason = event
-                    .pointer("/response/incomplete_details/reason")
+                self.note_session(response);
+                if let Some(record) = response.pointer("/incomplete_details/ksadk_interrupt") {
+                    self.ksadk_interrupt(record, index, out);
+                }
+                let reason = response
+                    .pointer("/incomplete_details/reason")
                     .and_then(Value::as_str)
                     .unwrap_or("unknown");
                 if self.approvals.is_empty() {
@@ -68,12 +91,12 @@ impl OpenAiNormalizer {
                         index,
                     ));
                 }
-                let usage = event.pointer("/response/usage").cloned();
+                let usage = response.get("usage").cloned();
                 self.end_run(usage.as_ref(), index, out);
             }
             "response.failed" => {
-                let (message, code) = event
-                    .pointer("/response/error")
+                let (message, code) = response
+                    .get("error")
                     .and_then(error_of)
                     .unwrap_or_else(|| ("the response failed".into(), None));
                 self.fail(message, code, index, out);
@@ -105,6 +128,10 @@ impl OpenAiNormalizer {
                     .and_then(Value::as_str)
                     .unwrap_or("unnamed");
                 self.start_call(id, call_id, name, true, index, out);
+            }
+            // KsADK announces its approval as the item opens.
+            "mcp_approval_request" => {
+                self.ksadk_approval_item(item, index, out);
             }
             kind if HOSTED_CALLS.contains(&kind) => {
                 let name = item

@@ -15,7 +15,7 @@ pub const KEPT_RESPONSE_WITHIN: u32 = 8;
 /// The id of the response a run streamed, when the runtime said it keeps it.
 pub fn kept_response(upstream: &[UpstreamEvent]) -> Option<String> {
     upstream.iter().find_map(|event| {
-        let frame: Value = serde_json::from_str(&event.body).ok()?;
+        let frame: Value = serde_json::from_str(app::protocol::sse::kept_data(&event.body)).ok()?;
         if frame.get("type")?.as_str()? != "response.created" {
             return None;
         }

@@ -7,6 +7,7 @@
 
 mod bootstrap;
 mod continuation;
+mod ksadk;
 mod negotiate;
 mod runtime;
 mod spec;
@@ -95,6 +96,19 @@ fn instructions(context: &GivenContext) -> Option<String> {
     })
 }
 
+/// A note from the console at the start of a run.
+fn console_notice(text: String) -> EventDraft {
+    EventDraft::new(
+        EventBody::Notice {
+            level: Level::Info,
+            text,
+            source: "console".into(),
+        },
+        Some(now_ms()),
+        None,
+    )
+}
+
 fn prepared(conversation: &Conversation, first: Vec<EventDraft>) -> Prepared {
     let input = serde_json::to_value(conversation).unwrap_or(Value::Null);
     Prepared {
@@ -112,6 +126,7 @@ fn approval_answers(paused: &Paused) -> Vec<ApprovalAnswer> {
         .filter_map(|record| {
             let AskOrigin::OpenAiApproval {
                 approval_request_id,
+                ksadk: None,
             } = &record.ask.origin
             else {
                 return None;
@@ -134,13 +149,15 @@ fn approval_answers(paused: &Paused) -> Vec<ApprovalAnswer> {
                         other => other.to_string(),
                     },
                 ),
-                approve: matches!(
-                    answer.action.as_str(),
-                    "once" | "session" | "always" | "approve" | "allow"
-                ),
+                approve: approves(&answer.action),
             })
         })
         .collect()
+}
+
+/// Whether an approval's answer lets the call go ahead.
+fn approves(action: &str) -> bool {
+    matches!(action, "once" | "session" | "always" | "approve" | "allow")
 }
 
 #[async_trait::async_trait]
@@ -197,6 +214,10 @@ impl Connector for OpenAiConnector {
         {
             return agui.prepare_resume(host, paused).await;
         }
+        if let Some(conversation) = ksadk::resume(paused)? {
+            let said = "Answering the runtime's approvals in its session (KsADK's own resume form, sent once)";
+            return Ok(prepared(&conversation, vec![console_notice(said.into())]));
+        }
         let views = host
             .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
             .await?;
@@ -248,15 +269,7 @@ impl Connector for OpenAiConnector {
             previous_response_id,
             ..Conversation::default()
         };
-        first.push(EventDraft::new(
-            EventBody::Notice {
-                level: Level::Info,
-                text: said,
-                source: "console".into(),
-            },
-            Some(now_ms()),
-            None,
-        ));
+        first.push(console_notice(said));
         Ok(prepared(&conversation, first))
     }
 
@@ -386,16 +399,7 @@ impl Inner {
         run_id: &str,
         text: String,
     ) -> Result<(), String> {
-        let note = EventDraft::new(
-            EventBody::Notice {
-                level: Level::Info,
-                text,
-                source: "console".into(),
-            },
-            Some(now_ms()),
-            None,
-        );
-        host.record(tenant_id, run_id, &[], vec![note])
+        host.record(tenant_id, run_id, &[], vec![console_notice(text)])
             .await
             .map_err(|error| format!("the run could not be stored: {error}"))
     }
@@ -406,6 +410,19 @@ impl Inner {
             body,
             bearer,
             retries: RETRIES,
+        }
+    }
+
+    /// A request made once whatever the answer: an interrupt's answer, which a runtime
+    /// that already took it would take again or refuse.
+    fn request_once<'a>(
+        url: &'a str,
+        body: &'a Value,
+        bearer: Option<&'a str>,
+    ) -> StreamRequest<'a> {
+        StreamRequest {
+            retries: 0,
+            ..Self::request(url, body, bearer)
         }
     }
 
@@ -422,6 +439,11 @@ impl Inner {
         let bearer = key.as_ref().map(SecretText::expose);
         let model = self.negotiation.model(host, &self.spec, bearer).await?;
         let base = &self.spec.url;
+        if !conversation.ksadk_resumes.is_empty() {
+            return self
+                .answer_interrupts(host, tenant_id, run_id, &model, conversation, bearer)
+                .await;
+        }
         // Approvals' answers exist only in the Responses API, which raised them.
         let approvals = !conversation.approvals.is_empty();
         let mut api = if approvals {
@@ -495,6 +517,33 @@ impl Inner {
         }
         let response = sent.map_err(|error| negotiate::worded(error, api, bearer.is_some()))?;
         let mut normalizer = OpenAiNormalizer::new(api);
+        sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
+    }
+
+    /// Sends KsADK's interrupts their answers, once, on the Responses API (where they are
+    /// answered whichever API raised them).
+    async fn answer_interrupts(
+        &self,
+        host: &Host,
+        tenant_id: &str,
+        run_id: &str,
+        model: &str,
+        conversation: &Conversation,
+        bearer: Option<&str>,
+    ) -> Result<(), String> {
+        let url = endpoint(&self.spec.url, OpenAiApi::Responses);
+        let body = responses_body(model, conversation);
+        let response = sse_stream::send(host, &Self::request_once(&url, &body, bearer))
+            .await
+            .map_err(|error| {
+                format!(
+                    "{}; the answer was not sent again (KsADK refuses or repeats a second answer)",
+                    negotiate::worded(error, OpenAiApi::Responses, bearer.is_some())
+                )
+            })?;
+        let mut normalizer = OpenAiNormalizer::new(OpenAiApi::Responses).when_silent(
+            "the runtime answered with nothing: it no longer holds this approval (answered already?), and nothing was resumed",
+        );
         sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
     }
 }

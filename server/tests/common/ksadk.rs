@@ -1,0 +1,188 @@
+//! A loopback KsADK runtime that answers with the bytes KsADK 0.8.5 sent when it was
+//! recorded (`fixtures/peers/ksadk/`): a turn by the scenario its text names, an
+//! interrupt's answer by its decision, and an answer to an interrupt already answered as
+//! the runtime does (an empty 200, or a 500 without streaming). Every request is kept.
+
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// One request as the runtime received it.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub method: String,
+    pub path: String,
+    pub body: Value,
+}
+
+/// How the runtime answers a turn that asks for an approval.
+#[derive(Clone, Copy)]
+pub enum Approval {
+    /// Interrupt `48fd…` (`14_`), approved in `15_`.
+    First,
+    /// Interrupt `acb6…` (`18_`), rejected in `19_`.
+    Second,
+}
+
+pub struct Runtime {
+    /// The OpenAI base URL (`…/v1`).
+    pub url: String,
+    pub received: Arc<Mutex<Vec<Received>>>,
+    /// Interrupts the runtime no longer holds (answered by someone else).
+    pub answered: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Runtime {
+    pub fn requests_to(&self, path: &str) -> Vec<Received> {
+        self.received
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| r.path == path)
+            .cloned()
+            .collect()
+    }
+}
+
+pub fn fixture(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/peers/ksadk")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// The body of the request recorded as `name` (`NN_x`).
+pub fn recorded_request(name: &str) -> Value {
+    let request: Value = serde_json::from_slice(&fixture(&format!("{name}.request.json"))).unwrap();
+    request["body"].clone()
+}
+
+pub async fn start(approval: Approval) -> Runtime {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let received = Arc::new(Mutex::new(Vec::new()));
+    let answered = Arc::new(Mutex::new(HashSet::new()));
+    let (kept, held) = (received.clone(), answered.clone());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let Some(request) = read(&mut socket).await else {
+                continue;
+            };
+            kept.lock().unwrap().push(request.clone());
+            let reply = reply_to(&request, approval, &held);
+            let _ = socket.write_all(&reply).await;
+            let _ = socket.shutdown().await;
+        }
+    });
+    Runtime {
+        url,
+        received,
+        answered,
+    }
+}
+
+fn reply_to(request: &Received, approval: Approval, answered: &Mutex<HashSet<String>>) -> Vec<u8> {
+    let stream = |name: &str| {
+        http(
+            200,
+            "text/event-stream",
+            &fixture(&format!("{name}.response.sse")),
+        )
+    };
+    match (request.method.as_str(), request.path.as_str()) {
+        ("GET", "/v1/models") => http(
+            200,
+            "application/json",
+            &fixture("04_v1_models.response.json"),
+        ),
+        ("POST", "/v1/responses") => {
+            let first = &request.body["input"][0];
+            if first["type"] == "ksadk_resume" {
+                let id = first["interrupt_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                if !answered.lock().unwrap().insert(id) {
+                    return match request.body["stream"].as_bool() {
+                        Some(true) => stream("16_responses_approval_resume_again_stream"),
+                        _ => http(
+                            500,
+                            "text/plain; charset=utf-8",
+                            &fixture("17_responses_approval_resume_again_nonstream.response.txt"),
+                        ),
+                    };
+                }
+                return match first["value"]["decisions"][0]["type"].as_str() {
+                    Some("approve") => stream("15_responses_approval_resume_stream"),
+                    _ => stream("19_responses_approval2_reject_stream"),
+                };
+            }
+            let said = request.body["input"].to_string();
+            if said.contains("[[scenario:ks_approval]]") {
+                stream(match approval {
+                    Approval::First => "14_responses_approval_stream",
+                    Approval::Second => "18_responses_approval2_stream",
+                })
+            } else if said.contains("[[scenario:ks_tool]]") {
+                stream("12_responses_tool_stream")
+            } else {
+                stream("10_responses_text_stream")
+            }
+        }
+        _ => http(404, "application/json", br#"{"detail":"Not Found"}"#),
+    }
+}
+
+/// A response that ends when the connection closes, as KsADK's streams do.
+fn http(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let reason = match status {
+        200 => "OK",
+        404 => "Not Found",
+        _ => "Internal Server Error",
+    };
+    let mut reply = format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\nconnection: close\r\n\r\n"
+    )
+    .into_bytes();
+    reply.extend_from_slice(body);
+    reply
+}
+
+async fn read(socket: &mut TcpStream) -> Option<Received> {
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let read = socket.read(&mut chunk).await.ok()?;
+        if read == 0 {
+            return None;
+        }
+        buffer.extend_from_slice(&chunk[..read]);
+        let Some(end) = buffer.windows(4).position(|window| window == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
+        let mut line = head.lines().next()?.split(' ');
+        let (method, path) = (line.next()?.to_owned(), line.next()?.to_owned());
+        let length: usize = head
+            .to_ascii_lowercase()
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(0);
+        while buffer.len() < end + 4 + length {
+            let read = socket.read(&mut chunk).await.ok()?;
+            if read == 0 {
+                return None;
+            }
+            buffer.extend_from_slice(&chunk[..read]);
+        }
+        let body =
+            serde_json::from_slice(&buffer[end + 4..end + 4 + length]).unwrap_or(Value::Null);
+        return Some(Received { method, path, body });
+    }
+}

@@ -1,0 +1,160 @@
+//! KsADK's hosted runtime end to end, on a loopback runtime that answers with the bytes
+//! KsADK 0.8.5 sent: its streams read to their answers, its own tools shown as run, and
+//! its approvals answered with its `ksadk_resume` item in its session — once.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+#[path = "common/ksadk.rs"]
+mod ksadk;
+
+use std::time::Duration;
+
+use common::api::{Api, texts, tool_calls};
+use ksadk::Approval;
+use serde_json::{Value, json};
+
+async fn console(runtime: &ksadk::Runtime) -> Api {
+    let agent = format!("ks={},api=responses,model=agent", runtime.url);
+    Api::start(&["--openai", &agent, "--no-demo"]).await
+}
+
+/// A run that paused on the runtime's approval, and the ask's id.
+async fn paused_on_approval(api: &Api, thread: &str) -> (String, String) {
+    let run = api.say(thread, "del [[scenario:ks_approval]]").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
+    let ask = &paused["view"]["asks"][0];
+    assert_eq!(ask["title"], "Allow delete_file?", "{ask}");
+    (run, ask["id"].as_str().unwrap().to_owned())
+}
+
+#[tokio::test]
+async fn a_ksadk_text_and_tool_turn_reads_to_the_answer() {
+    let runtime = ksadk::start(Approval::First).await;
+    let api = console(&runtime).await;
+    let thread = api.thread(Some("ks")).await;
+    let run = api.say(&thread, "say hi [[scenario:text]]").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    assert_eq!(
+        texts(&done["view"]).last().unwrap(),
+        "Hello from the fake model. This reply arrives in several chunks."
+    );
+
+    let run = api.say(&thread, "weather [[scenario:ks_tool]]").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    let calls = tool_calls(&done["view"]);
+    assert_eq!(calls.len(), 1, "{done}");
+    assert_eq!(calls[0]["name"], "get_weather");
+    assert!(
+        done["view"]["asks"].as_array().unwrap().is_empty(),
+        "the runtime ran its tool itself: {done}"
+    );
+}
+
+#[tokio::test]
+async fn an_approved_ksadk_interrupt_is_answered_once_in_its_session() {
+    let runtime = ksadk::start(Approval::First).await;
+    let api = console(&runtime).await;
+    let thread = api.thread(Some("ks")).await;
+    let (run, ask) = paused_on_approval(&api, &thread).await;
+
+    let (status, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    assert!(
+        texts(&resumed["view"])
+            .concat()
+            .starts_with("Done. delete_file said: pretend-deleted"),
+        "{resumed}"
+    );
+
+    // The answer went as KsADK took it when it was recorded: its resume item, alone, in
+    // the session that holds the interrupt.
+    let posts = runtime.requests_to("/v1/responses");
+    assert_eq!(posts.len(), 2, "{posts:?}");
+    let recorded = ksadk::recorded_request("15_responses_approval_resume_stream");
+    for field in ["session_id", "stream", "input"] {
+        assert_eq!(
+            posts[1].body[field], recorded[field],
+            "{field}: {:?}",
+            posts[1].body
+        );
+    }
+
+    // A second answer is refused by the console, never sent.
+    let (again, body) = api
+        .receipt(&run, &ask, "approval_card", "deny", json!({}))
+        .await;
+    assert_ne!(again, 500, "{body}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(runtime.requests_to("/v1/responses").len(), 2);
+}
+
+#[tokio::test]
+async fn a_rejected_ksadk_interrupt_carries_the_operators_reason() {
+    let runtime = ksadk::start(Approval::Second).await;
+    let api = console(&runtime).await;
+    let thread = api.thread(Some("ks")).await;
+    let (run, ask) = paused_on_approval(&api, &thread).await;
+
+    let (status, body) = api
+        .receipt(
+            &run,
+            &ask,
+            "approval_card",
+            "deny",
+            json!({"reason": "not allowed"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    assert!(
+        texts(&resumed["view"]).concat().contains("not allowed"),
+        "{resumed}"
+    );
+    let posts = runtime.requests_to("/v1/responses");
+    let recorded = ksadk::recorded_request("19_responses_approval2_reject_stream");
+    assert_eq!(posts[1].body["input"], recorded["input"]);
+    assert_eq!(posts[1].body["session_id"], recorded["session_id"]);
+}
+
+#[tokio::test]
+async fn an_interrupt_the_runtime_no_longer_holds_fails_the_answer_in_words_without_a_retry() {
+    let runtime = ksadk::start(Approval::First).await;
+    let api = console(&runtime).await;
+    let thread = api.thread(Some("ks")).await;
+    let (run, ask) = paused_on_approval(&api, &thread).await;
+    // Someone answered it on the runtime's own page meanwhile.
+    runtime
+        .answered
+        .lock()
+        .unwrap()
+        .insert("48fd13277ac62321f2cb999bab2898da".into());
+
+    let (status, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "failed", "{resumed}");
+    let failure: Value = resumed["view"]["failure"].clone();
+    assert!(
+        failure
+            .as_str()
+            .unwrap()
+            .contains("no longer holds this approval"),
+        "{resumed}"
+    );
+    assert_eq!(
+        runtime.requests_to("/v1/responses").len(),
+        2,
+        "the answer is sent once"
+    );
+}
