@@ -159,6 +159,53 @@ async fn an_ask_of_a_run_stopped_before_it_was_answered_takes_no_answer() {
     assert_eq!(api.runs(&thread).await.len(), 1);
 }
 
+/// What the store says became of the answer to ask `key` on its way to the agent.
+async fn delivery_of(api: &Api, key: &str) -> (String, Option<String>) {
+    use sqlx::Connection;
+    let url = format!(
+        "sqlite:{}",
+        api.server.data_dir.join("agent-os.sqlite3").display()
+    );
+    let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query_as("SELECT state, note FROM deliveries WHERE ask_key = $1")
+        .bind(key)
+        .fetch_one(&mut db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_answer_held_for_a_run_then_stopped_is_given_up_and_never_sent() {
+    let release = Arc::new(Notify::new());
+    let (url, seen) = runtime(release.clone(), false).await;
+    let api = console(&url).await;
+    let thread = api.thread(Some("early")).await;
+    let run = api.say(&thread, "read the wiki").await;
+    let (ask, _) = until_asked(&api, &run).await;
+    let (answered, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(answered, 200, "{body}");
+    let key = format!("{run}:{ask}");
+    assert_eq!(delivery_of(&api, &key).await.0, "pending");
+
+    let (stopped, body) = api
+        .post(&format!("/api/v1/runs/{run}/cancel"), json!({}))
+        .await;
+    assert_eq!(stopped, 200, "{body}");
+    assert_eq!(
+        delivery_of(&api, &key).await,
+        (
+            "abandoned".to_owned(),
+            Some("the run was stopped before its answers were carried".to_owned())
+        )
+    );
+    release.notify_one();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(seen.lock().unwrap().len(), 1, "the answer never left");
+    assert_eq!(api.runs(&thread).await.len(), 1);
+}
+
 #[tokio::test]
 async fn an_ask_of_a_run_cut_off_before_it_was_answered_closes_with_the_failure() {
     let release = Arc::new(Notify::new());

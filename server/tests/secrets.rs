@@ -614,3 +614,60 @@ async fn an_entry_for_one_agent_sent_by_owners_is_offered_and_sent_to_no_one_els
         "the agent it is for got the value"
     );
 }
+
+/// The receipts the store kept for the audit: (outcome, receipt as stored), oldest first.
+async fn kept_receipts(data: &Path) -> Vec<(String, String)> {
+    let url = format!("sqlite:{}", data.join("agent-os.sqlite3").display());
+    let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query_as("SELECT outcome, receipt FROM receipts ORDER BY at_ms, rowid")
+        .fetch_all(&mut db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_receipt_refused_or_accepted_is_kept_for_the_audit_without_its_secret() {
+    const INVALID: &str = "refused-key-0c1e-never-store-me";
+    const ANSWER: &str = "accepted-key-7d2f-never-store-me";
+    const LATE: &str = "late-key-9a4b-never-store-me";
+    let (agent_url, _) = langgraph_agent().await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("server.log");
+    let agent = format!("langgraph={agent_url}");
+    let server =
+        TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log).await;
+    let api = Api {
+        client: server.client(),
+        server,
+        _dir: None,
+    };
+    let thread = api.thread(Some("langgraph")).await;
+    let run = api.say(&thread, "store my key").await;
+    api.settled(&run).await;
+
+    let answer = |action: &'static str, value: &'static str| {
+        api.receipt(&run, "key-ask", "secret_prompt", action, json!({"value": value}))
+    };
+    let (refused, body) = answer("bogus", INVALID).await;
+    assert_eq!(refused, 400, "{body}");
+    let (accepted, body) = answer("save", ANSWER).await;
+    assert_eq!(accepted, 200, "{body}");
+    api.nth_run(&thread, 1).await;
+    let (late, body) = answer("save", LATE).await;
+    assert!(late < 500, "{late}: {body}");
+
+    let kept = kept_receipts(&data).await;
+    let outcomes: Vec<&str> = kept.iter().map(|(outcome, _)| outcome.as_str()).collect();
+    assert_eq!(outcomes, ["invalid", "accepted", "late"], "{kept:?}");
+    for (outcome, receipt) in &kept {
+        assert!(
+            receipt.contains("secret_prompt"),
+            "{outcome}: the receipt is kept, its secret redacted: {receipt}"
+        );
+    }
+    drop(api);
+    for secret in [INVALID, ANSWER, LATE] {
+        assert_eq!(found_in_files(&data, &log, secret), Vec::<String>::new());
+    }
+}
