@@ -207,6 +207,35 @@ async fn an_answer_held_for_a_run_then_stopped_is_given_up_and_never_sent() {
 }
 
 #[tokio::test]
+async fn stopping_one_run_keeps_the_answers_held_for_another() {
+    let release = Arc::new(Notify::new());
+    let (url, _) = runtime(release.clone(), false).await;
+    let api = console(&url).await;
+    let (stopped_thread, kept_thread) = (
+        api.thread(Some("early")).await,
+        api.thread(Some("early")).await,
+    );
+    let stopped = api.say(&stopped_thread, "read the wiki").await;
+    let kept = api.say(&kept_thread, "read the wiki too").await;
+    for run in [&stopped, &kept] {
+        let (ask, _) = until_asked(&api, run).await;
+        let (answered, body) = api
+            .receipt(run, &ask, "approval_card", "once", json!({}))
+            .await;
+        assert_eq!(answered, 200, "{body}");
+    }
+    let (status, body) = api
+        .post(&format!("/api/v1/runs/{stopped}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    release.notify_waiters();
+
+    let resumed = api.nth_run(&kept_thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    assert_eq!(texts(&resumed["view"]), ["Approved."]);
+}
+
+#[tokio::test]
 async fn an_ask_of_a_run_cut_off_before_it_was_answered_closes_with_the_failure() {
     let release = Arc::new(Notify::new());
     let (url, seen) = runtime(release.clone(), true).await;
