@@ -647,7 +647,13 @@ async fn every_receipt_refused_or_accepted_is_kept_for_the_audit_without_its_sec
     api.settled(&run).await;
 
     let answer = |action: &'static str, value: &'static str| {
-        api.receipt(&run, "key-ask", "secret_prompt", action, json!({"value": value}))
+        api.receipt(
+            &run,
+            "key-ask",
+            "secret_prompt",
+            action,
+            json!({"value": value}),
+        )
     };
     let (refused, body) = answer("bogus", INVALID).await;
     assert_eq!(refused, 400, "{body}");
