@@ -158,3 +158,98 @@ async fn an_interrupt_the_runtime_no_longer_holds_fails_the_answer_in_words_with
         "the answer is sent once"
     );
 }
+
+async fn environment(api: &Api) -> Value {
+    let (_, agents) = api.get("/api/v1/agents").await;
+    agents["environments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|environment| environment["agent"] == "ks")
+        .cloned()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_ksadk_runtime_listing_ag_ui_is_spoken_to_over_it_and_its_interrupt_answered_once_on_responses()
+ {
+    let runtime = ksadk::start(Approval::First).await;
+    let agent = format!("ks={}", runtime.url);
+    let api = Api::start(&["--openai", &agent, "--no-demo"]).await;
+    let thread = api.thread(Some("ks")).await;
+    let run = api.say(&thread, "hi [[scenario:text]]").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    let shown = environment(&api).await;
+    assert_eq!(shown["protocol"], "AG-UI", "{shown}");
+    assert!(
+        shown["chosen_because"]
+            .as_str()
+            .unwrap()
+            .contains("KsADK's bootstrap (POST …/agentengine/api/v1/GetAgentUiBootstrap) lists it"),
+        "{shown}"
+    );
+    assert_eq!(runtime.requests_to("/agentengine/agui").len(), 1);
+
+    let run = api.say(&thread, "delete [[scenario:ks_approval]]").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
+    let ask = &paused["view"]["asks"][0];
+    assert_eq!(ask["title"], "Allow delete_file?", "{ask}");
+    let ask = ask["id"].as_str().unwrap().to_owned();
+    let (status, body) = api
+        .receipt(&run, &ask, "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let resumed = api.nth_run(&thread, 2).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    assert!(
+        texts(&resumed["view"])
+            .concat()
+            .contains("Done. delete_file said: pretend-deleted"),
+        "{resumed}"
+    );
+    assert!(
+        common::api::notices(&resumed["view"])
+            .concat()
+            .contains("cannot resume an interrupt over AG-UI"),
+        "{resumed}"
+    );
+
+    // The answer went once, on the Responses API, in the session that is the thread.
+    let agui = runtime.requests_to("/agentengine/agui");
+    assert!(agui.iter().all(|request| request.body["resume"].is_null()));
+    let posts = runtime.requests_to("/v1/responses");
+    assert_eq!(posts.len(), 1, "{posts:?}");
+    let recorded = ksadk::recorded_request("37_agui_interrupt_resumed_via_responses");
+    assert_eq!(posts[0].body["input"], recorded["input"]);
+    assert_eq!(posts[0].body["user"], "agui-user");
+    assert_eq!(posts[0].body["session_id"], agui[1].body["threadId"]);
+}
+
+#[tokio::test]
+async fn a_ksadk_runtime_listing_only_responses_is_asked_there_and_says_why() {
+    let runtime = ksadk::start_listing(Approval::First, ksadk::Listed::ResponsesOnly).await;
+    let agent = format!("ks={}", runtime.url);
+    let api = Api::start(&["--openai", &agent, "--no-demo"]).await;
+    let thread = api.thread(Some("ks")).await;
+    let run = api.say(&thread, "hi [[scenario:text]]").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    assert!(runtime.requests_to("/agentengine/agui").is_empty());
+    let shown = environment(&api).await;
+    assert!(
+        shown["protocol"]
+            .as_str()
+            .unwrap()
+            .starts_with("OpenAI Responses"),
+        "{shown}"
+    );
+    assert!(
+        shown["chosen_because"]
+            .as_str()
+            .unwrap()
+            .contains("lists no AG-UI"),
+        "{shown}"
+    );
+}

@@ -20,6 +20,15 @@ pub struct Received {
     pub body: Value,
 }
 
+/// What the runtime's bootstrap lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// AG-UI (preferred) and Responses, as recorded (`05_`).
+    AgUi,
+    /// The recorded answer without its AG-UI entry.
+    ResponsesOnly,
+}
+
 /// How the runtime answers a turn that asks for an approval.
 #[derive(Clone, Copy)]
 pub enum Approval {
@@ -63,6 +72,10 @@ pub fn recorded_request(name: &str) -> Value {
 }
 
 pub async fn start(approval: Approval) -> Runtime {
+    start_listing(approval, Listed::AgUi).await
+}
+
+pub async fn start_listing(approval: Approval, listed: Listed) -> Runtime {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     let received = Arc::new(Mutex::new(Vec::new()));
@@ -74,7 +87,7 @@ pub async fn start(approval: Approval) -> Runtime {
                 continue;
             };
             kept.lock().unwrap().push(request.clone());
-            let reply = reply_to(&request, approval, &held);
+            let reply = reply_to(&request, approval, listed, &held);
             let _ = socket.write_all(&reply).await;
             let _ = socket.shutdown().await;
         }
@@ -86,7 +99,12 @@ pub async fn start(approval: Approval) -> Runtime {
     }
 }
 
-fn reply_to(request: &Received, approval: Approval, answered: &Mutex<HashSet<String>>) -> Vec<u8> {
+fn reply_to(
+    request: &Received,
+    approval: Approval,
+    listed: Listed,
+    answered: &Mutex<HashSet<String>>,
+) -> Vec<u8> {
     let stream = |name: &str| {
         http(
             200,
@@ -100,6 +118,53 @@ fn reply_to(request: &Received, approval: Approval, answered: &Mutex<HashSet<Str
             "application/json",
             &fixture("04_v1_models.response.json"),
         ),
+        ("POST", "/agentengine/api/v1/GetAgentUiBootstrap") => {
+            let mut answer: Value =
+                serde_json::from_slice(&fixture("05_bootstrap.response.json")).unwrap();
+            if listed == Listed::ResponsesOnly {
+                let transports = answer
+                    .pointer_mut("/Data/HostedChat/Transports")
+                    .unwrap()
+                    .as_array_mut()
+                    .unwrap();
+                transports.retain(|transport| transport["Protocol"] != "ag-ui");
+                answer["Data"]["HostedChat"]["PreferredTransport"] = "responses".into();
+            }
+            http(200, "application/json", answer.to_string().as_bytes())
+        }
+        // Its web page answers every other GET.
+        ("GET", _) => http(
+            200,
+            "text/html; charset=utf-8",
+            b"<!doctype html><title>KsADK</title>",
+        ),
+        ("POST", "/agentengine/agui") => {
+            if listed == Listed::ResponsesOnly {
+                return http(404, "application/json", br#"{"detail":"Not Found"}"#);
+            }
+            let said = request.body["messages"].to_string();
+            let name = if !request.body["resume"].is_null() {
+                "33_agui_resume_approve"
+            } else if said.contains("[[scenario:ks_approval]]") {
+                "32_agui_approval_interrupt"
+            } else if said.contains("[[scenario:ks_tool]]") {
+                "31_agui_tool"
+            } else {
+                "30_agui_text"
+            };
+            // The recorded run's ids, as this request names them.
+            let recorded: Value =
+                serde_json::from_slice(&fixture(&format!("{name}.request.json"))).unwrap();
+            let mut bytes = String::from_utf8(fixture(&format!("{name}.response.sse"))).unwrap();
+            for id in ["threadId", "runId"] {
+                if let (Some(was), Some(now)) =
+                    (recorded["body"][id].as_str(), request.body[id].as_str())
+                {
+                    bytes = bytes.replace(&format!("\"{was}\""), &format!("\"{now}\""));
+                }
+            }
+            http(200, "text/event-stream", bytes.as_bytes())
+        }
         ("POST", "/v1/responses") => {
             let first = &request.body["input"][0];
             if first["type"] == "ksadk_resume" {
@@ -117,7 +182,9 @@ fn reply_to(request: &Received, approval: Approval, answered: &Mutex<HashSet<Str
                         ),
                     };
                 }
+                let agui = first["interrupt_id"] == "fc473d7f6e94a19696e30e8b5bede7f4";
                 return match first["value"]["decisions"][0]["type"].as_str() {
+                    Some("approve") if agui => stream("37_agui_interrupt_resumed_via_responses"),
                     Some("approve") => stream("15_responses_approval_resume_stream"),
                     _ => stream("19_responses_approval2_reject_stream"),
                 };

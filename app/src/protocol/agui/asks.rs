@@ -13,8 +13,10 @@ fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
 
 /// Scalar metadata worth showing beside the ask; structured keys are rendered elsewhere.
 fn display_metadata(metadata: Option<&Map<String, Value>>) -> Vec<(String, String)> {
-    const RENDERED: [&str; 11] = [
+    const RENDERED: [&str; 13] = [
         "description",
+        "tool_name",
+        "arguments",
         "prompt",
         "choices",
         "allowPermanent",
@@ -83,12 +85,21 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
         InterruptSource::Custom { .. } => AskOrigin::AgUiCustomInterrupt,
     };
     let choices = strings(metadata.and_then(|m| m.get("choices")));
-    let tool = object.get("action").and_then(|action| {
-        Some(ToolPreview {
-            name: action.get("name")?.as_str()?.to_owned(),
-            arguments: action.get("args").cloned().unwrap_or(Value::Null),
+    // The call in question: an `action`, or (KsADK) `metadata.tool_name` and `arguments`.
+    let tool = object
+        .get("action")
+        .and_then(|action| {
+            Some(ToolPreview {
+                name: action.get("name")?.as_str()?.to_owned(),
+                arguments: action.get("args").cloned().unwrap_or(Value::Null),
+            })
         })
-    });
+        .or_else(|| {
+            Some(ToolPreview {
+                name: meta_text("tool_name")?,
+                arguments: metadata?.get("arguments").cloned().unwrap_or(Value::Null),
+            })
+        });
     let command = meta_text("command");
     // What danger is judged on: the command, else the call as one line.
     let judged = command.clone().or_else(|| {
@@ -127,6 +138,7 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
         "edit" | "edit_preview" | "code_edit" => {}
         _ if patch.is_some() => {}
         "tool_call" | "tool_approval" | "confirmation" | "approval" => {}
+        "tool" if tool.is_some() => {}
         _ if approval_schema => {}
         "clarify" => ask.kind = AskKind::Clarify,
         "sudo" => ask.kind = AskKind::Sudo,
@@ -140,7 +152,8 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
         && (matches!(
             reason.as_str(),
             "tool_call" | "tool_approval" | "confirmation" | "approval"
-        ) || approval_schema);
+        ) || (reason == "tool" && tool.is_some())
+            || approval_schema);
     if is_edit {
         ask.kind = AskKind::Edit;
         ask.component = Component::CodeDiff;
@@ -159,8 +172,18 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
                 .and_then(Value::as_bool)
                 == Some(true);
         ask.command = command;
+        // A call gated by the runtime's own review (KsADK): named by the call, its message
+        // (which repeats the call) kept as the description.
+        if reason == "tool"
+            && let Some(tool) = &tool
+        {
+            ask.title = format!("Allow {}?", tool.name);
+            ask.description = message.clone();
+        }
         ask.tool = tool;
-        ask.description = meta_text("description");
+        if ask.description.is_none() {
+            ask.description = meta_text("description");
+        }
         ask.actions = match &choices {
             Some(offered) => {
                 let allow_permanent = metadata

@@ -56,6 +56,9 @@ pub struct Conversation {
     /// The runtime's session this request continues (KsADK).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// The user the runtime's session belongs to, when it is not the default one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
 }
 
 impl Conversation {
@@ -269,6 +272,9 @@ pub fn responses_body(model: &str, conversation: &Conversation) -> Value {
         let mut body = json!({"model": model, "stream": true, "input": conversation.ksadk_resumes});
         if let Some(session) = &conversation.session_id {
             body["session_id"] = json!(session);
+        }
+        if let Some(user) = &conversation.user {
+            body["user"] = json!(user);
         }
         return body;
     }

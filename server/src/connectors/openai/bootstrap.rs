@@ -10,6 +10,12 @@
 //! object of flags.
 //! `"resume": "previous_response_id"` says the runtime's own resume form: a paused
 //! response is continued by its id.
+//!
+//! KsADK's hosted runtime serves no such document: it answers
+//! `POST {origin}/agentengine/api/v1/GetAgentUiBootstrap` (`{}`) with
+//! `Data.HostedChat.Transports[] {Protocol, Endpoint, Capabilities}`, endpoints given as
+//! paths on the runtime's origin (the OpenAI base is its `/v1`). That is read when the
+//! first document is missing: AG-UI only when it is listed.
 
 use serde_json::Value;
 
@@ -25,6 +31,59 @@ pub struct Bootstrap {
     /// Whether it resumes a paused response in its own form: the response named by
     /// `previous_response_id`, continued (`"resume": "previous_response_id"`).
     pub continues_responses: bool,
+    /// The runtime is KsADK's (its own bootstrap answered).
+    pub ksadk: bool,
+}
+
+/// Where KsADK's bootstrap is asked, on the runtime's origin.
+pub const KSADK_BOOTSTRAP: &str = "/agentengine/api/v1/GetAgentUiBootstrap";
+
+/// The runtime's root: the OpenAI base without its `/v1`.
+fn root_of(base: &str) -> Option<reqwest::Url> {
+    let mut url = reqwest::Url::parse(base).ok()?;
+    let path = url.path().trim_end_matches('/');
+    let root = path.strip_suffix("/v1").unwrap_or(path).to_owned();
+    url.set_path(&format!("{root}/"));
+    Some(url)
+}
+
+/// Reads KsADK's answer to its bootstrap request, asked at `asked_url`.
+pub fn parse_ksadk(answer: &Value, asked_url: &str) -> Option<Bootstrap> {
+    if answer.get("Code").and_then(Value::as_i64) != Some(0) {
+        return None;
+    }
+    let transports = answer
+        .pointer("/Data/HostedChat/Transports")?
+        .as_array()?
+        .iter()
+        .map(|transport| {
+            let mut entry = serde_json::json!({
+                "type": transport.get("Protocol").cloned().unwrap_or(Value::Null),
+            });
+            if let Some(endpoint) = transport.get("Endpoint") {
+                entry["url"] = endpoint.clone();
+            }
+            entry
+        })
+        .collect::<Vec<_>>();
+    let agui_flags = answer
+        .pointer("/Data/HostedChat/Transports")?
+        .as_array()?
+        .iter()
+        .find(|transport| {
+            transport
+                .get("Protocol")
+                .and_then(Value::as_str)
+                .is_some_and(is_agui)
+        })
+        .and_then(|transport| transport.get("Capabilities").cloned());
+    let mut document = serde_json::json!({"transports": transports});
+    if let Some(flags) = agui_flags {
+        document["capabilities"] = flags;
+    }
+    let mut read = parse(&document, asked_url);
+    read.ksadk = true;
+    Some(read)
 }
 
 fn is_agui(name: &str) -> bool {
@@ -90,28 +149,43 @@ pub fn parse(document: &Value, document_url: &str) -> Bootstrap {
         agui,
         absent,
         continues_responses,
+        ksadk: false,
     }
 }
 
-/// Asks the runtime for its document; none (or one that cannot be read) is an empty one:
-/// the console then speaks the OpenAI APIs.
+/// Asks the runtime for its document (KsADK's bootstrap when there is none); none (or
+/// one that cannot be read) is an empty one: the console then speaks the OpenAI APIs.
 pub async fn read(host: &Host, base: &str, key: Option<&str>) -> Bootstrap {
     let url = format!("{base}/bootstrap");
-    let mut request = host.http.get(&url);
-    if let Some(key) = key {
-        request = request.bearer_auth(key);
+    if let Some(document) = answer(host, host.http.get(&url), key).await {
+        return parse(&document, &url);
     }
-    let Ok(Ok(response)) = tokio::time::timeout(host.timeouts.first_byte, request.send()).await
+    let Some(asked) =
+        root_of(base).and_then(|root| root.join(KSADK_BOOTSTRAP.trim_start_matches('/')).ok())
     else {
         return Bootstrap::default();
     };
+    let request = host.http.post(asked.as_str()).json(&serde_json::json!({}));
+    answer(host, request, key)
+        .await
+        .and_then(|answer| parse_ksadk(&answer, asked.as_str()))
+        .unwrap_or_default()
+}
+
+/// A JSON answer to `request`, or None (refused, unreachable, not JSON).
+async fn answer(host: &Host, request: reqwest::RequestBuilder, key: Option<&str>) -> Option<Value> {
+    let request = match key {
+        Some(key) => request.bearer_auth(key),
+        None => request,
+    };
+    let response = tokio::time::timeout(host.timeouts.first_byte, request.send())
+        .await
+        .ok()?
+        .ok()?;
     if !response.status().is_success() {
-        return Bootstrap::default();
+        return None;
     }
-    match response.json::<Value>().await {
-        Ok(document) => parse(&document, &url),
-        Err(_) => Bootstrap::default(),
-    }
+    response.json::<Value>().await.ok()
 }
 
 #[cfg(test)]
@@ -176,5 +250,52 @@ mod tests {
         ] {
             assert!(!parse(&silent, AT).continues_responses, "{silent}");
         }
+    }
+
+    fn ksadk_answer() -> Value {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/peers/ksadk/05_bootstrap.response.json"
+        );
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn ksadk_s_bootstrap_lists_ag_ui_on_the_runtime_s_origin() {
+        let asked = "http://127.0.0.1:8741/agentengine/api/v1/GetAgentUiBootstrap";
+        let read = parse_ksadk(&ksadk_answer(), asked).unwrap();
+        assert!(read.ksadk);
+        assert_eq!(
+            read.agui.as_deref(),
+            Some("http://127.0.0.1:8741/agentengine/agui")
+        );
+        assert_eq!(read.absent, ["Interrupt"]);
+        assert_eq!(
+            root_of("http://127.0.0.1:8741/v1").unwrap().as_str(),
+            "http://127.0.0.1:8741/"
+        );
+        assert_eq!(
+            root_of("http://h:1/rt/v1/").unwrap().as_str(),
+            "http://h:1/rt/"
+        );
+    }
+
+    #[test]
+    fn a_ksadk_bootstrap_without_ag_ui_or_that_failed_offers_none() {
+        let asked = "http://127.0.0.1:8741/agentengine/api/v1/GetAgentUiBootstrap";
+        let mut only_responses = ksadk_answer();
+        let transports = only_responses
+            .pointer_mut("/Data/HostedChat/Transports")
+            .unwrap()
+            .as_array_mut()
+            .unwrap();
+        transports.retain(|t| t["Protocol"] != "ag-ui");
+        let read = parse_ksadk(&only_responses, asked).unwrap();
+        assert_eq!(read.agui, None);
+        assert!(read.ksadk);
+        let mut failed = ksadk_answer();
+        failed["Code"] = json!(500);
+        assert_eq!(parse_ksadk(&failed, asked), None);
+        assert_eq!(parse_ksadk(&json!({"Code": 0}), asked), None);
     }
 }

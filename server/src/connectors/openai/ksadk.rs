@@ -15,28 +15,69 @@ use super::approves;
 /// What a run given no answer to an approval tells the runtime.
 const UNANSWERED: &str = "The operator did not answer this approval";
 
-/// The request that answers a paused run's KsADK approvals, or None when it paused on
-/// none; an error says why they cannot be answered.
+/// The user KsADK's AG-UI side runs its sessions as; an answer to one of its interrupts
+/// on the Responses API is accepted only from the same user.
+const AGUI_USER: &str = "agui-user";
+
+/// One interrupt to answer: its id, the session holding it and how many actions it reviews.
+struct Held<'a> {
+    interrupt_id: &'a str,
+    session_id: Option<&'a str>,
+    actions: usize,
+}
+
+/// The request that answers a paused run's approvals from KsADK's Responses or Chat
+/// streams, or None when it paused on none; an error says why they cannot be answered.
 pub fn resume(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
+    answers(paused, None, |origin| match origin {
+        AskOrigin::OpenAiApproval {
+            approval_request_id,
+            ksadk: Some(interrupt),
+        } => Some(Held {
+            interrupt_id: approval_request_id,
+            session_id: interrupt.session_id.as_deref(),
+            actions: interrupt.actions,
+        }),
+        _ => None,
+    })
+}
+
+/// The request that answers, on KsADK's Responses API, the interrupts a run on its AG-UI
+/// side paused on: its AG-UI resume fails (0.8.5: `RUN_ERROR "Runtime execution
+/// failed"`), and the thread is the session that holds them.
+pub fn resume_agui(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
+    let thread = paused.run.input.get("threadId").and_then(Value::as_str);
+    answers(paused, Some(AGUI_USER), |origin| match origin {
+        AskOrigin::AgUiInterrupt { interrupt_id, .. } => Some(Held {
+            interrupt_id,
+            session_id: thread,
+            actions: 1,
+        }),
+        _ => None,
+    })
+}
+
+fn answers<'a>(
+    paused: &'a Paused,
+    user: Option<&str>,
+    held: impl Fn(&'a AskOrigin) -> Option<Held<'a>>,
+) -> Result<Option<Conversation>, ApiError> {
     let mut session = None;
     let mut items = Vec::new();
     let mut others = 0;
     for record in &paused.asks {
-        let AskOrigin::OpenAiApproval {
-            approval_request_id,
-            ksadk: Some(interrupt),
-        } = &record.ask.origin
-        else {
+        let Some(interrupt) = held(&record.ask.origin) else {
             others += 1;
             continue;
         };
-        let Some(held_in) = &interrupt.session_id else {
+        let Some(held_in) = interrupt.session_id else {
             return Err(ApiError::Conflict(format!(
-                "the runtime did not say which of its sessions holds approval {approval_request_id:?} \
-                 (KsADK's Chat Completions stream never does), so it cannot be answered from here"
+                "the runtime did not say which of its sessions holds approval {:?} \
+                 (KsADK's Chat Completions stream never does), so it cannot be answered from here",
+                interrupt.interrupt_id
             )));
         };
-        session = Some(held_in.clone());
+        session = Some(held_in.to_owned());
         let (approve, reason) = match paused.answers.get(&record.ask.id) {
             Some(answer) => (
                 approves(&answer.action),
@@ -49,7 +90,7 @@ pub fn resume(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
             None => (false, Some(UNANSWERED.to_owned())),
         };
         items.push(resume_item(
-            approval_request_id,
+            interrupt.interrupt_id,
             approve,
             reason.as_deref(),
             interrupt.actions,
@@ -71,6 +112,7 @@ pub fn resume(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
     Ok(Some(Conversation {
         ksadk_resumes: items,
         session_id: session,
+        user: user.map(str::to_owned),
         ..Conversation::default()
     }))
 }

@@ -212,6 +212,15 @@ impl Connector for OpenAiConnector {
         if runtime::sent_over_agui(&paused.run.input)
             && let Some(agui) = self.inner.agui(host).await
         {
+            if self.inner.runtime.is_ksadk()
+                && let Some(conversation) = ksadk::resume_agui(paused)?
+            {
+                let said = format!(
+                    "KsADK cannot resume an interrupt over AG-UI (its resume ends in RUN_ERROR \"Runtime execution failed\"): the answer goes once to its Responses API, in session {}, which holds the same interrupt",
+                    conversation.session_id.as_deref().unwrap_or_default()
+                );
+                return Ok(prepared(&conversation, vec![console_notice(said)]));
+            }
             return agui.prepare_resume(host, paused).await;
         }
         if let Some(conversation) = ksadk::resume(paused)? {

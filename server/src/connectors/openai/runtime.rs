@@ -40,6 +40,8 @@ pub struct Runtime {
     state: Mutex<State>,
     /// The document says paused responses are continued by id.
     continues: AtomicBool,
+    /// The runtime is KsADK's.
+    ksadk: AtomicBool,
 }
 
 /// How an AG-UI run went.
@@ -97,6 +99,7 @@ impl Runtime {
             reads_bootstrap,
             state: Mutex::new(State::Unread),
             continues: AtomicBool::new(false),
+            ksadk: AtomicBool::new(false),
         }
     }
 
@@ -117,6 +120,7 @@ impl Runtime {
         let read = bootstrap::read(host, &spec.url, key).await;
         self.continues
             .store(read.continues_responses, Ordering::SeqCst);
+        self.ksadk.store(read.ksadk, Ordering::SeqCst);
         let state = match read.agui {
             Some(url) => State::AgUi {
                 connector: Arc::new(AgUiConnector::new(
@@ -145,6 +149,11 @@ impl Runtime {
     /// is resumed by continuing it.
     pub fn continues_responses(&self) -> bool {
         self.continues.load(Ordering::SeqCst)
+    }
+
+    /// Whether the runtime is KsADK's (read by [`Runtime::agui`]).
+    pub fn is_ksadk(&self) -> bool {
+        self.ksadk.load(Ordering::SeqCst)
     }
 
     /// `None` while the document is unread; then the connector, if AG-UI is spoken.
@@ -221,9 +230,16 @@ impl Runtime {
                 otherwise.0,
                 "not asked yet: the first run reads the runtime's bootstrap document and speaks AG-UI if it offers it, else the Responses API, else Chat Completions".into(),
             ),
-            State::AgUi { absent, .. } => {
-                let mut because =
-                    "the runtime's bootstrap document offers it (GET …/bootstrap)".to_owned();
+            State::AgUi { absent, url, .. } => {
+                let mut because = if self.is_ksadk() {
+                    format!(
+                        "KsADK's bootstrap (POST …{}) lists it, at {}",
+                        bootstrap::KSADK_BOOTSTRAP,
+                        url_without_credentials(url)
+                    )
+                } else {
+                    "the runtime's bootstrap document offers it (GET …/bootstrap)".to_owned()
+                };
                 if !absent.is_empty() {
                     because.push_str(&format!(
                         "; it reports no {}, and asks that arrive are shown all the same",
@@ -244,6 +260,14 @@ impl Runtime {
                 format!(
                     "{}; its bootstrap document says it continues its own responses, so a paused one is resumed by its id",
                     otherwise.1
+                ),
+            ),
+            State::Plain if self.is_ksadk() => (
+                otherwise.0,
+                format!(
+                    "{}; KsADK's bootstrap (POST …{}) lists no AG-UI",
+                    otherwise.1,
+                    bootstrap::KSADK_BOOTSTRAP
                 ),
             ),
             State::Unread | State::Plain => otherwise,
