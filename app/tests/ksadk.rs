@@ -12,7 +12,7 @@ use app::protocol::ask::{AskKind, AskOrigin, KsAdkInterrupt};
 use app::protocol::openai::ksadk::resume_item;
 use app::protocol::openai::{OpenAiApi, OpenAiNormalizer};
 use common::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn recorded(name: &str) -> RunView {
     project_file(&repo_path(&format!(
@@ -120,6 +120,7 @@ fn an_approval_interrupt_is_one_ask_that_knows_its_session() {
             approval_request_id: "48fd13277ac62321f2cb999bab2898da".into(),
             ksadk: Some(KsAdkInterrupt {
                 session_id: Some("sess-54cf248410f34cc4".into()),
+                user: None,
                 actions: 1,
             }),
         }
@@ -228,7 +229,8 @@ fn the_chat_stream_in_ksadk_framing_carries_text_tools_and_its_approval() {
         AskOrigin::OpenAiApproval {
             ksadk: Some(KsAdkInterrupt {
                 session_id: None,
-                actions: 1
+                actions: 1,
+                ..
             }),
             ..
         }
@@ -262,4 +264,53 @@ fn every_recorded_stream_that_succeeded_on_the_runtime_projects_without_an_error
         checked += 1;
     }
     assert_eq!(checked, 17);
+}
+
+#[test]
+fn an_interrupt_reviewing_two_calls_is_answered_with_two_decisions() {
+    let item = json!({"id": "int-2", "type": "mcp_approval_request", "name": "delete_file",
+        "arguments": "{}", "server_label": "ksadk", "allowed_decisions": ["approve", "reject"]});
+    let interrupt = json!({"action_requests": [{"name": "delete_file", "args": {}}, {"name": "delete_file", "args": {}}],
+        "review_configs": [{"action_name": "delete_file", "allowed_decisions": ["approve", "reject"]}],
+        "approval_request_id": "int-2", "tool_name": "delete_file", "arguments": {}, "id": "int-2"});
+    let frames = [
+        (
+            "response.created",
+            json!({"id": "resp_1", "session_id": "sess-2"}),
+        ),
+        (
+            "response.output_item.added",
+            json!({"output_index": 0, "item": item}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"output_index": 0, "item": item}),
+        ),
+        (
+            "response.incomplete",
+            json!({"id": "resp_1", "status": "incomplete",
+            "incomplete_details": {"reason": "approval_required", "ksadk_interrupt": interrupt}}),
+        ),
+    ];
+    let mut normalizer =
+        OpenAiNormalizer::new(OpenAiApi::Responses).for_user(Some("agui-user".into()));
+    let mut drafts = Vec::new();
+    for (name, data) in frames {
+        normalizer.push_event(Some(name), &data.to_string(), &mut drafts);
+    }
+    normalizer.finish(&mut drafts);
+    let view = project_drafts(drafts);
+    assert_eq!(view.status, RunStatus::Interrupted);
+    assert_eq!(view.asks.len(), 1);
+    assert_eq!(
+        view.asks[0].origin,
+        AskOrigin::OpenAiApproval {
+            approval_request_id: "int-2".into(),
+            ksadk: Some(KsAdkInterrupt {
+                session_id: Some("sess-2".into()),
+                user: Some("agui-user".into()),
+                actions: 2,
+            }),
+        }
+    );
 }

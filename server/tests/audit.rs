@@ -7,6 +7,8 @@
 #[path = "common/backends.rs"]
 mod backends;
 mod common;
+#[path = "common/secret_agents.rs"]
+mod secret_agents;
 
 use common::api::Api;
 use common::{TEST_USER, call_server_fn, client_with};
@@ -200,4 +202,73 @@ async fn founding_and_entering_another_tenant_is_recorded_there_and_names_nothin
         .filter_map(|entry| entry["action"].as_str())
         .collect();
     assert!(actions.contains(&"tenant.create"), "{venture_trail}");
+}
+
+/// The receipts the store kept for the audit: (outcome, receipt as stored), oldest first.
+async fn kept_receipts(data: &std::path::Path) -> Vec<(String, String)> {
+    let url = format!("sqlite:{}", data.join("agent-os.sqlite3").display());
+    let mut db = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::query_as("SELECT outcome, receipt FROM receipts ORDER BY at_ms, rowid")
+        .fetch_all(&mut db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_receipt_refused_or_accepted_is_kept_for_the_audit_without_its_secret() {
+    const INVALID: &str = "refused-key-0c1e-never-store-me";
+    const ANSWER: &str = "accepted-key-7d2f-never-store-me";
+    const LATE: &str = "late-key-9a4b-never-store-me";
+    let (agent_url, _) = secret_agents::langgraph_agent().await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("server.log");
+    let agent = format!("langgraph={agent_url}");
+    let server =
+        common::TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log)
+            .await;
+    let api = Api {
+        client: server.client(),
+        server,
+        _dir: None,
+    };
+    let thread = api.thread(Some("langgraph")).await;
+    let run = api.say(&thread, "store my key").await;
+    api.settled(&run).await;
+
+    let answer = |action: &'static str, value: &'static str| {
+        api.receipt(
+            &run,
+            "key-ask",
+            "secret_prompt",
+            action,
+            json!({"value": value}),
+        )
+    };
+    let (refused, body) = answer("bogus", INVALID).await;
+    assert_eq!(refused, 400, "{body}");
+    let (accepted, body) = answer("save", ANSWER).await;
+    assert_eq!(accepted, 200, "{body}");
+    api.nth_run(&thread, 1).await;
+    let (late, body) = answer("save", LATE).await;
+    assert!(late < 500, "{late}: {body}");
+
+    let kept = kept_receipts(&data).await;
+    let outcomes: Vec<&str> = kept.iter().map(|(outcome, _)| outcome.as_str()).collect();
+    assert_eq!(outcomes, ["invalid", "accepted", "late"], "{kept:?}");
+    for (outcome, receipt) in &kept {
+        assert!(
+            receipt.contains("secret_prompt"),
+            "{outcome}: the receipt is kept, its secret redacted: {receipt}"
+        );
+    }
+    drop(api);
+    for secret in [INVALID, ANSWER, LATE] {
+        assert_eq!(
+            secret_agents::found_in_files(&data, &log, secret),
+            Vec::<String>::new()
+        );
+    }
 }

@@ -221,6 +221,10 @@ async fn a_password_lost_in_a_crash_is_asked_for_again_and_never_sent_empty() {
         run.to_string().contains("must be entered again"),
         "the run says why: {run}"
     );
+    assert!(
+        run.to_string().contains("(the password for "),
+        "and that it was a password: {run}"
+    );
     assert!(agent.resumes().await.is_empty(), "nothing was sent for it");
 
     let (status, _) = api

@@ -253,3 +253,27 @@ async fn a_ksadk_runtime_listing_only_responses_is_asked_there_and_says_why() {
         "{shown}"
     );
 }
+
+#[tokio::test]
+async fn a_message_sent_instead_of_answering_goes_as_the_rejections_reason() {
+    let runtime = ksadk::start(Approval::Second).await;
+    let api = console(&runtime).await;
+    let thread = api.thread(Some("ks")).await;
+    let (run, _) = paused_on_approval(&api, &thread).await;
+
+    let sent = api.say(&thread, "not allowed").await;
+    assert_eq!(
+        sent,
+        format!("{run}.resume"),
+        "the message rides the answer"
+    );
+    let resumed = api.settled(&sent).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    let said = texts(&resumed["view"]).join(" | ");
+    assert!(said.starts_with("not allowed"), "{said}");
+    assert!(said.contains("with reason: not allowed"), "{said}");
+    let posts = runtime.requests_to("/v1/responses");
+    assert_eq!(posts.len(), 2, "{posts:?}");
+    let recorded = ksadk::recorded_request("19_responses_approval2_reject_stream");
+    assert_eq!(posts[1].body["input"], recorded["input"]);
+}

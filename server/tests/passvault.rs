@@ -8,6 +8,8 @@
 #[path = "common/backends.rs"]
 mod backends;
 mod common;
+#[path = "common/secret_agents.rs"]
+mod secret_agents;
 
 use common::api::Api;
 use common::{TEST_PASSWORD, client_with};
@@ -369,4 +371,87 @@ async fn a_name_asked_for_by_several_new_entries_at_once_is_given_to_one() {
             "{name}: {list}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_sudo_ask_answered_from_the_passvault_sends_its_sudo_password_entry() {
+    const PASSWORD: &str = "vaulted-sudo-6b1d-never-shown";
+    let (agent_url, seen) = common::agent::scripted(|input| {
+        let mut events = vec![common::agent::of_run(input, json!({"type": "RUN_STARTED"}))];
+        if input["forwardedProps"]["command"]["resume"].is_null() {
+            let interrupt = json!({
+                "id": "sudo-ask",
+                "reason": "sudo",
+                "message": "Password to install the package",
+                "metadata": {"command": "apt-get install -y jq"},
+            });
+            events.push(
+                json!({"type": "CUSTOM", "name": "on_interrupt", "value": interrupt.to_string()}),
+            );
+        } else {
+            events.extend(common::agent::said("m1", "Installed."));
+        }
+        events.push(common::agent::of_run(
+            input,
+            json!({"type": "RUN_FINISHED"}),
+        ));
+        events
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("server.log");
+    let agent = format!("langgraph={agent_url}");
+    let server =
+        common::TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log)
+            .await;
+    let api = Api {
+        client: server.client(),
+        server,
+        _dir: None,
+    };
+    let (status, entry) = api
+        .post(
+            "/api/v1/passvault",
+            json!({"name": "Build box sudo", "env_var": "SUDO_PASSWORD", "value": PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, 201, "{entry}");
+    let entry = entry["id"].as_str().unwrap().to_owned();
+    let thread = api.thread(Some("langgraph")).await;
+    let run = api.say(&thread, "install jq").await;
+    let paused = api.settled(&run).await;
+    assert_eq!(
+        paused["view"]["asks"][0]["component"], "sudo_prompt",
+        "{paused}"
+    );
+
+    let (status, answered) = api
+        .receipt(
+            &run,
+            "sudo-ask",
+            "sudo_prompt",
+            "submit",
+            json!({"vaultEntry": entry}),
+        )
+        .await;
+    assert_eq!(status, 200, "{answered}");
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(common::api::texts(&resumed["view"]), ["Installed."]);
+    let bodies = seen.lock().unwrap().clone();
+    let resume = bodies
+        .iter()
+        .find(|body| !body["forwardedProps"]["command"]["resume"].is_null())
+        .expect("a resume request");
+    assert!(
+        resume["forwardedProps"].to_string().contains(PASSWORD),
+        "the agent gets the entry's password: {resume}"
+    );
+    let served = secret_agents::everything_served(&api, &thread).await;
+    assert!(!served.contains(PASSWORD));
+    drop(api);
+    assert_eq!(
+        secret_agents::found_in_files(&data, &log, PASSWORD),
+        Vec::<String>::new()
+    );
 }

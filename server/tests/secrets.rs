@@ -7,75 +7,18 @@
 #[path = "common/backends.rs"]
 mod backends;
 mod common;
+#[path = "common/secret_agents.rs"]
+mod secret_agents;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use common::TestServer;
-use common::agent::{of_run, said};
+use common::agent::of_run;
 use common::api::{Api, texts};
+use secret_agents::{everything_served, found_in_files, langgraph_agent};
 use serde_json::{Value, json};
 use sqlx::Connection;
-
-/// The store's files and the log file holding `needle`.
-fn found_in_files(dir: &Path, log: &Path, needle: &str) -> Vec<String> {
-    let mut places = common::files_holding(dir, needle);
-    places.extend(common::files_holding(log, needle));
-    places
-}
-
-/// An AG-UI agent in the LangGraph style: its first run asks for a secret with a CUSTOM
-/// `on_interrupt` event; the run that carries the answer (in
-/// `forwardedProps.command.resume`) says it saved the key. Every request body is kept.
-async fn langgraph_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    common::agent::scripted(|input| {
-        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
-        if input["forwardedProps"]["command"]["resume"].is_null() {
-            let interrupt = json!({
-                "id": "key-ask",
-                "reason": "secret",
-                "message": "Paste the Acme API key",
-                "metadata": {"envVar": "ACME_KEY"},
-            });
-            events.push(
-                json!({"type": "CUSTOM", "name": "on_interrupt", "value": interrupt.to_string()}),
-            );
-        } else {
-            events.extend(said("m1", "Key saved."));
-        }
-        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
-        events
-    })
-    .await
-}
-
-/// Every response a client can read about the thread: the thread, each run's view and
-/// its whole event stream, and the asks.
-async fn everything_served(api: &Api, thread: &str) -> String {
-    let mut served = String::new();
-    let (_, body) = api.get(&format!("/api/v1/threads/{thread}")).await;
-    served.push_str(&body.to_string());
-    let (_, asks) = api.get("/api/v1/asks").await;
-    served.push_str(&asks.to_string());
-    for run in api.runs(thread).await {
-        let id = run["id"].as_str().unwrap();
-        let (_, view) = api
-            .get(&format!("/api/v1/runs/{id}?show_reasoning=true"))
-            .await;
-        served.push_str(&view.to_string());
-        let events = api
-            .client
-            .get(api.url(&format!("/api/v1/runs/{id}/events?after=0")))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        served.push_str(&events);
-    }
-    served
-}
 
 #[tokio::test]
 async fn a_secret_answered_to_a_custom_interrupt_reaches_the_agent_and_nothing_else() {
@@ -613,143 +556,4 @@ async fn an_entry_for_one_agent_sent_by_owners_is_offered_and_sent_to_no_one_els
             .any(|input| input.to_string().contains(SECRET)),
         "the agent it is for got the value"
     );
-}
-
-/// The receipts the store kept for the audit: (outcome, receipt as stored), oldest first.
-async fn kept_receipts(data: &Path) -> Vec<(String, String)> {
-    let url = format!("sqlite:{}", data.join("agent-os.sqlite3").display());
-    let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
-    sqlx::query_as("SELECT outcome, receipt FROM receipts ORDER BY at_ms, rowid")
-        .fetch_all(&mut db)
-        .await
-        .unwrap()
-}
-
-#[tokio::test]
-async fn every_receipt_refused_or_accepted_is_kept_for_the_audit_without_its_secret() {
-    const INVALID: &str = "refused-key-0c1e-never-store-me";
-    const ANSWER: &str = "accepted-key-7d2f-never-store-me";
-    const LATE: &str = "late-key-9a4b-never-store-me";
-    let (agent_url, _) = langgraph_agent().await;
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let log = dir.path().join("server.log");
-    let agent = format!("langgraph={agent_url}");
-    let server =
-        TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log).await;
-    let api = Api {
-        client: server.client(),
-        server,
-        _dir: None,
-    };
-    let thread = api.thread(Some("langgraph")).await;
-    let run = api.say(&thread, "store my key").await;
-    api.settled(&run).await;
-
-    let answer = |action: &'static str, value: &'static str| {
-        api.receipt(
-            &run,
-            "key-ask",
-            "secret_prompt",
-            action,
-            json!({"value": value}),
-        )
-    };
-    let (refused, body) = answer("bogus", INVALID).await;
-    assert_eq!(refused, 400, "{body}");
-    let (accepted, body) = answer("save", ANSWER).await;
-    assert_eq!(accepted, 200, "{body}");
-    api.nth_run(&thread, 1).await;
-    let (late, body) = answer("save", LATE).await;
-    assert!(late < 500, "{late}: {body}");
-
-    let kept = kept_receipts(&data).await;
-    let outcomes: Vec<&str> = kept.iter().map(|(outcome, _)| outcome.as_str()).collect();
-    assert_eq!(outcomes, ["invalid", "accepted", "late"], "{kept:?}");
-    for (outcome, receipt) in &kept {
-        assert!(
-            receipt.contains("secret_prompt"),
-            "{outcome}: the receipt is kept, its secret redacted: {receipt}"
-        );
-    }
-    drop(api);
-    for secret in [INVALID, ANSWER, LATE] {
-        assert_eq!(found_in_files(&data, &log, secret), Vec::<String>::new());
-    }
-}
-
-#[tokio::test]
-async fn a_sudo_ask_answered_from_the_passvault_sends_its_sudo_password_entry() {
-    const PASSWORD: &str = "vaulted-sudo-6b1d-never-shown";
-    let (agent_url, seen) = common::agent::scripted(|input| {
-        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
-        if input["forwardedProps"]["command"]["resume"].is_null() {
-            let interrupt = json!({
-                "id": "sudo-ask",
-                "reason": "sudo",
-                "message": "Password to install the package",
-                "metadata": {"command": "apt-get install -y jq"},
-            });
-            events.push(
-                json!({"type": "CUSTOM", "name": "on_interrupt", "value": interrupt.to_string()}),
-            );
-        } else {
-            events.extend(said("m1", "Installed."));
-        }
-        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
-        events
-    })
-    .await;
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let log = dir.path().join("server.log");
-    let agent = format!("langgraph={agent_url}");
-    let server =
-        TestServer::start_logging(&data, &["--agent", &agent, "--no-demo"], &[], &log).await;
-    let api = Api {
-        client: server.client(),
-        server,
-        _dir: None,
-    };
-    let (status, entry) = api
-        .post(
-            "/api/v1/passvault",
-            json!({"name": "Build box sudo", "env_var": "SUDO_PASSWORD", "value": PASSWORD}),
-        )
-        .await;
-    assert_eq!(status, 201, "{entry}");
-    let entry = entry["id"].as_str().unwrap().to_owned();
-    let thread = api.thread(Some("langgraph")).await;
-    let run = api.say(&thread, "install jq").await;
-    let paused = api.settled(&run).await;
-    assert_eq!(
-        paused["view"]["asks"][0]["component"], "sudo_prompt",
-        "{paused}"
-    );
-
-    let (status, answered) = api
-        .receipt(
-            &run,
-            "sudo-ask",
-            "sudo_prompt",
-            "submit",
-            json!({"vaultEntry": entry}),
-        )
-        .await;
-    assert_eq!(status, 200, "{answered}");
-    let resumed = api.nth_run(&thread, 1).await;
-    assert_eq!(texts(&resumed["view"]), ["Installed."]);
-    let bodies = seen.lock().unwrap().clone();
-    let resume = bodies
-        .iter()
-        .find(|body| !body["forwardedProps"]["command"]["resume"].is_null())
-        .expect("a resume request");
-    assert!(
-        resume["forwardedProps"].to_string().contains(PASSWORD),
-        "the agent gets the entry's password: {resume}"
-    );
-    let served = everything_served(&api, &thread).await;
-    assert!(!served.contains(PASSWORD));
-    drop(api);
-    assert_eq!(found_in_files(&data, &log, PASSWORD), Vec::<String>::new());
 }

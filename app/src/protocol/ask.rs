@@ -125,6 +125,9 @@ pub struct KsAdkInterrupt {
     /// Unknown when the stream did not say (KsADK's Chat Completions stream never does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// The user the session belongs to, when it is not the runtime's default one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
     pub actions: usize,
 }
 

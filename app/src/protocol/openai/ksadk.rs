@@ -110,51 +110,73 @@ pub fn resume_item(
 
 impl OpenAiNormalizer {
     /// An `mcp_approval_request` from KsADK; false when the item is not one.
-    pub(super) fn ksadk_approval_item(
-        &mut self,
-        item: &Value,
-        index: u64,
-        out: &mut Vec<EventDraft>,
-    ) -> bool {
+    pub(super) fn ksadk_approval_item(&mut self, item: &Value) -> bool {
         match Interrupt::of_item(item) {
             Some(interrupt) => {
-                self.open_interrupt(&interrupt, index, out);
+                self.hold_interrupt(&interrupt);
                 true
             }
             None => false,
         }
     }
 
-    /// The interrupt a response ended on or a Chat stream announced, opened as an ask
-    /// unless its item already was.
-    pub(super) fn ksadk_interrupt(
-        &mut self,
-        record: &Value,
-        index: u64,
-        out: &mut Vec<EventDraft>,
-    ) {
-        if let Some(interrupt) = Interrupt::of_record(record) {
-            self.open_interrupt(&interrupt, index, out);
+    /// The interrupt a response ended on or a Chat stream announced (which says how many
+    /// actions it reviews); false when the record names none.
+    pub(super) fn ksadk_interrupt(&mut self, record: &Value) -> bool {
+        match Interrupt::of_record(record) {
+            Some(interrupt) => {
+                self.hold_interrupt(&interrupt);
+                true
+            }
+            None => false,
         }
     }
 
-    fn open_interrupt(&mut self, interrupt: &Interrupt<'_>, index: u64, out: &mut Vec<EventDraft>) {
+    /// Keeps an interrupt's ask until the response ends, when everything the stream says
+    /// of it (the actions it reviews, the session) is known; one ask per interrupt.
+    fn hold_interrupt(&mut self, interrupt: &Interrupt<'_>) {
+        if let Some(known) = self
+            .interrupts
+            .iter_mut()
+            .find(|ask| ask.id == interrupt.id)
+        {
+            if let AskOrigin::OpenAiApproval {
+                ksadk: Some(held), ..
+            } = &mut known.origin
+            {
+                held.actions = held.actions.max(interrupt.actions);
+            }
+            return;
+        }
         if self.approvals.iter().any(|known| known == interrupt.id) {
             return;
         }
         self.approvals.push(interrupt.id.to_owned());
         let mut ask = mcp_approval_ask(interrupt.id, interrupt.name, None, &interrupt.arguments);
-        ask.title = format!("Allow {}?", interrupt.name);
         ask.description = interrupt.description.map(str::to_owned);
         ask.actions = actions_for(&interrupt.decisions);
         ask.origin = AskOrigin::OpenAiApproval {
             approval_request_id: interrupt.id.to_owned(),
             ksadk: Some(KsAdkInterrupt {
-                session_id: self.session_id.clone(),
+                session_id: None,
+                user: self.ksadk_user.clone(),
                 actions: interrupt.actions,
             }),
         };
-        out.push(draft(EventBody::AskOpened { ask: Box::new(ask) }, index));
+        self.interrupts.push(ask);
+    }
+
+    /// The interrupts held, opened as the response ends, in the session it named.
+    pub(super) fn open_interrupts(&mut self, index: u64, out: &mut Vec<EventDraft>) {
+        for mut ask in std::mem::take(&mut self.interrupts) {
+            if let AskOrigin::OpenAiApproval {
+                ksadk: Some(held), ..
+            } = &mut ask.origin
+            {
+                held.session_id = self.session_id.clone();
+            }
+            out.push(draft(EventBody::AskOpened { ask: Box::new(ask) }, index));
+        }
     }
 
     /// A call the runtime ran, reported with its result (`run_id` is the call's id): it

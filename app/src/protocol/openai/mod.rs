@@ -64,7 +64,12 @@ pub struct OpenAiNormalizer {
     /// KsADK's Chat stream announced an approval, after which it ends with no terminal
     /// event: its end is the pause, not a truncation.
     ends_on_approval: bool,
+    /// What a stream that sends nothing means, when the request says (see [`Self::when_silent`]).
     silent_means: Option<String>,
+    /// KsADK's interrupts, opened as asks when the response ends.
+    interrupts: Vec<Ask>,
+    /// The user the runtime's session belongs to, when it is not its default one.
+    ksadk_user: Option<String>,
 }
 
 impl OpenAiNormalizer {
@@ -86,12 +91,21 @@ impl OpenAiNormalizer {
             session_id: None,
             ends_on_approval: false,
             silent_means: None,
+            interrupts: Vec::new(),
+            ksadk_user: None,
         }
     }
 
     /// What a stream that sends no event at all means, said instead of "no events".
     pub fn when_silent(mut self, meaning: &str) -> Self {
         self.silent_means = Some(meaning.to_owned());
+        self
+    }
+
+    /// A stream in a session of `user`'s (KsADK's AG-UI side runs its own as `agui-user`):
+    /// an interrupt raised there is answered as them.
+    pub fn for_user(mut self, user: Option<String>) -> Self {
+        self.ksadk_user = user;
         self
     }
 
@@ -148,7 +162,9 @@ impl OpenAiNormalizer {
                 // (KsADK's) is read as those events.
                 match self.api {
                     OpenAiApi::Chat
-                        if value.get("choices").is_some() || value.get("type").is_none() =>
+                        if value.get("choices").is_some()
+                            || value.get("type").is_none()
+                            || value.get("error").is_some_and(|e| !e.is_null()) =>
                     {
                         self.chat_chunk(&value, index, out)
                     }
@@ -394,6 +410,7 @@ impl OpenAiNormalizer {
         if let Some(line) = usage.and_then(usage_line) {
             out.push(notice(Level::Info, &line, "openai.usage", index));
         }
+        self.open_interrupts(index, out);
         let functions: Vec<&Call> = self.calls.iter().filter(|call| call.function).collect();
         let mut waiting = self.approvals.clone();
         for call in &functions {
@@ -435,7 +452,7 @@ impl OpenAiNormalizer {
 
     /// An MCP tool call the runtime will not make until the operator approves it.
     fn approval(&mut self, item: &Value, index: u64, out: &mut Vec<EventDraft>) {
-        if self.ksadk_approval_item(item, index, out) {
+        if self.ksadk_approval_item(item) {
             return;
         }
         let Some(id) = item.get("id").and_then(Value::as_str) else {

@@ -64,8 +64,9 @@ impl OpenAiNormalizer {
             }
             "response.tool_call" => self.runtime_tool_call(event, index, out),
             "response.approval_request" => {
-                if let Some(record) = event.get("interrupt_info") {
-                    self.ksadk_interrupt(record, index, out);
+                if let Some(record) = event.get("interrupt_info")
+                    && self.ksadk_interrupt(record)
+                {
                     self.ends_on_approval = true;
                 }
             }
@@ -77,7 +78,7 @@ impl OpenAiNormalizer {
             "response.incomplete" => {
                 self.note_session(response);
                 if let Some(record) = response.pointer("/incomplete_details/ksadk_interrupt") {
-                    self.ksadk_interrupt(record, index, out);
+                    self.ksadk_interrupt(record);
                 }
                 let reason = response
                     .pointer("/incomplete_details/reason")
@@ -131,7 +132,7 @@ impl OpenAiNormalizer {
             }
             // KsADK announces its approval as the item opens.
             "mcp_approval_request" => {
-                self.ksadk_approval_item(item, index, out);
+                self.ksadk_approval_item(item);
             }
             kind if HOSTED_CALLS.contains(&kind) => {
                 let name = item

@@ -4,13 +4,16 @@
 //! once: a second answer to the same interrupt is never made.
 
 use app::error::ApiError;
-use app::protocol::ask::AskOrigin;
+use app::protocol::ask::{AskKind, AskOrigin};
+use app::protocol::channel::EventDraft;
 use app::protocol::openai::ksadk::resume_item;
-use app::protocol::openai::request::Conversation;
+use app::protocol::openai::request::{Conversation, responses_body};
+use app::protocol::openai::{OpenAiApi, OpenAiNormalizer};
 use serde_json::Value;
 
-use super::super::Paused;
-use super::approves;
+use super::super::sse_stream::{self, StreamRequest};
+use super::super::{Host, Paused};
+use super::{approves, console_notice, negotiate};
 
 /// What a run given no answer to an approval tells the runtime.
 const UNANSWERED: &str = "The operator did not answer this approval";
@@ -23,19 +26,21 @@ const AGUI_USER: &str = "agui-user";
 struct Held<'a> {
     interrupt_id: &'a str,
     session_id: Option<&'a str>,
+    user: Option<&'a str>,
     actions: usize,
 }
 
 /// The request that answers a paused run's approvals from KsADK's Responses or Chat
 /// streams, or None when it paused on none; an error says why they cannot be answered.
 pub fn resume(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
-    answers(paused, None, |origin| match origin {
+    answers(paused, |ask| match &ask.origin {
         AskOrigin::OpenAiApproval {
             approval_request_id,
             ksadk: Some(interrupt),
         } => Some(Held {
             interrupt_id: approval_request_id,
             session_id: interrupt.session_id.as_deref(),
+            user: interrupt.user.as_deref(),
             actions: interrupt.actions,
         }),
         _ => None,
@@ -47,26 +52,33 @@ pub fn resume(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
 /// failed"`), and the thread is the session that holds them.
 pub fn resume_agui(paused: &Paused) -> Result<Option<Conversation>, ApiError> {
     let thread = paused.run.input.get("threadId").and_then(Value::as_str);
-    answers(paused, Some(AGUI_USER), |origin| match origin {
-        AskOrigin::AgUiInterrupt { interrupt_id, .. } => Some(Held {
-            interrupt_id,
-            session_id: thread,
-            actions: 1,
-        }),
+    answers(paused, |ask| match &ask.origin {
+        // Only its tool reviews take decisions; a graph's own question is another matter.
+        AskOrigin::AgUiInterrupt { interrupt_id, .. } if ask.kind == AskKind::Approval => {
+            Some(Held {
+                interrupt_id,
+                session_id: thread,
+                user: Some(AGUI_USER),
+                actions: 1,
+            })
+        }
         _ => None,
     })
 }
 
 fn answers<'a>(
     paused: &'a Paused,
-    user: Option<&str>,
-    held: impl Fn(&'a AskOrigin) -> Option<Held<'a>>,
+    held: impl Fn(&'a app::protocol::ask::Ask) -> Option<Held<'a>>,
 ) -> Result<Option<Conversation>, ApiError> {
-    let mut session = None;
+    let mut session: Option<&str> = None;
+    let mut user = None;
     let mut items = Vec::new();
     let mut others = 0;
+    // A message sent in the answers' place reaches the agent as the reason each approval
+    // left open is rejected: KsADK takes nothing else while it holds an interrupt.
+    let instead = paused.message.as_ref().map(|turn| turn.text.as_str());
     for record in &paused.asks {
-        let Some(interrupt) = held(&record.ask.origin) else {
+        let Some(interrupt) = held(&record.ask) else {
             others += 1;
             continue;
         };
@@ -77,7 +89,13 @@ fn answers<'a>(
                 interrupt.interrupt_id
             )));
         };
-        session = Some(held_in.to_owned());
+        if session.is_some_and(|known| known != held_in) {
+            return Err(ApiError::Conflict(
+                "this run's approvals are held in different sessions of the runtime".into(),
+            ));
+        }
+        session = Some(held_in);
+        user = user.or(interrupt.user);
         let (approve, reason) = match paused.answers.get(&record.ask.id) {
             Some(answer) => (
                 approves(&answer.action),
@@ -85,14 +103,14 @@ fn answers<'a>(
                     .data
                     .get("reason")
                     .and_then(Value::as_str)
-                    .map(str::to_owned),
+                    .or(instead),
             ),
-            None => (false, Some(UNANSWERED.to_owned())),
+            None => (false, Some(instead.unwrap_or(UNANSWERED))),
         };
         items.push(resume_item(
             interrupt.interrupt_id,
             approve,
-            reason.as_deref(),
+            reason,
             interrupt.actions,
         ));
     }
@@ -104,15 +122,61 @@ fn answers<'a>(
             "KsADK's approvals are answered alone, and this run also waits on other asks".into(),
         ));
     }
-    if paused.message.is_some() {
-        return Err(ApiError::Conflict(
-            "KsADK takes an approval's answer alone in its session: answer or deny the approval, then send the message".into(),
-        ));
-    }
     Ok(Some(Conversation {
         ksadk_resumes: items,
-        session_id: session,
+        session_id: session.map(str::to_owned),
         user: user.map(str::to_owned),
         ..Conversation::default()
     }))
+}
+
+/// What the run carrying the answers begins with: the message sent instead (if any), and
+/// the console saying how the answers go.
+pub fn first_events(paused: &Paused, said: String) -> Vec<EventDraft> {
+    let mut first: Vec<EventDraft> = paused
+        .message
+        .as_ref()
+        .map(|turn| turn.user_message())
+        .into_iter()
+        .collect();
+    let said = match &paused.message {
+        Some(_) => format!(
+            "{said}; the message goes as the reason each open approval is rejected (KsADK takes nothing else while it holds one)"
+        ),
+        None => said,
+    };
+    first.push(console_notice(said));
+    first
+}
+
+/// Sends KsADK's interrupts their answers on its Responses API at `url` (where they are
+/// answered whichever API raised them), once: never tried again, whatever the answer.
+pub async fn answer(
+    host: &Host,
+    tenant_id: &str,
+    run_id: &str,
+    url: &str,
+    model: &str,
+    conversation: &Conversation,
+    bearer: Option<&str>,
+) -> Result<(), String> {
+    let body = responses_body(model, conversation);
+    let once = StreamRequest {
+        url,
+        body: &body,
+        bearer,
+        retries: 0,
+    };
+    let response = sse_stream::send(host, &once).await.map_err(|error| {
+        format!(
+            "{} (an answer is sent once: KsADK would refuse or repeat a second)",
+            negotiate::worded(error, OpenAiApi::Responses, bearer.is_some())
+        )
+    })?;
+    let mut normalizer = OpenAiNormalizer::new(OpenAiApi::Responses)
+        .for_user(conversation.user.clone())
+        .when_silent(
+            "the runtime answered with nothing: it no longer holds this approval (answered already?), and nothing was resumed",
+        );
+    sse_stream::read(host, tenant_id, run_id, url, response, &mut normalizer).await
 }

@@ -97,7 +97,7 @@ fn instructions(context: &GivenContext) -> Option<String> {
 }
 
 /// A note from the console at the start of a run.
-fn console_notice(text: String) -> EventDraft {
+pub(super) fn console_notice(text: String) -> EventDraft {
     EventDraft::new(
         EventBody::Notice {
             level: Level::Info,
@@ -209,9 +209,10 @@ impl Connector for OpenAiConnector {
         host: &Arc<Host>,
         paused: &Paused,
     ) -> Result<Prepared, ApiError> {
-        if runtime::sent_over_agui(&paused.run.input)
-            && let Some(agui) = self.inner.agui(host).await
-        {
+        if runtime::sent_over_agui(&paused.run.input) {
+            let agui = self.inner.agui(host).await;
+            // KsADK's interrupts are answered on its Responses API even when its AG-UI
+            // side has since refused a run.
             if self.inner.runtime.is_ksadk()
                 && let Some(conversation) = ksadk::resume_agui(paused)?
             {
@@ -219,13 +220,18 @@ impl Connector for OpenAiConnector {
                     "KsADK cannot resume an interrupt over AG-UI (its resume ends in RUN_ERROR \"Runtime execution failed\"): the answer goes once to its Responses API, in session {}, which holds the same interrupt",
                     conversation.session_id.as_deref().unwrap_or_default()
                 );
-                return Ok(prepared(&conversation, vec![console_notice(said)]));
+                return Ok(prepared(&conversation, ksadk::first_events(paused, said)));
             }
-            return agui.prepare_resume(host, paused).await;
+            if let Some(agui) = agui {
+                return agui.prepare_resume(host, paused).await;
+            }
         }
         if let Some(conversation) = ksadk::resume(paused)? {
             let said = "Answering the runtime's approvals in its session (KsADK's own resume form, sent once)";
-            return Ok(prepared(&conversation, vec![console_notice(said.into())]));
+            return Ok(prepared(
+                &conversation,
+                ksadk::first_events(paused, said.into()),
+            ));
         }
         let views = host
             .thread_views(&paused.run.tenant_id, &paused.run.thread_id)
@@ -413,25 +419,19 @@ impl Inner {
             .map_err(|error| format!("the run could not be stored: {error}"))
     }
 
-    fn request<'a>(url: &'a str, body: &'a Value, bearer: Option<&'a str>) -> StreamRequest<'a> {
-        StreamRequest {
-            url,
-            body,
-            bearer,
-            retries: RETRIES,
-        }
-    }
-
-    /// A request made once whatever the answer: an interrupt's answer, which a runtime
-    /// that already took it would take again or refuse.
-    fn request_once<'a>(
+    /// A request tried again when the endpoint is busy — except KsADK's: a POST there
+    /// starts the agent's work (its tools among it), which a retry would start twice.
+    fn request<'a>(
+        &self,
         url: &'a str,
         body: &'a Value,
         bearer: Option<&'a str>,
     ) -> StreamRequest<'a> {
         StreamRequest {
-            retries: 0,
-            ..Self::request(url, body, bearer)
+            url,
+            body,
+            bearer,
+            retries: if self.runtime.is_ksadk() { 0 } else { RETRIES },
         }
     }
 
@@ -449,8 +449,8 @@ impl Inner {
         let model = self.negotiation.model(host, &self.spec, bearer).await?;
         let base = &self.spec.url;
         if !conversation.ksadk_resumes.is_empty() {
-            return self
-                .answer_interrupts(host, tenant_id, run_id, &model, conversation, bearer)
+            let url = endpoint(&self.spec.url, OpenAiApi::Responses);
+            return ksadk::answer(host, tenant_id, run_id, &url, &model, conversation, bearer)
                 .await;
         }
         // Approvals' answers exist only in the Responses API, which raised them.
@@ -462,7 +462,7 @@ impl Inner {
         };
         let mut body = responses_or_chat(api, &model, conversation);
         let mut url = endpoint(base, api);
-        let mut sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
+        let mut sent = sse_stream::send(host, &self.request(&url, &body, bearer)).await;
         if let (Some(previous), Err(SendError::Status { status, detail })) =
             (&conversation.previous_response_id, &sent)
             && continuation::refused(*status)
@@ -477,7 +477,7 @@ impl Inner {
             )
             .await?;
             body = responses_or_chat(api, &model, &conversation.whole());
-            sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
+            sent = sse_stream::send(host, &self.request(&url, &body, bearer)).await;
         }
         if self.negotiation.api().is_none() && !approvals {
             match &sent {
@@ -489,7 +489,7 @@ impl Inner {
                     api = OpenAiApi::Chat;
                     body = responses_or_chat(api, &model, conversation);
                     url = endpoint(base, api);
-                    sent = sse_stream::send(host, &Self::request(&url, &body, bearer)).await;
+                    sent = sse_stream::send(host, &self.request(&url, &body, bearer)).await;
                 }
                 // A proxy may route /responses yet fail it for a model it only serves
                 // through Chat Completions: Chat is tried once before the run fails.
@@ -498,7 +498,7 @@ impl Inner {
                     let chat_body = responses_or_chat(OpenAiApi::Chat, &model, conversation);
                     let chat_url = endpoint(base, OpenAiApi::Chat);
                     let chat =
-                        sse_stream::send(host, &Self::request(&chat_url, &chat_body, bearer)).await;
+                        sse_stream::send(host, &self.request(&chat_url, &chat_body, bearer)).await;
                     if chat.is_ok() {
                         self.negotiation.settle(
                             OpenAiApi::Chat,
@@ -526,33 +526,6 @@ impl Inner {
         }
         let response = sent.map_err(|error| negotiate::worded(error, api, bearer.is_some()))?;
         let mut normalizer = OpenAiNormalizer::new(api);
-        sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
-    }
-
-    /// Sends KsADK's interrupts their answers, once, on the Responses API (where they are
-    /// answered whichever API raised them).
-    async fn answer_interrupts(
-        &self,
-        host: &Host,
-        tenant_id: &str,
-        run_id: &str,
-        model: &str,
-        conversation: &Conversation,
-        bearer: Option<&str>,
-    ) -> Result<(), String> {
-        let url = endpoint(&self.spec.url, OpenAiApi::Responses);
-        let body = responses_body(model, conversation);
-        let response = sse_stream::send(host, &Self::request_once(&url, &body, bearer))
-            .await
-            .map_err(|error| {
-                format!(
-                    "{}; the answer was not sent again (KsADK refuses or repeats a second answer)",
-                    negotiate::worded(error, OpenAiApi::Responses, bearer.is_some())
-                )
-            })?;
-        let mut normalizer = OpenAiNormalizer::new(OpenAiApi::Responses).when_silent(
-            "the runtime answered with nothing: it no longer holds this approval (answered already?), and nothing was resumed",
-        );
         sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
     }
 }
