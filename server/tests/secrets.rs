@@ -11,12 +11,10 @@ mod common;
 mod secret_agents;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
 use common::TestServer;
-use common::agent::of_run;
 use common::api::{Api, texts};
-use secret_agents::{everything_served, found_in_files, langgraph_agent};
+use secret_agents::{everything_served, found_in_files, langgraph_agent, two_ask_agent};
 use serde_json::{Value, json};
 use sqlx::Connection;
 
@@ -357,28 +355,6 @@ async fn a_spawned_gateway_sees_neither_the_servers_secrets_nor_its_working_dire
     );
 }
 
-/// An AG-UI agent whose first run pauses on two interrupts, a secret and an approval;
-/// every input is kept.
-async fn two_ask_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    common::agent::scripted(|input| {
-        let ending = if input["resume"].is_null() {
-            json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [
-                {"id": "token", "reason": "agent-os:secret", "message": "Paste the deploy token",
-                 "metadata": {"envVar": "DEPLOY_TOKEN"}},
-                {"id": "deploy", "reason": "tool_approval", "message": "Deploy now?",
-                 "metadata": {"choices": ["once", "deny"], "command": "deploy web"}},
-            ]}})
-        } else {
-            json!({"type": "RUN_FINISHED"})
-        };
-        vec![
-            of_run(input, json!({"type": "RUN_STARTED"})),
-            of_run(input, ending),
-        ]
-    })
-    .await
-}
-
 #[tokio::test]
 async fn a_secret_and_another_answer_sent_at_once_both_reach_the_agent_in_one_resume() {
     const SECRET: &str = "deploy-token-7c1e";
@@ -555,5 +531,50 @@ async fn an_entry_for_one_agent_sent_by_owners_is_offered_and_sent_to_no_one_els
             .iter()
             .any(|input| input.to_string().contains(SECRET)),
         "the agent it is for got the value"
+    );
+}
+
+#[tokio::test]
+async fn stopping_one_run_keeps_the_secret_held_for_another() {
+    const SECRET: &str = "deploy-token-held-4f2a";
+    let (agent_url, inputs) = two_ask_agent().await;
+    let agent = format!("deployer={agent_url}");
+    let api = Api::start(&["--agent", &agent]).await;
+    let thread = api.thread(Some("deployer")).await;
+    let run = api.say(&thread, "deploy").await;
+    api.settled(&run).await;
+    // Held in memory only, until the run's other ask is answered.
+    let (status, body) = api
+        .receipt(
+            &run,
+            "token",
+            "secret_prompt",
+            "save",
+            json!({"value": SECRET}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    let busy = api.thread(Some("demo")).await;
+    let streaming = api.say(&busy, "long 100 30").await;
+    let (stopped, body) = api
+        .post(&format!("/api/v1/runs/{streaming}/cancel"), json!({}))
+        .await;
+    assert_eq!(stopped, 200, "{body}");
+
+    let (status, body) = api
+        .receipt(&run, "deploy", "approval_card", "once", json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let resumed = api.nth_run(&thread, 1).await;
+    assert_eq!(resumed["run"]["status"], "succeeded", "{resumed}");
+    let sent = inputs.lock().unwrap().clone();
+    let resume = sent
+        .iter()
+        .find(|input| !input["resume"].is_null())
+        .expect("a resume");
+    assert!(
+        resume["resume"].to_string().contains(SECRET),
+        "the secret held for this run went with it: {resume}"
     );
 }

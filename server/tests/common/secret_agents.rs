@@ -70,3 +70,25 @@ pub async fn everything_served(api: &Api, thread: &str) -> String {
     }
     served
 }
+
+/// An AG-UI agent whose first run pauses on two interrupts, a secret and an approval;
+/// every input is kept.
+pub async fn two_ask_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
+    crate::common::agent::scripted(|input| {
+        let ending = if input["resume"].is_null() {
+            json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [
+                {"id": "token", "reason": "agent-os:secret", "message": "Paste the deploy token",
+                 "metadata": {"envVar": "DEPLOY_TOKEN"}},
+                {"id": "deploy", "reason": "tool_approval", "message": "Deploy now?",
+                 "metadata": {"choices": ["once", "deny"], "command": "deploy web"}},
+            ]}})
+        } else {
+            json!({"type": "RUN_FINISHED"})
+        };
+        vec![
+            of_run(input, json!({"type": "RUN_STARTED"})),
+            of_run(input, ending),
+        ]
+    })
+    .await
+}
