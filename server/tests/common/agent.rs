@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-/// Reads one HTTP request: its head and, by its content length, its body.
-pub async fn read_request(socket: &mut TcpStream) -> Option<Value> {
+/// Reads one HTTP request: its method, its path and its body.
+pub async fn read_http(socket: &mut TcpStream) -> Option<(String, String, Vec<u8>)> {
     let mut buffer = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
     loop {
@@ -22,8 +22,11 @@ pub async fn read_request(socket: &mut TcpStream) -> Option<Value> {
         let Some(end) = buffer.windows(4).position(|window| window == b"\r\n\r\n") else {
             continue;
         };
-        let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
+        let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
+        let mut line = head.lines().next()?.split(' ');
+        let (method, path) = (line.next()?.to_owned(), line.next()?.to_owned());
         let length: usize = head
+            .to_ascii_lowercase()
             .lines()
             .find_map(|line| line.strip_prefix("content-length:"))
             .and_then(|value| value.trim().parse().ok())
@@ -35,8 +38,14 @@ pub async fn read_request(socket: &mut TcpStream) -> Option<Value> {
             }
             buffer.extend_from_slice(&chunk[..read]);
         }
-        return serde_json::from_slice(&buffer[end + 4..end + 4 + length]).ok();
+        return Some((method, path, buffer[end + 4..end + 4 + length].to_vec()));
     }
+}
+
+/// Reads one request's JSON body.
+pub async fn read_request(socket: &mut TcpStream) -> Option<Value> {
+    let (_, _, body) = read_http(socket).await?;
+    serde_json::from_slice(&body).ok()
 }
 
 /// Answers one request with `events` as a Server-Sent Events stream, then closes.

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 /// One request as the runtime received it.
@@ -221,35 +221,10 @@ fn http(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
 }
 
 async fn read(socket: &mut TcpStream) -> Option<Received> {
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 16 * 1024];
-    loop {
-        let read = socket.read(&mut chunk).await.ok()?;
-        if read == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..read]);
-        let Some(end) = buffer.windows(4).position(|window| window == b"\r\n\r\n") else {
-            continue;
-        };
-        let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
-        let mut line = head.lines().next()?.split(' ');
-        let (method, path) = (line.next()?.to_owned(), line.next()?.to_owned());
-        let length: usize = head
-            .to_ascii_lowercase()
-            .lines()
-            .find_map(|line| line.strip_prefix("content-length:"))
-            .and_then(|value| value.trim().parse().ok())
-            .unwrap_or(0);
-        while buffer.len() < end + 4 + length {
-            let read = socket.read(&mut chunk).await.ok()?;
-            if read == 0 {
-                return None;
-            }
-            buffer.extend_from_slice(&chunk[..read]);
-        }
-        let body =
-            serde_json::from_slice(&buffer[end + 4..end + 4 + length]).unwrap_or(Value::Null);
-        return Some(Received { method, path, body });
-    }
+    let (method, path, body) = crate::common::agent::read_http(socket).await?;
+    Some(Received {
+        method,
+        path,
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+    })
 }

@@ -4,15 +4,18 @@
 //! adapters; a Responses `mcp_approval_request` becomes an approval ask and pauses the
 //! run. A stream that stops before its end fails the run and keeps what arrived.
 
+mod approvals;
 mod chat;
 pub mod ksadk;
 pub mod request;
 mod responses;
 
-use serde_json::{Value, json};
+pub use approvals::{mcp_approval_ask, mcp_approval_response};
+
+use serde_json::Value;
 
 use crate::protocol::agui::asks::ask_for_frontend_tool;
-use crate::protocol::ask::{Ask, AskKind, AskOrigin, Component, ToolPreview};
+use crate::protocol::ask::Ask;
 use crate::protocol::channel::{EventBody, EventDraft, Level, RunOutcome};
 use crate::protocol::limits::excerpt;
 use crate::protocol::sse::{SseError, SseFrame};
@@ -449,69 +452,6 @@ impl OpenAiNormalizer {
         self.ended = true;
         out.push(draft(EventBody::RunFailed { message, code }, index));
     }
-
-    /// An MCP tool call the runtime will not make until the operator approves it.
-    fn approval(&mut self, item: &Value, index: u64, out: &mut Vec<EventDraft>) {
-        if self.ksadk_approval_item(item) {
-            return;
-        }
-        let Some(id) = item.get("id").and_then(Value::as_str) else {
-            out.push(draft(
-                EventBody::ProtocolViolation {
-                    message: format!(
-                        "an mcp_approval_request without an id: {}",
-                        excerpt(&item.to_string(), 120)
-                    ),
-                    applied: false,
-                },
-                index,
-            ));
-            return;
-        };
-        if self.approvals.iter().any(|known| known == id) {
-            return;
-        }
-        let name = item.get("name").and_then(Value::as_str).unwrap_or("a tool");
-        let server = item.get("server_label").and_then(Value::as_str);
-        let arguments = item
-            .get("arguments")
-            .and_then(Value::as_str)
-            .unwrap_or("{}");
-        self.approvals.push(id.to_owned());
-        let ask = mcp_approval_ask(id, name, server, arguments);
-        out.push(draft(EventBody::AskOpened { ask: Box::new(ask) }, index));
-    }
-}
-
-/// The approval ask for a Responses `mcp_approval_request`.
-pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &str) -> Ask {
-    let title = match server {
-        Some(server) => format!("Allow {name} on {server}?"),
-        None => format!("Allow {name}?"),
-    };
-    let mut metadata = vec![("tool".into(), name.to_owned())];
-    if let Some(server) = server {
-        metadata.push(("server".into(), server.to_owned()));
-    }
-    Ask {
-        tool: Some(ToolPreview {
-            name: name.to_owned(),
-            arguments: serde_json::from_str(arguments)
-                .unwrap_or_else(|_| Value::String(arguments.to_owned())),
-        }),
-        metadata,
-        ..Ask::new(
-            id.to_owned(),
-            AskKind::Approval,
-            Component::ApprovalCard,
-            title,
-            vec!["once".into(), "deny".into()],
-            AskOrigin::OpenAiApproval {
-                approval_request_id: id.to_owned(),
-                ksadk: None,
-            },
-        )
-    }
 }
 
 /// "Tokens: 120 in (100 cached), 48 out (30 reasoning)".
@@ -580,11 +520,6 @@ fn error_of(value: &Value) -> Option<(String, Option<String>)> {
             _ => None,
         });
     Some((format!("the endpoint reported an error: {message}"), code))
-}
-
-/// The JSON an approval answer goes back as (Responses `mcp_approval_response` input item).
-pub fn mcp_approval_response(approval_request_id: &str, approve: bool) -> Value {
-    json!({"type": "mcp_approval_response", "approval_request_id": approval_request_id, "approve": approve})
 }
 
 impl crate::protocol::sse::FrameNormalizer for OpenAiNormalizer {
