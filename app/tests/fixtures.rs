@@ -89,3 +89,54 @@ fn every_fixture_projects_to_its_expected_view() {
     assert!(count >= 15, "only {count} fixtures found");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn every_ksadk_session_record_projects_to_its_expected_runs() {
+    use app::protocol::channel::RunRef;
+    use app::protocol::ksadk_record::{read_page, runs_of};
+    use app::protocol::recorded::place_all;
+
+    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
+    let dir = fixtures_dir().join("peers/ksadk");
+    let mut records: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.contains("_list_session_events") && name.ends_with(".response.json")
+        })
+        .collect();
+    records.sort();
+    assert!(records.len() >= 5, "only {} session records", records.len());
+    let mut failures = Vec::new();
+    for record in records {
+        let page = read_page(&std::fs::read(&record).unwrap()).unwrap();
+        let actual: Value = runs_of(&page.rows)
+            .into_iter()
+            .map(|run| {
+                let events =
+                    place_all(RunRef::new("t", "ksadk", &run.invocation_id), run.drafts, 0);
+                json!({
+                    "invocation": run.invocation_id,
+                    "view": digest(&RunView::from_events(Default::default(), &events)),
+                })
+            })
+            .collect();
+        let expected_path = record.with_extension("expected.json");
+        if update {
+            let text = serde_json::to_string_pretty(&actual).unwrap() + "\n";
+            std::fs::write(&expected_path, text).unwrap();
+            continue;
+        }
+        match std::fs::read(&expected_path) {
+            Ok(bytes) if serde_json::from_slice::<Value>(&bytes).unwrap() == actual => {}
+            Ok(_) => failures.push(format!(
+                "{} projects differently:\n{}",
+                record.display(),
+                serde_json::to_string_pretty(&actual).unwrap()
+            )),
+            Err(_) => failures.push(format!("{} has no expected runs", record.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -457,3 +457,51 @@ fn session_info_is_kept_raw_and_draws_nothing_in_the_run() {
     assert!(!drawn.contains("session.info"), "{drawn}");
     assert!(!drawn.contains("system_prompt"), "{drawn}");
 }
+
+#[test]
+fn each_live_ask_carries_the_deadline_the_gateway_holds_it_to() {
+    let opened = |kind: &str, payload: Value| {
+        let mut normalizer = HermesNormalizer::new();
+        normalizer.arriving_at(1_000_000);
+        let mut out = Vec::new();
+        normalizer.push_value(event(kind, payload), &mut out);
+        out.iter()
+            .find_map(|draft| match &draft.body {
+                app::protocol::channel::EventBody::AskOpened { ask } => Some(ask.expires_at_ms),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        opened(
+            "approval.request",
+            json!({"command": "ls", "description": "d"})
+        ),
+        Some(1_060_000),
+        "approvals: 60 s, then the gateway denies"
+    );
+    assert_eq!(
+        opened("sudo.request", json!({"request_id": "r1"})),
+        Some(1_120_000)
+    );
+    assert_eq!(
+        opened(
+            "secret.request",
+            json!({"request_id": "r2", "env_var": "TOKEN", "prompt": "p"})
+        ),
+        Some(1_300_000)
+    );
+    assert_eq!(
+        opened(
+            "clarify.request",
+            json!({"request_id": "r3", "question": "which?"})
+        ),
+        Some(1_300_000)
+    );
+    // A recorded transcript is read without a clock: its asks have no deadline to keep.
+    let view = project_lines(&[event(
+        "approval.request",
+        json!({"command": "ls", "description": "d"}),
+    )]);
+    assert_eq!(view.asks[0].expires_at_ms, None);
+}

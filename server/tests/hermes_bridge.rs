@@ -40,6 +40,16 @@ async fn approvals_in_both_forms_reach_the_gateway_once() {
         assert_eq!(ask["kind"], "approval");
         assert_eq!(ask["command"], "rm -rf build/");
         assert!(ask["dangerous"].as_bool().unwrap());
+        // The gateway denies an approval left 60 s unanswered: the ask says until when.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let deadline = ask["expires_at_ms"].as_i64().expect("a deadline");
+        assert!(
+            (now + 50_000..=now + 60_000).contains(&deadline),
+            "{deadline} is not about 60 s after {now}"
+        );
         bridge.answer(&run, &ask, action, json!({})).await;
         let body = bridge.settled(&run).await;
         assert_eq!(final_text(&body), expected, "{prompt} / {action}");
@@ -357,4 +367,31 @@ async fn a_gateway_per_tenant_serves_one_tenant_alone_and_a_shared_one_every_ten
         final_text(&bridge.settled(&shared).await),
         "This gateway serves every tenant."
     );
+}
+
+#[tokio::test]
+async fn a_message_sent_while_an_ask_waits_stops_the_turn_and_starts_the_next() {
+    let bridge = Bridge::start().await;
+    let messages = bridge.thread().await;
+    let waiting = bridge.say(&messages, "approve").await;
+    let ask = bridge.pending_ask(&waiting).await;
+    assert_eq!(ask["kind"], "approval");
+
+    // As the gateway's own busy-input policy does: the waiting turn is interrupted (its
+    // ask released unanswered) and the message is the next turn.
+    let next = bridge.say(&messages, "hello").await;
+    assert_ne!(next, waiting);
+    let stopped = bridge.settled(&waiting).await;
+    assert_eq!(stopped["run"]["status"], "cancelled", "{stopped}");
+    assert_ne!(stopped["view"]["asks"][0]["state"]["state"], "pending");
+    let answered = bridge.settled(&next).await;
+    assert_eq!(answered["run"]["status"], "succeeded", "{answered}");
+    assert_eq!(final_text(&answered), "Hello from the demo gateway.");
+
+    // A turn that waits on nothing is not stopped by a message: that is still refused.
+    let slow = bridge.say(&messages, "slow").await;
+    let (status, refused) = bridge.post(&messages, json!({"text": "hello"})).await;
+    assert_eq!(status, 409, "{refused}");
+    bridge.stop_once_it_says(&slow, "word2").await;
+    assert_eq!(bridge.settled(&slow).await["run"]["status"], "cancelled");
 }

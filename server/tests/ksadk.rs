@@ -225,6 +225,38 @@ async fn a_ksadk_runtime_listing_ag_ui_is_spoken_to_over_it_and_its_interrupt_an
     assert_eq!(posts[0].body["input"], recorded["input"]);
     assert_eq!(posts[0].body["user"], "agui-user");
     assert_eq!(posts[0].body["session_id"], agui[1].body["threadId"]);
+
+    // Its AG-UI side would refuse the thread's next run (KsADK 0.8.5 still counts the
+    // answered one as active, as tried by hand): the thread goes on in that session over
+    // the Responses API, with the new message alone — the session holds the rest.
+    let run = api.say(&thread, "and now? [[scenario:text]]").await;
+    let next = api.settled(&run).await;
+    assert_eq!(next["run"]["status"], "succeeded", "{next}");
+    assert!(
+        common::api::notices(&next["view"])
+            .concat()
+            .contains("goes on over its Responses API"),
+        "{next}"
+    );
+    assert_eq!(
+        runtime.requests_to("/agentengine/agui").len(),
+        2,
+        "no AG-UI run"
+    );
+    let posts = runtime.requests_to("/v1/responses");
+    assert_eq!(posts.len(), 2);
+    assert_eq!(posts[1].body["session_id"], agui[1].body["threadId"]);
+    assert_eq!(posts[1].body["user"], "agui-user");
+    assert_eq!(
+        posts[1].body["input"],
+        json!([{"role": "user", "content": "and now? [[scenario:text]]"}])
+    );
+    // Said once: the turn after it goes the same way without saying it again.
+    let run = api.say(&thread, "once more [[scenario:text]]").await;
+    let after = api.settled(&run).await;
+    assert_eq!(after["run"]["status"], "succeeded", "{after}");
+    assert!(common::api::notices(&after["view"]).is_empty(), "{after}");
+    assert_eq!(runtime.requests_to("/v1/responses").len(), 3);
 }
 
 #[tokio::test]
@@ -276,4 +308,48 @@ async fn a_message_sent_instead_of_answering_goes_as_the_rejections_reason() {
     assert_eq!(posts.len(), 2, "{posts:?}");
     let recorded = ksadk::recorded_request("19_responses_approval2_reject_stream");
     assert_eq!(posts[1].body["input"], recorded["input"]);
+}
+
+#[tokio::test]
+async fn a_base_url_given_without_v1_is_found_under_v1_and_said_once() {
+    let runtime = ksadk::start(Approval::First).await;
+    let origin = runtime.url.trim_end_matches("/v1").to_owned();
+    // No model named: the one the runtime lists under /v1 is asked.
+    let api = Api::start(&[
+        "--openai",
+        &format!("ks={origin},api=responses"),
+        "--no-demo",
+    ])
+    .await;
+    let thread = api.thread(Some("ks")).await;
+    let run = api.say(&thread, "say hi [[scenario:text]]").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    let notes = common::api::notices(&done["view"]);
+    assert!(
+        notes
+            .iter()
+            .any(|note| note.starts_with("The endpoint answers under /v1: runs go to")),
+        "{notes:?}"
+    );
+    let posts = runtime.requests_to("/v1/responses");
+    assert_eq!(posts.len(), 1);
+    assert_eq!(posts[0].body["model"], "fake-model", "{:?}", posts[0].body);
+
+    let run = api.say(&thread, "again [[scenario:text]]").await;
+    let done = api.settled(&run).await;
+    assert_eq!(done["run"]["status"], "succeeded", "{done}");
+    assert!(
+        !common::api::notices(&done["view"])
+            .iter()
+            .any(|note| note.contains("/v1")),
+        "said once"
+    );
+    // The origin's own /models is its web page, asked once, not a model list.
+    assert_eq!(runtime.requests_to("/models").len(), 1);
+    assert_eq!(
+        runtime.requests_to("/v1/models").len(),
+        2,
+        "probed, then listed"
+    );
 }

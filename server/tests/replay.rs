@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+#[path = "common/ksadk.rs"]
+mod ksadk;
 
 use std::time::{Duration, Instant};
 
@@ -220,5 +222,114 @@ async fn a_stored_run_replays_read_only_between_exclusive_cursors() {
         pending["asks"].as_array().unwrap().len(),
         2,
         "replay answered nothing"
+    );
+}
+
+#[test]
+fn a_saved_ksadk_session_record_replays_one_run_per_invocation_within_its_seq_ids() {
+    let record = fixture("fixtures/peers/ksadk/40_list_session_events.response.json");
+    let (ok, text, error) = replay(&["--file", &record]);
+    assert!(ok, "{error}");
+    assert!(text.contains("run run_becde4c0"), "{text}");
+    assert!(text.contains("run run_3a6ce82e"), "{text}");
+    assert!(text.contains("Allow delete_file?"), "{text}");
+    assert!(
+        !text.contains("pending ask"),
+        "the answer row closed it: {text}"
+    );
+
+    // The cursors are the record's SeqIds, both exclusive, unlike KsADK's own replay.
+    let (ok, text, _) = replay(&[
+        "--file",
+        &record,
+        "--format",
+        "json",
+        "--after-seq-id",
+        "3",
+        "--before-seq-id",
+        "13",
+    ]);
+    assert!(ok);
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "{text}");
+    let cited: Vec<u64> = runs[0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["upstream"].as_u64())
+        .collect();
+    assert_eq!(cited.first(), Some(&4));
+    assert_eq!(cited.last(), Some(&12));
+    // The legacy status rows the canonical events repeat are listed, not lost.
+    let extras: Vec<u64> = runs[0]["extras"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["position"].as_u64().unwrap())
+        .collect();
+    assert!(extras.is_empty(), "{extras:?}");
+    assert_eq!(runs[0]["view"]["asks"][0]["state"]["state"], "pending");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_ksadk_session_is_read_page_by_page_and_replayed_read_only() {
+    let runtime = ksadk::start(ksadk::Approval::First).await;
+    let url = runtime.url.clone();
+    let (ok, text, error) = tokio::task::spawn_blocking(move || {
+        replay(&["sess-54cf248410f34cc4", "--ksadk", &url, "--format", "json"])
+    })
+    .await
+    .unwrap();
+    assert!(ok, "{error}");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[1]["view"]["status"], "succeeded");
+    assert_eq!(runs[0]["view"]["asks"][0]["state"]["state"], "resolved");
+    // 28 rows at the runtime's 10 a page: three pages, nothing else asked of it.
+    let asked = runtime.requests_to("/agentengine/api/v1/ListSessionEvents");
+    let offsets: Vec<u64> = asked
+        .iter()
+        .map(|r| r.body["Offset"].as_u64().unwrap())
+        .collect();
+    assert_eq!(offsets, [0, 10, 20]);
+    assert_eq!(
+        runtime.received.lock().unwrap().len(),
+        3,
+        "replay only reads"
+    );
+
+    // The cursors travel to the runtime, and hold even if it ignored them.
+    let url = runtime.url.clone();
+    let (ok, text, _) = tokio::task::spawn_blocking(move || {
+        replay(&["agui-appr-fd23ae", "--ksadk", &url, "--after-seq-id", "11"])
+    })
+    .await
+    .unwrap();
+    assert!(ok);
+    assert!(!text.contains("run run-a1"), "{text}");
+    assert!(text.contains("Done. delete_file said"), "{text}");
+    let last = runtime.requests_to("/agentengine/api/v1/ListSessionEvents");
+    assert_eq!(last.last().unwrap().body["AfterSeqId"], 11);
+
+    let url = runtime.url.clone();
+    let (ok, _, error) =
+        tokio::task::spawn_blocking(move || replay(&["sess-unknown", "--ksadk", &url]))
+            .await
+            .unwrap();
+    assert!(!ok);
+    assert_eq!(
+        error.trim(),
+        "agent-os: the KsADK runtime has no events for session \"sess-unknown\""
+    );
+    let (ok, _, error) =
+        tokio::task::spawn_blocking(|| replay(&["sess-x", "--ksadk", "http://127.0.0.1:9/v1"]))
+            .await
+            .unwrap();
+    assert!(!ok);
+    assert!(
+        error.contains("asking the KsADK runtime at http://127.0.0.1:9/"),
+        "{error}"
     );
 }

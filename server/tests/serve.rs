@@ -278,7 +278,15 @@ async fn a_config_file_supplies_settings_and_agents() {
     let _ = child.wait();
     assert_eq!(
         agents["agents"],
-        serde_json::json!(["demo", "raw", "local", "gw", "demo-openai", "demo-hermes"]),
+        serde_json::json!([
+            "demo",
+            "raw",
+            "local",
+            "gw",
+            "demo-openai",
+            "demo-ksadk",
+            "demo-hermes"
+        ]),
         "the default agent comes first, the rest keep their order"
     );
     let local = &agents["environments"][2];
@@ -332,7 +340,7 @@ fn an_unknown_default_agent_is_a_one_line_error_listing_the_configured_ones() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.contains(
-            "--default-agent nobody: no agent of that name; configured: demo, demo-openai, demo-hermes"
+            "--default-agent nobody: no agent of that name; configured: demo, demo-openai, demo-ksadk, demo-hermes"
         ),
         "{stderr}"
     );

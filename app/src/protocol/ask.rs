@@ -354,12 +354,15 @@ impl Ask {
         }
     }
 
-    /// Whether a denial's reason reaches the agent. AG-UI resumes carry it; a Hermes
-    /// approval answer has no field for one, so the console does not ask for it there.
+    /// Whether a denial's reason reaches the agent. AG-UI resumes and KsADK's rejections
+    /// carry it; a Hermes approval answer has no field for one, so the console does not
+    /// ask for it there.
     pub fn denial_reason_reaches_agent(&self) -> bool {
         matches!(
             self.origin,
-            AskOrigin::AgUiInterrupt { .. } | AskOrigin::AgUiCustomInterrupt
+            AskOrigin::AgUiInterrupt { .. }
+                | AskOrigin::AgUiCustomInterrupt
+                | AskOrigin::OpenAiApproval { ksadk: Some(_), .. }
         )
     }
 }

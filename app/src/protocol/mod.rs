@@ -8,6 +8,7 @@ pub mod channel;
 pub mod diff;
 pub mod hermes;
 pub mod idmap;
+pub mod ksadk_record;
 pub mod limits;
 pub mod openai;
 pub mod receipts;

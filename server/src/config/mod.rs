@@ -65,9 +65,20 @@ pub struct DemoGatewayArgs {
 pub struct ReplayArgs {
     /// A run id or a thread id (every run of the thread).
     pub target: Option<String>,
-    /// Replay a recorded AG-UI SSE/JSONL stream or a Hermes JSONL transcript instead.
+    /// Replay a recorded AG-UI SSE/JSONL stream, a Hermes JSONL transcript, an OpenAI
+    /// Responses/Chat stream or a saved KsADK `ListSessionEvents` answer instead.
     #[arg(long, conflicts_with = "target")]
     pub file: Option<PathBuf>,
+    /// Read the target as a session of the KsADK runtime at this URL (its origin or its
+    /// `/v1` base), through its `ListSessionEvents`; the cursors are its `SeqId`s.
+    #[arg(long, requires = "target", conflicts_with = "file")]
+    pub ksadk: Option<String>,
+    /// The KsADK agent id to ask for (with --ksadk).
+    #[arg(long, requires = "ksadk")]
+    pub agent_id: Option<String>,
+    /// An environment variable holding a bearer token for the KsADK runtime (with --ksadk).
+    #[arg(long, requires = "ksadk")]
+    pub api_key_env: Option<String>,
     /// Only events with a sequence above this (exclusive).
     #[arg(long, default_value_t = 0)]
     pub after_seq_id: u64,
@@ -90,6 +101,15 @@ pub struct ReplayArgs {
 
 impl ReplayArgs {
     pub fn into_request(self) -> crate::replay::Request {
+        let ksadk = self.ksadk.map(|url| crate::replay::KsAdkSource {
+            url,
+            session_id: self.target.clone().unwrap_or_default(),
+            agent_id: self.agent_id,
+            api_key: self
+                .api_key_env
+                .and_then(|name| std::env::var(name).ok())
+                .filter(|key| !key.is_empty()),
+        });
         crate::replay::Request {
             database_url: crate::store::database_url(self.db.as_deref(), &self.data_dir),
             target: self.target,
@@ -99,6 +119,7 @@ impl ReplayArgs {
             format: self.format,
             tenant: self.tenant,
             show_reasoning: self.show_reasoning,
+            ksadk,
         }
     }
 }
@@ -352,11 +373,6 @@ impl ServeConfig {
             let (name, command) = entry
                 .split_once('=')
                 .ok_or_else(|| format!("--hermes {entry:?} is not NAME=COMMAND"))?;
-            if command.starts_with("wss://") {
-                return Err(format!(
-                    "--hermes {name}: wss:// needs TLS, which this build does not include; use ws:// on loopback or a command"
-                ));
-            }
             list.push(Arc::new(
                 HermesConnector::new(name, command, Vec::new())
                     .passing_env(&self.hermes_env)
@@ -387,6 +403,22 @@ impl ServeConfig {
                     Vec::new(),
                 )
                 .with_suggestions(words(&crate::demo::openai::SCENARIOS)),
+            ));
+            // KsADK's runtime as recorded, found the way a new user would give it: its
+            // origin, with no `/v1`, the API and model left to negotiation.
+            list.push(Arc::new(
+                OpenAiConnector::new(
+                    OpenAiSpec {
+                        name: "demo-ksadk".into(),
+                        url: format!("http://{}/demo/ksadk", loopback(addr)),
+                        model: None,
+                        api: ApiChoice::Negotiate,
+                        api_key_env: None,
+                    },
+                    crate::connectors::openai::ApiKey::Fixed(key.expose().to_owned()),
+                    Vec::new(),
+                )
+                .with_suggestions(words(&crate::demo::ksadk::SCENARIOS)),
             ));
             let exe = std::env::current_exe().map_err(|error| {
                 format!("cannot find this program to run its demo gateway: {error}")

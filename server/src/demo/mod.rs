@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod gateway;
+pub mod ksadk;
 pub mod openai;
 
 use std::time::Duration;
@@ -13,7 +14,8 @@ use axum::routing::{any, get, post};
 pub use agent::DemoAgent;
 
 /// The demo agent's routes: `POST /agent`, `/raw/{scenario}`, `/cancellations`,
-/// `/resumes`, `/tools`; and the demo model's under `/openai/v1` and `/openai-chat/v1`.
+/// `/resumes`, `/tools`; the demo model's under `/openai/v1` and `/openai-chat/v1`; and
+/// the recorded KsADK runtime's under `/ksadk`.
 /// `agent-os serve` mounts them under `/demo`; `agent-os demo-agent` serves them at the root.
 pub fn router(agent: DemoAgent) -> Router {
     Router::new()
@@ -25,6 +27,7 @@ pub fn router(agent: DemoAgent) -> Router {
         .route("/health", get(|| async { "ok" }))
         .with_state(agent)
         .merge(openai::router())
+        .merge(ksadk::router())
 }
 
 /// A response streaming what `frames` receives as Server-Sent Events, until its sender

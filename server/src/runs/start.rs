@@ -12,7 +12,7 @@ use app::protocol::status::RunStatus;
 use super::Runs;
 use super::claims::Claim;
 use crate::clock::now_ms;
-use crate::connectors::{Connector, Launch, Prepared, RunOptions, Turn};
+use crate::connectors::{AnswerRoute, Connector, Launch, Prepared, RunOptions, Turn};
 use crate::store::{NewRun, RunRecord};
 
 impl Runs {
@@ -108,6 +108,7 @@ impl Runs {
         text: &str,
         options: RunOptions,
     ) -> Result<RunRecord, ApiError> {
+        self.stop_turn_waiting_on_asks(tenant_id, thread_id).await?;
         let _starting = self.claim_thread(tenant_id, thread_id).await?;
         let waiting = self.waiting_run(tenant_id, thread_id).await?;
         let run_id = uuid::Uuid::new_v4().to_string();
@@ -134,6 +135,43 @@ impl Runs {
             tracing::warn!(%error, run_id = %run.id, "a message's words could not be indexed for search");
         }
         Ok(run)
+    }
+
+    /// A message sent while the thread's turn is still running and waits on asks of an
+    /// agent answered ask by ask (a Hermes gateway): the turn is stopped, as the gateway's
+    /// own busy-input policy stops it (its asks released unanswered), and the message
+    /// starts the next turn once that one has ended.
+    async fn stop_turn_waiting_on_asks(
+        self: &Arc<Self>,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<(), ApiError> {
+        let runs = self.host.store.list_runs(tenant_id, thread_id).await?;
+        let Some(last) = runs.last().filter(|run| run.status == RunStatus::Running) else {
+            return Ok(());
+        };
+        let each_ask = self
+            .connector_of(last)
+            .is_ok_and(|agent| agent.answer_route() == AnswerRoute::EachAsk);
+        let asks = self.host.store.run_asks(tenant_id, &last.id).await?;
+        if !each_ask || !asks.iter().any(|record| record.ask.state.is_pending()) {
+            return Ok(());
+        }
+        let stopped = self.cancel(tenant_id, &last.id).await;
+        let deadline = std::time::Instant::now() + TURN_STOPS_WITHIN;
+        loop {
+            if self.get_run(tenant_id, &last.id).await?.status != RunStatus::Running {
+                return Ok(());
+            }
+            stopped.as_ref().map_err(Clone::clone)?;
+            if std::time::Instant::now() >= deadline {
+                return Err(ApiError::Conflict(format!(
+                    "the agent did not end its turn within {} s of being stopped for this message; the message was not sent",
+                    TURN_STOPS_WITHIN.as_secs()
+                )));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
 
     /// Sends the thread's last message again, as the same message, in place of the turn
@@ -316,6 +354,9 @@ impl Runs {
         Ok(run)
     }
 }
+
+/// How long a turn stopped for a message may take to end before the message is refused.
+const TURN_STOPS_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn busy(thread_id: &str) -> ApiError {
     ApiError::Conflict(format!(

@@ -201,8 +201,43 @@ fn reply_to(
                 stream("10_responses_text_stream")
             }
         }
+        ("POST", "/agentengine/api/v1/ListSessionEvents") => {
+            let answer = session_events(&request.body);
+            http(200, "application/json", answer.to_string().as_bytes())
+        }
         _ => http(404, "application/json", br#"{"detail":"Not Found"}"#),
     }
+}
+
+/// The rows recorded for the session the request names (`40_`, or `4i_` for the AG-UI
+/// thread), cut as KsADK cuts them: both cursors exclusive, newest first, then
+/// `Offset`/`Limit` — at most 10 a page, as a runtime may give fewer than asked.
+fn session_events(body: &Value) -> Value {
+    let recorded = match body["SessionId"].as_str() {
+        Some("sess-54cf248410f34cc4") => "40_list_session_events",
+        Some("agui-appr-fd23ae") => "4i_list_session_events_agui",
+        _ => "",
+    };
+    let mut rows: Vec<Value> = if recorded.is_empty() {
+        Vec::new()
+    } else {
+        let page: Value =
+            serde_json::from_slice(&fixture(&format!("{recorded}.response.json"))).unwrap();
+        page["Data"]["Events"].as_array().unwrap().clone()
+    };
+    let seq = |row: &Value| row["SeqId"].as_u64().unwrap();
+    let after = body["AfterSeqId"].as_u64().unwrap_or(0);
+    let before = body["BeforeSeqId"].as_u64().unwrap_or(u64::MAX);
+    rows.retain(|row| seq(row) > after && seq(row) < before);
+    rows.sort_by_key(|row| std::cmp::Reverse(seq(row)));
+    let total = rows.len();
+    let offset = body["Offset"].as_u64().unwrap_or(0) as usize;
+    let limit = body["Limit"].as_u64().unwrap_or(200).min(10) as usize;
+    let page: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
+    serde_json::json!({
+        "Code": 0, "Message": "Success", "RequestId": "req-loopback",
+        "Data": {"Events": page, "Total": total, "Offset": offset, "Limit": limit},
+    })
 }
 
 /// A response that ends when the connection closes, as KsADK's streams do.

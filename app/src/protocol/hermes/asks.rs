@@ -127,6 +127,12 @@ impl HermesNormalizer {
 
     pub(super) fn open_ask(&mut self, mut ask: Ask, index: u64, out: &mut Vec<EventDraft>) {
         self.begin_turn(index, out);
+        if ask.expires_at_ms.is_none() {
+            ask.expires_at_ms = self
+                .now_ms
+                .zip(gateway_timeout_ms(ask.kind))
+                .map(|(now, timeout)| now + timeout);
+        }
         if ask.tool_call_id.is_none() {
             ask.tool_call_id = self.open_tools.last().cloned();
         }
@@ -250,5 +256,16 @@ pub(super) fn terminal_ask(id: String, origin: AskOrigin) -> Ask {
             vec!["answer".into(), "cancel".into()],
             origin,
         )
+    }
+}
+
+/// How long the gateway waits for an answer before it gives up on the ask itself
+/// (approval: denied; sudo, secret, clarify: answered empty); `None` when it waits on.
+pub fn gateway_timeout_ms(kind: AskKind) -> Option<i64> {
+    match kind {
+        AskKind::Approval => Some(60_000),
+        AskKind::Sudo => Some(120_000),
+        AskKind::Secret | AskKind::Clarify => Some(300_000),
+        _ => None,
     }
 }

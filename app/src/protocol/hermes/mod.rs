@@ -12,6 +12,7 @@ use super::limits::{self, excerpt};
 
 mod answers;
 mod asks;
+pub use self::asks::gateway_timeout_ms;
 mod events;
 mod wire;
 
@@ -45,6 +46,9 @@ pub struct HermesNormalizer {
     approval_ids: HashSet<String>,
     /// Asks still open, oldest first (Hermes 0.19 answers approvals first-in, first-out).
     open_asks: Vec<Ask>,
+    /// When the frame being read arrived, for the deadlines of the asks it opens; unknown
+    /// when a recorded transcript is read.
+    now_ms: Option<i64>,
 }
 
 use crate::protocol::ask::strings;
@@ -60,6 +64,12 @@ impl HermesNormalizer {
 
     pub fn upstream_count(&self) -> u64 {
         self.next_upstream
+    }
+
+    /// The time the next frames arrive at: an ask they open gets the deadline the gateway
+    /// holds it to ([`gateway_timeout_ms`]).
+    pub fn arriving_at(&mut self, now_ms: i64) {
+        self.now_ms = Some(now_ms);
     }
 
     /// One frame from the gateway as JSON text.

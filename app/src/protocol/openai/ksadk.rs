@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use super::{OpenAiNormalizer, draft, mcp_approval_ask};
-use crate::protocol::ask::{AskOrigin, KsAdkInterrupt};
+use crate::protocol::ask::{Ask, AskOrigin, KsAdkInterrupt};
 use crate::protocol::channel::{EventBody, EventDraft};
 
 /// One interrupt as the stream describes it.
@@ -70,6 +70,32 @@ impl<'a> Interrupt<'a> {
             actions,
         })
     }
+
+    /// The approval ask for this interrupt, answered in `session_id` as `user`.
+    fn ask(&self, session_id: Option<String>, user: Option<String>) -> Ask {
+        let mut ask = mcp_approval_ask(self.id, self.name, None, &self.arguments);
+        ask.description = self.description.map(str::to_owned);
+        ask.actions = actions_for(&self.decisions);
+        ask.origin = AskOrigin::OpenAiApproval {
+            approval_request_id: self.id.to_owned(),
+            ksadk: Some(KsAdkInterrupt {
+                session_id,
+                user,
+                actions: self.actions,
+            }),
+        };
+        ask
+    }
+}
+
+/// The approval ask an interrupt record describes (`ksadk_interrupt`, `interrupt_info`, or
+/// the `detail` of a stored `interaction.requested`); `None` when it names no interrupt.
+pub fn interrupt_ask(
+    record: &Value,
+    session_id: Option<String>,
+    user: Option<String>,
+) -> Option<Ask> {
+    Interrupt::of_record(record).map(|interrupt| interrupt.ask(session_id, user))
 }
 
 /// The console's actions for KsADK's decisions: approving once, denying (with a reason).
@@ -152,17 +178,7 @@ impl OpenAiNormalizer {
             return;
         }
         self.approvals.push(interrupt.id.to_owned());
-        let mut ask = mcp_approval_ask(interrupt.id, interrupt.name, None, &interrupt.arguments);
-        ask.description = interrupt.description.map(str::to_owned);
-        ask.actions = actions_for(&interrupt.decisions);
-        ask.origin = AskOrigin::OpenAiApproval {
-            approval_request_id: interrupt.id.to_owned(),
-            ksadk: Some(KsAdkInterrupt {
-                session_id: None,
-                user: self.ksadk_user.clone(),
-                actions: interrupt.actions,
-            }),
-        };
+        let ask = interrupt.ask(None, self.ksadk_user.clone());
         self.interrupts.push(ask);
     }
 

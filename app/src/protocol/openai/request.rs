@@ -270,12 +270,7 @@ pub fn chat_body(model: &str, conversation: &Conversation) -> Value {
 pub fn responses_body(model: &str, conversation: &Conversation) -> Value {
     if !conversation.ksadk_resumes.is_empty() {
         let mut body = json!({"model": model, "stream": true, "input": conversation.ksadk_resumes});
-        if let Some(session) = &conversation.session_id {
-            body["session_id"] = json!(session);
-        }
-        if let Some(user) = &conversation.user {
-            body["user"] = json!(user);
-        }
+        in_session(&mut body, conversation);
         return body;
     }
     let mut input = Vec::new();
@@ -353,5 +348,16 @@ fn responses_body_with(model: &str, conversation: &Conversation, input: Vec<Valu
     if !tools.is_empty() {
         body["tools"] = Value::Array(tools);
     }
+    in_session(&mut body, conversation);
     body
+}
+
+/// Names the runtime's session (and its user) the request continues, when there is one.
+fn in_session(body: &mut Value, conversation: &Conversation) {
+    if let Some(session) = &conversation.session_id {
+        body["session_id"] = json!(session);
+    }
+    if let Some(user) = &conversation.user {
+        body["user"] = json!(user);
+    }
 }

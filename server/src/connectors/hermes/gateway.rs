@@ -302,6 +302,7 @@ impl HermesGateway {
         }
         let position = route.normalizer.upstream_count();
         let mut drafts = Vec::new();
+        route.normalizer.arriving_at(crate::clock::now_ms());
         route.normalizer.push_value(frame, &mut drafts);
         let finished = ends_run(&drafts);
         let (tenant_id, run_id) = (route.tenant_id.clone(), route.run_id.clone());

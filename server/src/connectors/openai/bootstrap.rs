@@ -39,7 +39,7 @@ pub struct Bootstrap {
 pub const KSADK_BOOTSTRAP: &str = "/agentengine/api/v1/GetAgentUiBootstrap";
 
 /// The runtime's root: the OpenAI base without its `/v1`.
-fn root_of(base: &str) -> Option<reqwest::Url> {
+pub(crate) fn root_of(base: &str) -> Option<reqwest::Url> {
     let mut url = reqwest::Url::parse(base).ok()?;
     let path = url.path().trim_end_matches('/');
     let root = path.strip_suffix("/v1").unwrap_or(path).to_owned();

@@ -1,7 +1,8 @@
 //! Answering a KsADK runtime's interrupts: one `ksadk_resume` item per approval, alone in
 //! the session that holds them — the form its LangChain human-in-the-loop graphs accept
 //! (the standard `mcp_approval_response` fails there and uses the approval up). Sent
-//! once: a second answer to the same interrupt is never made.
+//! once: a second answer to the same interrupt is never made. A thread of its AG-UI side
+//! answered so goes on in that session over the Responses API.
 
 use app::error::ApiError;
 use app::protocol::ask::{AskKind, AskOrigin};
@@ -12,8 +13,9 @@ use app::protocol::openai::{OpenAiApi, OpenAiNormalizer};
 use serde_json::Value;
 
 use super::super::sse_stream::{self, StreamRequest};
-use super::super::{Host, Paused};
+use super::super::{Host, Paused, Turn};
 use super::{approves, console_notice, negotiate};
+use crate::store::RunRecord;
 
 /// What a run given no answer to an approval tells the runtime.
 const UNANSWERED: &str = "The operator did not answer this approval";
@@ -128,6 +130,41 @@ fn answers<'a>(
         user: user.map(str::to_owned),
         ..Conversation::default()
     }))
+}
+
+/// A turn of a thread of KsADK's AG-UI side whose interrupt was answered on its Responses
+/// API: the AG-UI side still counts that run as active (0.8.5 refuses the thread's next
+/// AG-UI run, "thread … already has an active run"), so the thread goes on in the same
+/// session over the Responses API, which keeps the conversation: the new message alone.
+/// The first such turn says so. None for any other thread.
+pub fn session_turn(runs: &[RunRecord], turn: &Turn) -> Option<(Conversation, Vec<EventDraft>)> {
+    let answered_in_session = |run: &RunRecord| {
+        run.input.get("session_id").and_then(Value::as_str) == Some(turn.thread_id.as_str())
+            && run.input.get("user").and_then(Value::as_str) == Some(AGUI_USER)
+    };
+    let first_time = runs
+        .iter()
+        .rev()
+        .find(|run| run.id != turn.run_id)
+        .is_some_and(|last| answered_in_session(last) && !last.input["ksadk_resumes"].is_null());
+    if !runs.iter().any(answered_in_session) {
+        return None;
+    }
+    let conversation = Conversation {
+        messages: vec![turn.as_message()],
+        instructions: super::instructions(&turn.context),
+        session_id: Some(turn.thread_id.clone()),
+        user: Some(AGUI_USER.to_owned()),
+        ..Conversation::default()
+    };
+    let mut first = vec![turn.user_message()];
+    if first_time {
+        first.push(console_notice(format!(
+            "KsADK's AG-UI side still holds this thread's answered interrupt and would refuse its next run, so the thread goes on over its Responses API, in session {}, which keeps the conversation",
+            turn.thread_id
+        )));
+    }
+    Some((conversation, first))
 }
 
 /// What the run carrying the answers begins with: the message sent instead (if any), and

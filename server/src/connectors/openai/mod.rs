@@ -5,7 +5,7 @@
 //! approval request is answered the same way. A runtime whose bootstrap document offers
 //! AG-UI is spoken to over AG-UI instead, as long as its runs start.
 
-mod bootstrap;
+pub(crate) mod bootstrap;
 mod continuation;
 mod ksadk;
 mod negotiate;
@@ -31,7 +31,7 @@ pub use spec::{ApiChoice, ApiKey, OpenAiSpec};
 use super::sse_stream::{self, SendError, StreamRequest};
 use super::{
     AnswerRoute, Connector, GivenContext, Host, Launch, Paused, Prepared, Turn, tool_names,
-    url_without_credentials, with_console_tools,
+    with_console_tools,
 };
 use crate::clock::now_ms;
 
@@ -175,7 +175,7 @@ impl Connector for OpenAiConnector {
             agent: self.inner.spec.name.clone(),
             protocol,
             transport: "HTTP + SSE".into(),
-            endpoint: url_without_credentials(&self.inner.spec.url),
+            endpoint: self.inner.negotiation.shown_base(&self.inner.spec),
             tools: tool_names(&self.inner.tools),
             chosen_because: Some(because),
         }
@@ -190,7 +190,17 @@ impl Connector for OpenAiConnector {
     }
 
     async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
-        if let Some(agui) = self.inner.agui(host).await {
+        let agui = self.inner.agui(host).await;
+        if agui.is_some() && self.inner.runtime.is_ksadk() {
+            let runs = host
+                .store
+                .list_runs(&turn.tenant_id, &turn.thread_id)
+                .await?;
+            if let Some((conversation, first)) = ksadk::session_turn(&runs, turn) {
+                return Ok(prepared(&conversation, first));
+            }
+        }
+        if let Some(agui) = agui {
             return agui.prepare_turn(host, turn).await;
         }
         let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
@@ -446,10 +456,17 @@ impl Inner {
     ) -> Result<(), String> {
         let key = self.key_for(host, tenant_id).await?;
         let bearer = key.as_ref().map(SecretText::expose);
-        let model = self.negotiation.model(host, &self.spec, bearer).await?;
-        let base = &self.spec.url;
+        let (base, note) = self.negotiation.base(host, &self.spec, bearer).await;
+        if let Some(note) = note {
+            self.say(host, tenant_id, run_id, note).await?;
+        }
+        let base = base.as_str();
+        let model = self
+            .negotiation
+            .model(host, &self.spec, base, bearer)
+            .await?;
         if !conversation.ksadk_resumes.is_empty() {
-            let url = endpoint(&self.spec.url, OpenAiApi::Responses);
+            let url = endpoint(base, OpenAiApi::Responses);
             return ksadk::answer(host, tenant_id, run_id, &url, &model, conversation, bearer)
                 .await;
         }

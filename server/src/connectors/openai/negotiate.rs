@@ -16,6 +16,8 @@ use crate::connectors::sse_stream::SendError;
 pub struct Negotiation {
     api: Mutex<Option<(OpenAiApi, String)>>,
     model: Mutex<Option<String>>,
+    /// The base the APIs answer under, once found.
+    base: Mutex<Option<String>>,
 }
 
 fn protocol_name(api: OpenAiApi) -> &'static str {
@@ -41,7 +43,66 @@ impl Negotiation {
         Self {
             api: Mutex::new(api),
             model: Mutex::new(model),
+            base: Mutex::new(None),
         }
+    }
+
+    /// The base the APIs are under: the configured URL, or that URL with `/v1` when it
+    /// lists no models itself and `{url}/v1` does (a runtime's origin given for its OpenAI
+    /// base). Found once; the note says so the time `/v1` is added.
+    pub async fn base(
+        &self,
+        host: &Host,
+        spec: &OpenAiSpec,
+        key: Option<&str>,
+    ) -> (String, Option<String>) {
+        if let Some(base) = self.base.lock().ok().and_then(|base| base.clone()) {
+            return (base, None);
+        }
+        let configured = spec.url.clone();
+        let versioned = reqwest::Url::parse(&configured).is_ok_and(|url| {
+            url.path_segments()
+                .and_then(|mut segments| segments.next_back())
+                .is_some_and(|last| {
+                    last.len() > 1
+                        && last.starts_with('v')
+                        && last[1..].bytes().all(|b| b.is_ascii_digit())
+                })
+        });
+        let mut found = (configured.clone(), None);
+        // Settled once the endpoint answered; an endpoint that did not is asked again.
+        let mut settled = true;
+        if !versioned {
+            match lists_models(host, &configured, key).await {
+                Some(true) => {}
+                listed => {
+                    let with_v1 = format!("{configured}/v1");
+                    match lists_models(host, &with_v1, key).await {
+                        Some(true) => {
+                            found = (
+                                with_v1.clone(),
+                                Some(format!(
+                                    "The endpoint answers under /v1: runs go to {} (the configured URL {} lists no models; give the /v1 URL to skip this check)",
+                                    url_without_credentials(&with_v1),
+                                    url_without_credentials(&configured)
+                                )),
+                            );
+                        }
+                        again => settled = listed.is_some() && again.is_some(),
+                    }
+                }
+            }
+        }
+        if settled && let Ok(mut known) = self.base.lock() {
+            *known = Some(found.0.clone());
+        }
+        found
+    }
+
+    /// The base as the context pane shows it: found, else as configured.
+    pub fn shown_base(&self, spec: &OpenAiSpec) -> String {
+        let base = self.base.lock().ok().and_then(|base| base.clone());
+        url_without_credentials(base.as_deref().unwrap_or(&spec.url))
     }
 
     /// The API settled on, if one is.
@@ -79,12 +140,13 @@ impl Negotiation {
         &self,
         host: &Host,
         spec: &OpenAiSpec,
+        base: &str,
         key: Option<&str>,
     ) -> Result<String, String> {
         if let Some(model) = self.model.lock().ok().and_then(|model| model.clone()) {
             return Ok(model);
         }
-        let url = format!("{}/models", spec.url);
+        let url = format!("{base}/models");
         let shown = url_without_credentials(&url);
         let mut request = host.http.get(&url);
         if let Some(key) = key {
@@ -138,6 +200,28 @@ impl Negotiation {
         }
         Ok(model)
     }
+}
+
+/// Whether `GET {base}/models` answers a model list (a web page answering every GET does
+/// not); `None` when nothing answered.
+async fn lists_models(host: &Host, base: &str, key: Option<&str>) -> Option<bool> {
+    let mut request = host.http.get(format!("{base}/models"));
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    let response = tokio::time::timeout(host.timeouts.first_byte, request.send())
+        .await
+        .ok()?
+        .ok()?;
+    if !response.status().is_success() {
+        return Some(false);
+    }
+    Some(
+        response
+            .json::<Value>()
+            .await
+            .is_ok_and(|listed| listed.get("data").is_some_and(Value::is_array)),
+    )
 }
 
 fn refused_key(has_key: bool) -> String {

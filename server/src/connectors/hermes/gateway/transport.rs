@@ -35,7 +35,7 @@ impl HermesGateway {
         recorder: Recorder,
         store: Arc<dyn Store>,
     ) -> Result<Arc<Self>, String> {
-        if target.starts_with("ws://") {
+        if target.starts_with("ws://") || target.starts_with("wss://") {
             return Self::connect(name, target, recorder, store).await;
         }
         let passed = PASSED_ENV
@@ -123,15 +123,23 @@ impl HermesGateway {
         let limits = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .max_message_size(Some(MAX_EVENT_BYTES))
             .max_frame_size(Some(MAX_EVENT_BYTES));
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(limits), false)
-            .await
-            .map_err(|error| {
-                format!(
-                    "cannot connect to the Hermes gateway {name:?} at {}: {}",
-                    crate::connectors::reach::url_without_credentials(url),
-                    crate::connectors::reach::scrub_url(&error.to_string(), url)
-                )
-            })?;
+        let tls = if url.starts_with("wss://") {
+            Some(tokio_tungstenite::Connector::Rustls(tls_client().map_err(
+                |error| format!("cannot connect to the Hermes gateway {name:?}: {error}"),
+            )?))
+        } else {
+            None
+        };
+        let (socket, _) =
+            tokio_tungstenite::connect_async_tls_with_config(url, Some(limits), false, tls)
+                .await
+                .map_err(|error| {
+                    format!(
+                        "cannot connect to the Hermes gateway {name:?} at {}: {}",
+                        crate::connectors::reach::url_without_credentials(url),
+                        crate::connectors::reach::scrub_url(&error.to_string(), url)
+                    )
+                })?;
         let (mut sink, mut stream) = socket.split();
         let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);
         tokio::spawn(async move {
@@ -159,4 +167,28 @@ impl HermesGateway {
         });
         Ok(Self::start(name, out, incoming, None, recorder, store))
     }
+}
+
+/// TLS for `wss://` gateways: the system's trusted certificates (or those `SSL_CERT_FILE`
+/// / `SSL_CERT_DIR` name), the ring provider the rest of the server uses.
+fn tls_client() -> Result<Arc<rustls::ClientConfig>, String> {
+    let mut roots = rustls::RootCertStore::empty();
+    let found = rustls_native_certs::load_native_certs();
+    for certificate in found.certs {
+        // A certificate the store cannot take is skipped, as a browser would skip it.
+        let _ = roots.add(certificate);
+    }
+    if roots.is_empty() {
+        return Err(format!(
+            "no trusted certificates were found for wss:// ({} errors reading them)",
+            found.errors.len()
+        ));
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|error| error.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
 }

@@ -2,6 +2,8 @@
 //! between exclusive sequence cursors. Read-only: it never calls an agent, never re-runs a
 //! tool and never answers an ask.
 
+mod ksadk;
+
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -32,7 +34,15 @@ pub enum ReplayError {
     },
     #[error("give a run or thread id, or --file PATH")]
     NothingToReplay,
+    #[error("KsADK session record: {0}")]
+    Record(#[from] app::protocol::ksadk_record::RecordError),
+    #[error("asking the KsADK runtime at {url} failed: {error}")]
+    Runtime { url: String, error: String },
+    #[error("the KsADK runtime has no events for session {0:?}")]
+    EmptySession(String),
 }
+
+pub use self::ksadk::Source as KsAdkSource;
 
 /// What to replay and how to show it.
 pub struct Request {
@@ -44,6 +54,8 @@ pub struct Request {
     pub database_url: String,
     pub tenant: String,
     pub show_reasoning: bool,
+    /// Read the target, a KsADK session, from this runtime instead of the store.
+    pub ksadk: Option<KsAdkSource>,
 }
 
 /// One replayed run: its events within the cursors, their view, and the raw upstream
@@ -66,10 +78,17 @@ pub async fn run(request: Request) -> Result<String, ReplayError> {
     let policy = ViewPolicy {
         show_reasoning: request.show_reasoning,
     };
-    let replayed = match (&request.file, &request.target) {
-        (Some(path), _) => vec![replay_file(path, &request, policy)?],
-        (None, Some(target)) => replay_stored(target, &request, policy).await?,
-        (None, None) => return Err(ReplayError::NothingToReplay),
+    let replayed = match (&request.file, &request.target, &request.ksadk) {
+        (Some(path), _, _) => replay_file(path, &request, policy)?,
+        (None, _, Some(source)) => {
+            let rows = ksadk::fetch(source, request.after, request.before).await?;
+            if rows.is_empty() && request.after == 0 && request.before.is_none() {
+                return Err(ReplayError::EmptySession(source.session_id.clone()));
+            }
+            ksadk::replay(rows, &source.session_id, &request, policy)
+        }
+        (None, Some(target), None) => replay_stored(target, &request, policy).await?,
+        (None, None, None) => return Err(ReplayError::NothingToReplay),
     };
     Ok(match request.format {
         Format::Json => render_json(&replayed),
@@ -90,11 +109,20 @@ fn replay_file(
     path: &PathBuf,
     request: &Request,
     policy: ViewPolicy,
-) -> Result<Replayed, ReplayError> {
+) -> Result<Vec<Replayed>, ReplayError> {
     let bytes = std::fs::read(path).map_err(|error| ReplayError::File {
         path: path.clone(),
         error,
     })?;
+    if app::protocol::ksadk_record::is_record(&bytes) {
+        let page = app::protocol::ksadk_record::read_page(&bytes)?;
+        return Ok(ksadk::replay(
+            page.rows,
+            &path.display().to_string(),
+            request,
+            policy,
+        ));
+    }
     // A recorded RunAgentInput beside the stream tells which calls came from earlier runs.
     let stem = path
         .file_stem()
@@ -112,12 +140,12 @@ fn replay_file(
         request.after,
         request.before,
     );
-    Ok(Replayed {
+    Ok(vec![Replayed {
         run_id: path.display().to_string(),
         view: RunView::from_events(policy, &events),
         extras: unprojected(&events, raw),
         events,
-    })
+    }])
 }
 
 /// The upstream events of a recorded file, numbered as the adapters number them.
