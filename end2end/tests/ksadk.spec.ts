@@ -43,8 +43,7 @@ test('a KsADK rejection carries the reason the operator gave', async ({ page }) 
   const reason = card.getByRole('textbox', { name: 'Why not? The agent receives this.' });
   await reason.fill('keep it until Friday');
   await card.getByRole('button', { name: 'Send denial' }).click();
-  await expect(
-    timeline(page).getByText('User rejected the tool call for `delete_file` with reason: keep it until Friday'),
-  ).toBeVisible();
+  // (The model's answer is markdown: the tool's name is code.)
+  await expect(timeline(page).getByText(/with reason: keep it until Friday$/)).toBeVisible();
   await expect(timeline(page).locator('[data-receipt][data-outcome="denied"]')).toBeVisible();
 });

@@ -84,6 +84,8 @@ test('a destructive command is never offered "always", and its heading does not 
   await startScenario(page, 'approve', 'demo-hermes');
   const card = askLane(page).getByRole('dialog', { name: 'Run this command?' });
   await expect(card.locator('pre.command')).toHaveText('rm -rf build/');
+  // The gateway denies it after 60 s: the card counts that down.
+  await expect(card.getByText(/^This ask expires in \d+ s\.$/)).toBeVisible();
   await expect(card.getByText('recursive delete')).toHaveCount(1);
   await card.getByText('More choices').click();
   await expect(card.getByRole('button', { name: 'Approve for session' })).toBeVisible();

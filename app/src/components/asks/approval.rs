@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use serde_json::json;
 
-use super::{Metadata, Sender, ToolCallBlock};
+use super::{AskDeadline, Metadata, Sender, ToolCallBlock};
 use crate::protocol::ask::Ask;
 
 /// The label tool-ui and Hermes use for an approval choice.
@@ -157,6 +157,7 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             <header class="ask-head">
                 <span class="ask-kind">{if ask.dangerous { "Approval · destructive" } else { "Approval" }}</span>
                 <h3 id=title_id>{heading(&ask)}</h3>
+                <AskDeadline at=ask.expires_at_ms />
             </header>
             <div id=description_id class="ask-body">
                 {ask.command.clone().map(|command| view! { <pre class="command"><code>{command}</code></pre> })}

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::{Sender, kind_label};
+use super::{AskDeadline, Sender, kind_label};
 use crate::components::code_diff::CodeDiff;
 use crate::protocol::ask::Ask;
 
@@ -15,6 +15,7 @@ pub(super) fn EditReview(ask: Ask, id: String, sender: Sender) -> impl IntoView 
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=format!("{id}-title")>{ask.title.clone()}</h3>
+                <AskDeadline at=ask.expires_at_ms />
             </header>
             {diff.map(|diff| view! { <CodeDiff patch=diff.patch filename=diff.filename /> })}
             <footer class="ask-actions">

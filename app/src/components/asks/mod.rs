@@ -187,7 +187,6 @@ pub fn AskCard(
             data-read-only=move || (!may_act.get()).then_some("true")>
             // A viewer sees the ask as it is, every control disabled, and why.
             <fieldset class="bare" disabled=move || !may_act.get()>{body}</fieldset>
-            {ask.expires_at_ms.map(|at| view! { <AskDeadline at /> })}
             {move || (!may_act.get()).then(|| view! {
                 <p class="ask-notice read-only" role="note">{crate::components::identity::VIEWER_NOTE}</p>
             })}
@@ -199,30 +198,32 @@ pub fn AskCard(
 /// How long the agent still waits for the answer, counted down each second; the ask
 /// closes as expired when it is over (the server closes it, and the card follows).
 #[component]
-fn AskDeadline(at: i64) -> impl IntoView {
-    let now = RwSignal::new(now_ms());
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    if let Ok(handle) = set_interval_with_handle(
-        move || {
-            now.try_set(now_ms());
-        },
-        std::time::Duration::from_secs(1),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
-    let left = move || at - now.get();
-    view! {
-        <p class="ask-deadline" class:urgent=move || left() < 15_000>
-            {move || {
-                let left = left();
-                if left > 0 {
-                    format!("This ask {}.", crate::when::time_left(left))
-                } else {
-                    "This ask has expired.".to_owned()
-                }
-            }}
-        </p>
-    }
+fn AskDeadline(at: Option<i64>) -> impl IntoView {
+    at.map(|at| {
+        let now = RwSignal::new(now_ms());
+        #[cfg(any(feature = "hydrate", feature = "csr"))]
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                now.try_set(now_ms());
+            },
+            std::time::Duration::from_secs(1),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+        let left = move || at - now.get();
+        view! {
+            <p class="ask-deadline" class:urgent=move || left() < 15_000>
+                {move || {
+                    let left = left();
+                    if left > 0 {
+                        format!("This ask {}.", crate::when::time_left(left))
+                    } else {
+                        "This ask has expired.".to_owned()
+                    }
+                }}
+            </p>
+        }
+    })
 }
 
 /// An ask takes focus as it arrives, unless the operator is typing or another ask
@@ -302,6 +303,7 @@ fn AskHead(ask: Ask, id: String) -> impl IntoView {
         <header class="ask-head">
             <span class="ask-kind">{kind_label(ask.kind)}</span>
             <h3 id=format!("{id}-title")>{ask.title}</h3>
+            <AskDeadline at=ask.expires_at_ms />
         </header>
         {ask.command.map(|command| view! { <pre class="command"><code>{command}</code></pre> })}
         {ask.tool.map(|tool| view! { <ToolCallBlock tool /> })}

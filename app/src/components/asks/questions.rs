@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use super::{Sender, kind_label};
+use super::{AskDeadline, Sender, kind_label};
 use crate::protocol::ask::Ask;
 
 /// Moves keyboard focus to an element, in the browser.
@@ -131,6 +131,7 @@ pub(super) fn OptionList(ask: Ask, id: String, sender: Sender) -> impl IntoView 
             <header class="ask-head">
                 <span class="ask-kind">{kind_label(ask.kind)}</span>
                 <h3 id=heading_label>{question.map(|q| q.text).unwrap_or_else(|| ask.title.clone())}</h3>
+                <AskDeadline at=ask.expires_at_ms />
             </header>
             <Choices id=id.clone() label_id choices selected on_submit=answer />
             <footer class="ask-actions">
@@ -242,6 +243,7 @@ pub(super) fn QuestionFlow(ask: Ask, id: String, sender: Sender) -> impl IntoVie
                         {move || format!("Question {} of {total}", step.get() + 1)}
                     </span>
                 })}
+                <AskDeadline at=ask.expires_at_ms />
             </header>
             {steps}
             <footer class="ask-actions">
