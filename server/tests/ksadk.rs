@@ -353,3 +353,31 @@ async fn a_base_url_given_without_v1_is_found_under_v1_and_said_once() {
         "probed, then listed"
     );
 }
+
+#[tokio::test]
+async fn a_base_not_found_while_the_runtime_was_down_is_looked_for_again() {
+    let port = common::free_port();
+    let origin = format!("http://127.0.0.1:{port}");
+    let api = Api::start(&[
+        "--openai",
+        &format!("ks={origin},api=responses"),
+        "--no-demo",
+    ])
+    .await;
+    let thread = api.thread(Some("ks")).await;
+    let run = api.say(&thread, "say hi [[scenario:text]]").await;
+    let down = api.settled(&run).await;
+    assert_eq!(down["run"]["status"], "failed", "{down}");
+
+    let runtime = ksadk::start_on(port).await;
+    let run = api.say(&thread, "say hi [[scenario:text]]").await;
+    let up = api.settled(&run).await;
+    assert_eq!(up["run"]["status"], "succeeded", "{up}");
+    assert!(
+        common::api::notices(&up["view"])
+            .concat()
+            .contains("The endpoint answers under /v1"),
+        "{up}"
+    );
+    assert_eq!(runtime.requests_to("/v1/responses").len(), 1);
+}

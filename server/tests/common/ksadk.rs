@@ -76,7 +76,20 @@ pub async fn start(approval: Approval) -> Runtime {
 }
 
 pub async fn start_listing(approval: Approval, listed: Listed) -> Runtime {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    serve(
+        TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        approval,
+        listed,
+    )
+}
+
+/// The runtime on `port`, which nothing answered on before.
+pub async fn start_on(port: u16) -> Runtime {
+    let listener = TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    serve(listener, Approval::First, Listed::AgUi)
+}
+
+fn serve(listener: TcpListener, approval: Approval, listed: Listed) -> Runtime {
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     let received = Arc::new(Mutex::new(Vec::new()));
     let answered = Arc::new(Mutex::new(HashSet::new()));
