@@ -314,3 +314,29 @@ fn an_interrupt_reviewing_two_calls_is_answered_with_two_decisions() {
         }
     );
 }
+
+#[test]
+fn a_chat_approval_asked_for_in_a_session_is_held_there() {
+    // The stream never names its session; the request that asked for it did.
+    let bytes = std::fs::read(repo_path(
+        "fixtures/peers/ksadk/24_chat_approval_stream.response.sse",
+    ))
+    .unwrap();
+    let mut normalizer = OpenAiNormalizer::new(OpenAiApi::Chat)
+        .in_session(Some("thread-7".into()))
+        .for_user(Some("agui-user".into()));
+    let mut drafts = Vec::new();
+    app::protocol::sse::normalize_body(&mut normalizer, &bytes, &mut drafts);
+    let view = project_drafts(drafts);
+    assert_eq!(view.status, RunStatus::Interrupted, "{:?}", view.failure);
+    match &view.asks[0].origin {
+        AskOrigin::OpenAiApproval {
+            ksadk: Some(interrupt),
+            ..
+        } => {
+            assert_eq!(interrupt.session_id.as_deref(), Some("thread-7"));
+            assert_eq!(interrupt.user.as_deref(), Some("agui-user"));
+        }
+        other => panic!("{other:?}"),
+    }
+}

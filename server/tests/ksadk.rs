@@ -284,6 +284,21 @@ async fn a_ksadk_runtime_listing_only_responses_is_asked_there_and_says_why() {
             .contains("lists no AG-UI"),
         "{shown}"
     );
+
+    // The thread is one of its sessions, which keeps the conversation: each turn names it
+    // and carries its new message alone.
+    let run = api.say(&thread, "again [[scenario:text]]").await;
+    assert_eq!(api.settled(&run).await["run"]["status"], "succeeded");
+    let posts = runtime.requests_to("/v1/responses");
+    assert_eq!(posts.len(), 2);
+    for post in &posts {
+        assert_eq!(post.body["session_id"], thread.as_str(), "{:?}", post.body);
+        assert!(post.body.get("user").is_none(), "{:?}", post.body);
+    }
+    assert_eq!(
+        posts[1].body["input"],
+        json!([{"role": "user", "content": "again [[scenario:text]]"}])
+    );
 }
 
 #[tokio::test]

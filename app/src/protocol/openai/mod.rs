@@ -112,6 +112,13 @@ impl OpenAiNormalizer {
         self
     }
 
+    /// A stream asked for in `session` of the runtime (KsADK): its interrupts are held
+    /// there unless the stream names another (its Chat stream never names one).
+    pub fn in_session(mut self, session: Option<String>) -> Self {
+        self.session_id = session;
+        self
+    }
+
     /// How many upstream events have been read.
     pub fn upstream_count(&self) -> u64 {
         self.next_upstream

@@ -263,6 +263,7 @@ pub fn chat_body(model: &str, conversation: &Conversation) -> Value {
             })
             .collect();
     }
+    in_session(&mut body, conversation);
     body
 }
 

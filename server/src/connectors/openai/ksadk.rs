@@ -132,38 +132,61 @@ fn answers<'a>(
     }))
 }
 
-/// A turn of a thread of KsADK's AG-UI side whose interrupt was answered on its Responses
-/// API: the AG-UI side still counts that run as active (0.8.5 refuses the thread's next
-/// AG-UI run, "thread … already has an active run"), so the thread goes on in the same
-/// session over the Responses API, which keeps the conversation: the new message alone.
-/// The first such turn says so. None for any other thread.
-pub fn session_turn(runs: &[RunRecord], turn: &Turn) -> Option<(Conversation, Vec<EventDraft>)> {
-    let answered_in_session = |run: &RunRecord| {
-        run.input.get("session_id").and_then(Value::as_str) == Some(turn.thread_id.as_str())
-            && run.input.get("user").and_then(Value::as_str) == Some(AGUI_USER)
+/// A turn of a KsADK thread, in the runtime's session that is the thread (`session_id` =
+/// the thread id, which KsADK takes as the caller's choice): the session keeps the
+/// conversation, so once every earlier turn went there the request carries the new message
+/// alone; a thread with turns sent otherwise sends its `history` once, to seed it. Over
+/// KsADK's AG-UI side the thread already is that session, and only a thread whose
+/// interrupt was answered on the Responses API goes on there: the AG-UI side still
+/// counts the answered run as active (0.8.5 refuses the thread's next AG-UI run, "thread
+/// … already has an active run"). None: the turn goes over AG-UI.
+pub fn session_turn(
+    runs: &[RunRecord],
+    turn: &Turn,
+    over_agui: bool,
+    history: Vec<Value>,
+) -> Option<(Conversation, Vec<EventDraft>)> {
+    let thread = turn.thread_id.as_str();
+    let in_session =
+        |run: &RunRecord| run.input.get("session_id").and_then(Value::as_str) == Some(thread);
+    let as_agui_user =
+        |run: &RunRecord| run.input.get("user").and_then(Value::as_str) == Some(AGUI_USER);
+    let earlier: Vec<&RunRecord> = runs.iter().filter(|run| run.id != turn.run_id).collect();
+    let mut first = vec![turn.user_message()];
+    let (user, held) = if over_agui {
+        if !earlier
+            .iter()
+            .any(|run| in_session(run) && as_agui_user(run))
+        {
+            return None;
+        }
+        let moved_just_now = earlier
+            .last()
+            .is_some_and(|last| in_session(last) && !last.input["ksadk_resumes"].is_null());
+        if moved_just_now {
+            first.push(console_notice(format!(
+                "KsADK's AG-UI side still holds this thread's answered interrupt and would refuse its next run, so the thread goes on over its Responses API, in session {thread}, which keeps the conversation"
+            )));
+        }
+        (Some(AGUI_USER.to_owned()), true)
+    } else {
+        let held = earlier.iter().all(|run| in_session(run));
+        if !held {
+            first.push(console_notice(format!(
+                "The thread's conversation goes to the runtime's session {thread} once, whole; later turns send their new message alone"
+            )));
+        }
+        (None, held)
     };
-    let first_time = runs
-        .iter()
-        .rev()
-        .find(|run| run.id != turn.run_id)
-        .is_some_and(|last| answered_in_session(last) && !last.input["ksadk_resumes"].is_null());
-    if !runs.iter().any(answered_in_session) {
-        return None;
-    }
+    let mut messages = if held { Vec::new() } else { history };
+    messages.push(turn.as_message());
     let conversation = Conversation {
-        messages: vec![turn.as_message()],
+        messages,
         instructions: super::instructions(&turn.context),
-        session_id: Some(turn.thread_id.clone()),
-        user: Some(AGUI_USER.to_owned()),
+        session_id: Some(thread.to_owned()),
+        user,
         ..Conversation::default()
     };
-    let mut first = vec![turn.user_message()];
-    if first_time {
-        first.push(console_notice(format!(
-            "KsADK's AG-UI side still holds this thread's answered interrupt and would refuse its next run, so the thread goes on over its Responses API, in session {}, which keeps the conversation",
-            turn.thread_id
-        )));
-    }
     Some((conversation, first))
 }
 
@@ -216,4 +239,76 @@ pub async fn answer(
             "the runtime answered with nothing: it no longer holds this approval (answered already?), and nothing was resumed",
         );
     sse_stream::read(host, tenant_id, run_id, url, response, &mut normalizer).await
+}
+
+#[cfg(test)]
+mod tests {
+    use app::protocol::status::RunStatus;
+    use serde_json::json;
+
+    use super::*;
+
+    fn run(id: &str, input: Value) -> RunRecord {
+        RunRecord {
+            id: id.into(),
+            tenant_id: "t".into(),
+            thread_id: "thread-1".into(),
+            agent: "ks".into(),
+            status: RunStatus::Succeeded,
+            input,
+            last_sequence: 0,
+            upstream_count: 0,
+            created_at_ms: 0,
+            finished_at_ms: None,
+        }
+    }
+
+    fn turn() -> Turn {
+        Turn {
+            tenant_id: "t".into(),
+            thread_id: "thread-1".into(),
+            run_id: "r3".into(),
+            message_id: "m3".into(),
+            text: "and now?".into(),
+            context: Default::default(),
+        }
+    }
+
+    fn history() -> Vec<Value> {
+        vec![json!({"id": "m1", "role": "user", "content": "hi"})]
+    }
+
+    #[test]
+    fn a_thread_whose_turns_all_went_to_its_session_sends_the_new_message_alone() {
+        let runs = [run("r1", json!({"session_id": "thread-1"}))];
+        let (conversation, first) = session_turn(&runs, &turn(), false, history()).unwrap();
+        assert_eq!(conversation.session_id.as_deref(), Some("thread-1"));
+        assert_eq!(conversation.messages, [turn().as_message()]);
+        assert_eq!(first.len(), 1, "no note");
+    }
+
+    #[test]
+    fn a_thread_with_turns_sent_otherwise_seeds_its_session_once_and_says_so() {
+        let runs = [run("r1", json!({"messages": []}))];
+        let (conversation, first) = session_turn(&runs, &turn(), false, history()).unwrap();
+        assert_eq!(conversation.messages.len(), 2);
+        assert_eq!(first.len(), 2, "the note");
+    }
+
+    #[test]
+    fn an_agui_thread_stays_on_agui_until_an_answer_went_to_its_session() {
+        let agui = [run("r1", json!({"threadId": "thread-1", "runId": "r1"}))];
+        assert!(session_turn(&agui, &turn(), true, Vec::new()).is_none());
+        let answered = [
+            agui[0].clone(),
+            run(
+                "r1.resume",
+                json!({"session_id": "thread-1", "user": AGUI_USER, "ksadk_resumes": [{}]}),
+            ),
+        ];
+        let (conversation, first) = session_turn(&answered, &turn(), true, Vec::new()).unwrap();
+        assert_eq!(conversation.user.as_deref(), Some(AGUI_USER));
+        assert_eq!(conversation.messages, [turn().as_message()]);
+        assert_eq!(first.len(), 2, "said the first time");
+    }
 }

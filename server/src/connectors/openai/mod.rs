@@ -191,12 +191,21 @@ impl Connector for OpenAiConnector {
 
     async fn prepare_turn(&self, host: &Arc<Host>, turn: &Turn) -> Result<Prepared, ApiError> {
         let agui = self.inner.agui(host).await;
-        if agui.is_some() && self.inner.runtime.is_ksadk() {
+        if self.inner.runtime.is_ksadk() {
             let runs = host
                 .store
                 .list_runs(&turn.tenant_id, &turn.thread_id)
                 .await?;
-            if let Some((conversation, first)) = ksadk::session_turn(&runs, turn) {
+            let history = match agui {
+                Some(_) => Vec::new(),
+                None => {
+                    let views = host.thread_views(&turn.tenant_id, &turn.thread_id).await?;
+                    messages_from_views(&views, Some(&turn.message_id))
+                }
+            };
+            if let Some((conversation, first)) =
+                ksadk::session_turn(&runs, turn, agui.is_some(), history)
+            {
                 return Ok(prepared(&conversation, first));
             }
         }
@@ -542,7 +551,9 @@ impl Inner {
             }
         }
         let response = sent.map_err(|error| negotiate::worded(error, api, bearer.is_some()))?;
-        let mut normalizer = OpenAiNormalizer::new(api);
+        let mut normalizer = OpenAiNormalizer::new(api)
+            .in_session(conversation.session_id.clone())
+            .for_user(conversation.user.clone());
         sse_stream::read(host, tenant_id, run_id, &url, response, &mut normalizer).await
     }
 }

@@ -265,7 +265,7 @@ impl Runtime {
             State::Plain if self.is_ksadk() => (
                 otherwise.0,
                 format!(
-                    "{}; KsADK's bootstrap (POST …{}) lists no AG-UI",
+                    "{}; KsADK's bootstrap (POST …{}) lists no AG-UI; each thread is one of its sessions, which keeps the conversation",
                     otherwise.1,
                     bootstrap::KSADK_BOOTSTRAP
                 ),
