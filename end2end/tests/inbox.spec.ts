@@ -155,3 +155,22 @@ test('running now shows a run in progress with its last activity, and Stop ends 
   const stopped = await (await page.request.get(`/api/v1/runs/${run}`)).json();
   expect(stopped.run.status).toBe('cancelled');
 });
+
+test('"Running now" counts a run started after the inbox was read, when the inbox is reached from the sidebar', async ({ page, baseURL }) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  await openHydrated(page, '/');
+  // The inbox is read now; the run starts well after, while this tab shows a thread.
+  await page.waitForTimeout(5_000);
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await startRun(page.request, 'long 1 30');
+  await page.waitForTimeout(3_000);
+  await page.getByRole('link', { name: /^Inbox/ }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const elapsed = page.locator('.running-item .elapsed').first();
+  await expect(elapsed).toHaveText(/^([2-9]|\d\d) s$/, { timeout: 2_000 });
+  const first = Number((await elapsed.textContent())?.split(' ')[0]);
+  await expect(elapsed).not.toHaveText(`${first} s`, { timeout: 3_000 });
+  await page.locator('.running-item').first().getByRole('button', { name: /^Stop the run/ }).click();
+});

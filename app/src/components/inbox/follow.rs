@@ -16,6 +16,7 @@ pub(super) fn start(
     loaded: Resource<Result<Inbox, ApiError>, Json>,
     live: RwSignal<Option<Inbox>>,
     connection: RwSignal<Connection>,
+    skew: RwSignal<Option<i64>>,
 ) {
     let source: StoredValue<Option<send_wrapper::SendWrapper<web_sys::EventSource>>> =
         StoredValue::new(None);
@@ -27,6 +28,7 @@ pub(super) fn start(
             old.close();
         }
         let cursor = inbox.cursor;
+        skew.set(Some(inbox.now_ms - js_sys::Date::now() as i64));
         live.set(Some(inbox));
         let opened = open(cursor, live, connection, move || {
             live.set(None);

@@ -29,6 +29,8 @@ pub struct TenantInbox {
     /// As it stands now, once the browser follows the live stream.
     live: RwSignal<Option<Inbox>>,
     pub connection: RwSignal<Connection>,
+    /// The server's clock less this browser's, measured as the inbox reached the browser.
+    pub skew: RwSignal<Option<i64>>,
 }
 
 impl TenantInbox {
@@ -70,10 +72,11 @@ pub fn provide_inbox() -> TenantInbox {
         loaded: Resource::new_with_options(|| (), |_| load_inbox(), false),
         live: RwSignal::new(None),
         connection: RwSignal::new(Connection::Idle),
+        skew: RwSignal::new(None),
     };
     provide_context(inbox);
     #[cfg(any(feature = "hydrate", feature = "csr"))]
-    follow::start(inbox.loaded, inbox.live, inbox.connection);
+    follow::start(inbox.loaded, inbox.live, inbox.connection, inbox.skew);
     inbox
 }
 
