@@ -164,7 +164,12 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         busy,
         problem,
     };
-    let discover = move || starter.discover(thread_id.get_value(), agent);
+    // Called from answers and sends that finish after the page may have been left.
+    let discover = move || {
+        if let Some(id) = thread_id.try_get_value() {
+            starter.discover(id, agent);
+        }
+    };
     discover_runs_from_elsewhere(thread_id, runs, discover);
     let send = move |text: String| {
         // Whoever sends wants to see what comes back.
@@ -176,23 +181,25 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         // message sent right after the choice can never reach the previous agent.
         let first = runs.with_untracked(Vec::is_empty);
         let first_agent = first.then(|| agent.get_untracked()).flatten();
+        // The page may be left while the message travels: its id is taken now.
+        let id = thread_id.get_value();
         spawn_local(async move {
             if let Some(name) = first_agent
-                && let Err(error) = bind_agent(thread_id.get_value(), name).await
+                && let Err(error) = bind_agent(id.clone(), name).await
             {
                 problem.try_set(Some(error.to_string()));
                 returned.try_set(Some(text));
                 busy.try_set(false);
                 return;
             }
-            match send_message(thread_id.get_value(), text.clone()).await {
+            match send_message(id.clone(), text.clone()).await {
                 Ok(summary) => {
                     starter.add(summary);
                     if agent.try_get_untracked().flatten().is_none() {
                         discover();
                     }
                     // The first message titles the thread (unless it was renamed).
-                    if first && let Ok(thread) = get_thread(thread_id.get_value()).await {
+                    if first && let Ok(thread) = get_thread(id).await {
                         title.try_set(thread.title);
                         if let Some(changed) = threads_changed {
                             changed.0.try_update(|n| *n += 1);
@@ -507,25 +514,30 @@ fn ThreadHeader(
             return;
         };
         let new_title = input.value();
+        let id = thread_id.get_value();
         spawn_local(async move {
-            match rename_thread(thread_id.get_value(), new_title).await {
+            // The page may have been left meanwhile: nothing below may panic on that.
+            match rename_thread(id, new_title).await {
                 Ok(thread) => {
-                    title.set(thread.title);
-                    editing.set(false);
-                    rename_problem.set(None);
+                    title.try_set(thread.title);
+                    editing.try_set(false);
+                    rename_problem.try_set(None);
                     if let Some(changed) = threads_changed {
-                        changed.0.update(|n| *n += 1);
+                        changed.0.try_update(|n| *n += 1);
                     }
                 }
-                Err(error) => rename_problem.set(Some(error.to_string())),
+                Err(error) => {
+                    rename_problem.try_set(Some(error.to_string()));
+                }
             }
         });
     };
     let choose_agent = move |event: leptos::ev::Event| {
         let name = event_target_value(&event);
         agent.set(Some(name.clone()));
+        let id = thread_id.get_value();
         spawn_local(async move {
-            if let Err(error) = bind_agent(thread_id.get_value(), name).await {
+            if let Err(error) = bind_agent(id, name).await {
                 rename_problem.try_set(Some(error.to_string()));
             }
         });
