@@ -484,3 +484,55 @@ fn a_view_read_back_from_json_finds_its_tool_calls_like_the_one_it_came_from() {
     assert_eq!(back.tool_call("c1"), view.tool_call("c1"));
     assert!(back.tool_call("nope").is_none());
 }
+
+fn placed(body: EventBody, sequence: u64, ts: i64) -> RunEvent {
+    let mut sequencer = app::protocol::channel::Sequencer::new(run_ref());
+    let mut event = sequencer.place(
+        app::protocol::channel::EventDraft::new(body, Some(ts), None),
+        ts,
+    );
+    event.sequence = sequence;
+    event
+}
+
+fn result_duration(view: &RunView) -> Option<u64> {
+    view.items.iter().find_map(|item| match &item.body {
+        ItemBody::ToolCall { result, .. } => result.as_ref().and_then(|result| result.duration_ms),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_tool_call_lasts_from_its_call_to_its_result_waits_on_the_operator_included() {
+    let started = placed(
+        EventBody::ToolCallStarted {
+            tool_call_id: "c1".into(),
+            name: "sudo_apt".into(),
+            parent_message_id: None,
+            summary: None,
+        },
+        1,
+        1_000,
+    );
+    // The agent reports its own 20 ms; the call waited 10 s for a password before it.
+    let result = |ts| {
+        placed(
+            EventBody::ToolResult {
+                tool_call_id: "c1".into(),
+                tool_name: Some("sudo_apt".into()),
+                content: json!("ok"),
+                is_error: false,
+                duration_ms: Some(20),
+            },
+            2,
+            ts,
+        )
+    };
+    let view = RunView::from_events(Default::default(), &[started, result(11_000)]);
+    assert_eq!(result_duration(&view), Some(10_000));
+
+    // A result whose call began in an earlier run knows no start here: it claims no
+    // measured "0 ms", only what the agent reported.
+    let resumed = RunView::from_events(Default::default(), &[result(11_000)]);
+    assert_eq!(result_duration(&resumed), Some(20));
+}

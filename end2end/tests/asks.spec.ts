@@ -102,11 +102,22 @@ test('an edit preview switches between unified and split and can be rejected or 
   await expect(unified).toBeVisible();
   await card.getByRole('button', { name: 'Reject' }).click();
   await expect(timeline(page).getByRole('status', { name: 'Rejected' })).toBeVisible();
+  // The call's row follows the outcome (not "done"), and the change reviewed stays in
+  // history under the receipt.
+  await expect(timeline(page).getByText('Left src/lib.rs unchanged.')).toBeVisible();
+  const row = timeline(page).locator('.tool-card[data-tool-call-id^="e-"]');
+  await expect(row).toHaveAttribute('data-status', 'declined');
+  await expect(row.locator('.tool-status')).toHaveText('declined');
+  const reviewed = timeline(page).locator('details.receipt-diff');
+  await reviewed.locator('summary').click();
+  await expect(reviewed).toContainText('format!("Hello, {name}!")');
 
   await startScenario(page, 'edit');
   card = askLane(page).getByRole('dialog', { name: 'Apply this edit to src/lib.rs?' });
   await card.getByRole('button', { name: 'Accept' }).click();
   await expect(timeline(page).getByRole('status', { name: 'Accepted' })).toBeVisible();
+  await expect(timeline(page).getByText('Applied the edit to src/lib.rs.')).toBeVisible();
+  await expect(timeline(page).locator('.tool-card[data-tool-call-id^="e-"]')).toHaveAttribute('data-status', 'done');
 });
 
 const reloadable: { words: string; ask: string; answer: (page: import('@playwright/test').Page) => Promise<void> }[] = [

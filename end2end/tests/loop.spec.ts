@@ -65,13 +65,22 @@ test('an approval offers one primary action, explains the wider scopes, and a de
   await expect(budget.getByRole('button', { name: 'Approve for session' })).toHaveCount(0);
   // The heading is said once: the body holds the command, not the title again.
   await expect(budget.getByText('Approve the budget?')).toHaveCount(1);
+  const date = lane.getByRole('dialog', { name: 'Confirm the date?' });
+  const dateBefore = await date.boundingBox();
   await budget.getByText('More choices').click();
   await expect(budget.getByRole('button', { name: 'Approve for session' })).toBeVisible();
   await expect(budget).toContainText('until this session ends');
   await expect(budget).toContainText('never ask again');
+  // A popover: opening it stretches no button and moves no card.
+  expect((await budget.getByRole('button', { name: 'Approve once' }).boundingBox())!.height).toBeLessThan(48);
+  expect((await date.boundingBox())!.y).toBe(dateBefore!.y);
+  // Esc closes it.
+  await page.keyboard.press('Escape');
+  await expect(budget.getByRole('button', { name: 'Approve for session' })).toBeHidden();
 
-  const date = lane.getByRole('dialog', { name: 'Confirm the date?' });
   await chooseMore(date, 'Deny with a reason…');
+  // The choice made, the menu is gone: only the reason form shows.
+  await expect(date.locator('.choice-list')).toBeHidden();
   const reason = date.getByRole('textbox', { name: 'Why not? The agent receives this.' });
   await expect(reason).toBeFocused();
   await reason.fill('book Friday instead');

@@ -18,6 +18,11 @@ pub struct ContinuedCalls(pub Memo<HashMap<String, Item>>);
 #[derive(Clone, Copy)]
 pub struct WaitingCalls(pub Memo<Vec<String>>);
 
+/// The calls an ask of the thread declined (an approval denied, an edit rejected): their
+/// row says so, whatever result the agent reported for them.
+#[derive(Clone, Copy)]
+pub struct DeclinedCalls(pub Memo<Vec<String>>);
+
 fn status_text(status: ToolStatus) -> (&'static str, &'static str) {
     match status {
         ToolStatus::Streaming => ("…", "streaming arguments"),
@@ -129,10 +134,12 @@ fn duration(ms: u64) -> String {
     }
 }
 
-/// The status and result a call shows: its own, or those a follow-up run brought.
+/// The status and result a call shows: its own, or those a follow-up run brought — that
+/// result lasting from this call (`started_ts`) to it when the follow-up could not tell.
 fn outcome(
     status: ToolStatus,
     result: Option<ToolResultView>,
+    started_ts: i64,
     later: Option<&Item>,
 ) -> (ToolStatus, Option<ToolResultView>) {
     let finished = matches!(status, ToolStatus::Done | ToolStatus::Failed);
@@ -141,7 +148,17 @@ fn outcome(
             status: later_status,
             result: later_result,
             ..
-        }) if !finished => (*later_status, later_result.clone()),
+        }) if !finished => {
+            let result = later_result.clone().map(|mut result| {
+                if result.duration_ms.is_none() {
+                    result.duration_ms = u64::try_from(result.ts - started_ts)
+                        .ok()
+                        .filter(|ms| *ms > 0);
+                }
+                result
+            });
+            (*later_status, result)
+        }
         _ => (status, result),
     }
 }
@@ -160,6 +177,7 @@ pub fn ToolCard(
         summary,
         progress,
         result,
+        started_ts,
         ..
     } = body
     else {
@@ -167,6 +185,7 @@ pub fn ToolCard(
     };
     let continued = use_context::<ContinuedCalls>();
     let waiting = use_context::<WaitingCalls>();
+    let declined = use_context::<DeclinedCalls>();
     if crate::projection::history::resumed_run(&run_id).is_some()
         && continued.is_some_and(|calls| {
             calls
@@ -179,17 +198,24 @@ pub fn ToolCard(
     let id = tool_call_id.clone();
     let shown = Signal::derive(move || {
         let later = continued.and_then(|calls| calls.0.with(|calls| calls.get(&id).cloned()));
-        outcome(status, result.clone(), later.as_ref())
+        outcome(status, result.clone(), started_ts, later.as_ref())
     });
     let id = tool_call_id.clone();
     let for_you = Signal::derive(move || {
         waiting.is_some_and(|calls| calls.0.with(|calls| calls.contains(&id)))
     });
-    // What the card says of its state: an ask about the call makes it wait for you.
+    let id = tool_call_id.clone();
+    let was_declined = Signal::derive(move || {
+        declined.is_some_and(|calls| calls.0.with(|calls| calls.contains(&id)))
+    });
+    // What the card says of its state: an ask about the call makes it wait for you; one
+    // that declined it says so, above the agent's own word on it.
     let label = move || {
         let (status, _) = shown.get();
         if for_you.get() && !matches!(status, ToolStatus::Done | ToolStatus::Failed) {
             ("⏸", "waiting for you")
+        } else if was_declined.get() && status != ToolStatus::Streaming {
+            ("⊘", "declined")
         } else {
             status_text(status)
         }

@@ -22,12 +22,12 @@ use crate::components::run_section::RunSection;
 use crate::components::scroll_port::{JumpToLatest, ScrollPort};
 use crate::components::sidebar::ThreadsChanged;
 use crate::components::timeline::{RepeatedMessages, RetryableRun, Selection};
-use crate::components::tool_card::{ContinuedCalls, ExpandedRows, WaitingCalls};
+use crate::components::tool_card::{ContinuedCalls, DeclinedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
 use crate::model::{AnswerOutcome, ThreadPage as ThreadData};
 use crate::projection::{ItemBody, RunView};
-use crate::protocol::ask::Ask;
+use crate::protocol::ask::{Ask, Outcome};
 use crate::protocol::status::RunStatus;
 
 #[component]
@@ -364,6 +364,22 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         })
     });
     provide_context(WaitingCalls(waiting));
+    let declined = Memo::new(move |_| {
+        runs.with(|list| {
+            list.iter()
+                .flat_map(|run| {
+                    run.view.with(|view| {
+                        view.asks
+                            .iter()
+                            .filter(|ask| ask.state.outcome() == Outcome::Denied)
+                            .filter_map(|ask| ask.tool_call_id.clone())
+                            .collect::<Vec<String>>()
+                    })
+                })
+                .collect::<Vec<String>>()
+        })
+    });
+    provide_context(DeclinedCalls(declined));
     provide_context(ExpandedRows(RwSignal::new(Default::default())));
     // Text typed in the composer as the answer to the waiting free-text question.
     let reply = move |(run_id, ask, text): (String, Ask, String)| {

@@ -74,6 +74,12 @@ impl RunView {
                 duration_ms,
             } => {
                 let name = tool_name.as_deref().unwrap_or("unknown");
+                // A call begun in an earlier run (a resume's result) has no start here.
+                let began_here = self
+                    .index
+                    .items
+                    .get(&self.items, Keyed::Tool, tool_call_id)
+                    .is_some();
                 let position = self.tool_item(event, tool_call_id, name);
                 if let ItemBody::ToolCall {
                     status,
@@ -87,11 +93,16 @@ impl RunView {
                     } else {
                         ToolStatus::Done
                     };
-                    let measured = u64::try_from(event.ts - *started_ts).ok();
+                    // From call to result, the operator's wait on an ask about it included;
+                    // what the agent reports (the tool's own time) when no clock tells.
+                    let measured = began_here
+                        .then(|| u64::try_from(event.ts - *started_ts).ok())
+                        .flatten()
+                        .filter(|ms| *ms > 0);
                     *result = Some(ToolResultView {
                         content: content.clone(),
                         is_error: *is_error,
-                        duration_ms: duration_ms.or(measured),
+                        duration_ms: measured.or(*duration_ms),
                         ts: event.ts,
                     });
                 }

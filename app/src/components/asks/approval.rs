@@ -71,6 +71,9 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
     });
     let wider: Vec<String> = approving.iter().skip(1).cloned().collect();
     let reasoning = RwSignal::new(false);
+    // The menu is a popover over what follows: it closes once a choice is made, on Esc
+    // and when focus leaves it.
+    let menu_open = RwSignal::new(false);
     let reason: NodeRef<leptos::html::Textarea> = NodeRef::new();
     let deny_with_reason = move || {
         let text = reason
@@ -100,14 +103,31 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             })
             .collect_view();
         view! {
-            <details class="choice-menu">
+            <details class="choice-menu" prop:open=move || menu_open.get()
+                on:toggle=move |event| {
+                    if let Some(open) = details_open(&event) {
+                        menu_open.set(open);
+                    }
+                }
+                on:keydown=move |event: leptos::ev::KeyboardEvent| {
+                    if event.key() == "Escape" && menu_open.get_untracked() {
+                        event.prevent_default();
+                        event.stop_propagation();
+                        menu_open.set(false);
+                    }
+                }
+                on:focusout=move |event: leptos::ev::FocusEvent| {
+                    if !focus_stays_inside(&event) {
+                        menu_open.set(false);
+                    }
+                }>
                 <summary class="button ghost">"More choices"</summary>
                 <ul class="choice-list">
                     {choices}
                     {with_reason.then(|| view! {
                         <li>
                             <button type="button" class="button ghost" disabled=move || sender.sending.get()
-                                on:click=move |_| reasoning.set(true)>"Deny with a reason…"</button>
+                                on:click=move |_| { menu_open.set(false); reasoning.set(true); }>"Deny with a reason…"</button>
                             <span class="muted">"The agent reads your reason and can try another way."</span>
                         </li>
                     })}
@@ -176,5 +196,45 @@ pub(super) fn ApprovalCard(ask: Ask, id: String, sender: Sender) -> impl IntoVie
             </footer>
             {reason_form}
         </article>
+    }
+}
+
+/// Whether focus moves to another element inside the element the event is on.
+fn focus_stays_inside(event: &leptos::ev::FocusEvent) -> bool {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        let Some(container) = event
+            .current_target()
+            .and_then(|target| target.dyn_into::<web_sys::Node>().ok())
+        else {
+            return false;
+        };
+        event
+            .related_target()
+            .and_then(|target| target.dyn_into::<web_sys::Node>().ok())
+            .is_some_and(|next| container.contains(Some(&next)))
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        let _ = event;
+        false
+    }
+}
+
+/// Whether the `<details>` a `toggle` event is on is now open.
+fn details_open(event: &leptos::ev::Event) -> Option<bool> {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+            .map(|details| details.open())
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        let _ = event;
+        None
     }
 }

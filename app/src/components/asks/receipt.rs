@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::components::code_diff::CodeDiff;
 use crate::protocol::ask::{Ask, AskState, Outcome};
 
 /// The sign each outcome is shown with (the word beside it carries the meaning).
@@ -47,6 +48,15 @@ pub fn AskReceipt(ask: Ask) -> impl IntoView {
         AskState::Cancelled { .. } => "Cancelled".to_owned(),
         AskState::Pending => "Waiting".to_owned(),
     };
+    // The change reviewed stays in history under its receipt, folded.
+    let reviewed = ask.diff.clone().map(|diff| {
+        view! {
+            <details class="receipt-diff">
+                <summary>"The change reviewed"</summary>
+                <CodeDiff patch=diff.patch filename=diff.filename />
+            </details>
+        }
+    });
     view! {
         <div class="receipt" data-receipt="true" data-state=ask.state.label() data-outcome=outcome.as_str() role="status"
             aria-label=label title=hover>
@@ -56,5 +66,6 @@ pub fn AskReceipt(ask: Ask) -> impl IntoView {
             {actor.map(|actor| view! { <span class="receipt-actor muted">" · " {actor}</span> })}
             {at.map(|at| view! { <time class="visually-hidden" datetime=at.clone()>{crate::when::readable(&at)}</time> })}
         </div>
+        {reviewed}
     }
 }
