@@ -72,3 +72,29 @@ pub fn message_texts(view: &RunView) -> Vec<String> {
         })
         .collect()
 }
+
+/// Each tool call of a view: its name, status and result content.
+pub fn tool_calls(
+    view: &RunView,
+) -> Vec<(
+    String,
+    app::projection::ToolStatus,
+    Option<serde_json::Value>,
+)> {
+    view.items
+        .iter()
+        .filter_map(|item| match &item.body {
+            ItemBody::ToolCall {
+                name,
+                status,
+                result,
+                ..
+            } => Some((
+                name.clone(),
+                *status,
+                result.as_ref().map(|r| r.content.clone()),
+            )),
+            _ => None,
+        })
+        .collect()
+}

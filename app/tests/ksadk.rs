@@ -7,7 +7,7 @@
 
 mod common;
 
-use app::projection::{ItemBody, RunStatus, RunView, ToolStatus};
+use app::projection::{RunStatus, RunView, ToolStatus};
 use app::protocol::ask::{AskKind, AskOrigin, KsAdkInterrupt};
 use app::protocol::openai::ksadk::resume_item;
 use app::protocol::openai::{OpenAiApi, OpenAiNormalizer};
@@ -27,25 +27,6 @@ fn sent(name: &str) -> Value {
     )))
     .unwrap();
     serde_json::from_slice::<Value>(&bytes).unwrap()["body"].clone()
-}
-
-fn tool_calls(view: &RunView) -> Vec<(String, ToolStatus, Option<Value>)> {
-    view.items
-        .iter()
-        .filter_map(|item| match &item.body {
-            ItemBody::ToolCall {
-                name,
-                status,
-                result,
-                ..
-            } => Some((
-                name.clone(),
-                *status,
-                result.as_ref().map(|r| r.content.clone()),
-            )),
-            _ => None,
-        })
-        .collect()
 }
 
 fn final_text(view: &RunView) -> String {

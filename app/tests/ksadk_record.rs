@@ -12,7 +12,7 @@ use app::protocol::ask::{AskOrigin, AskState};
 use app::protocol::channel::{EventBody, Role, RunEvent, RunRef};
 use app::protocol::ksadk_record::{RecordError, is_record, read_page, runs_of, seq_of};
 use app::protocol::recorded::place_all;
-use common::repo_path;
+use common::{repo_path, tool_calls};
 use serde_json::{Value, json};
 
 fn rows(name: &str) -> Vec<Value> {
@@ -44,25 +44,6 @@ fn user_texts(view: &RunView) -> Vec<String> {
                 text,
                 ..
             } => Some(text.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn tool_calls(view: &RunView) -> Vec<(String, ToolStatus, Option<Value>)> {
-    view.items
-        .iter()
-        .filter_map(|item| match &item.body {
-            ItemBody::ToolCall {
-                name,
-                status,
-                result,
-                ..
-            } => Some((
-                name.clone(),
-                *status,
-                result.as_ref().map(|r| r.content.clone()),
-            )),
             _ => None,
         })
         .collect()

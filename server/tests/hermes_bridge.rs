@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use common::TestServer;
 use common::bridge::{Bridge, final_text};
 use serde_json::json;
@@ -215,20 +213,7 @@ async fn an_inline_diff_from_the_gateway_becomes_an_edit() {
 
 #[tokio::test]
 async fn a_gateway_over_websocket_is_driven_the_same_way() {
-    let port = common::free_port();
-    let mut gateway = std::process::Command::new(common::BIN)
-        .args(["demo-gateway", "--ws", "--port", &port.to_string()])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the WebSocket gateway did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (port, mut gateway) = common::ws_demo_gateway();
     let dir = tempfile::tempdir().unwrap();
     let target = format!("wsdemo=ws://127.0.0.1:{port}/api/ws");
     let server = TestServer::start_with(&dir.path().join("data"), &["--hermes", &target]).await;

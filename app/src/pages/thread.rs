@@ -10,7 +10,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use super::thread_archive::ArchiveButton;
-use super::thread_runs::{RunStarter, discover_runs_from_elsewhere, signals};
+use super::thread_runs::{RunStarter, discover_runs_from_elsewhere, provide_call_states, signals};
 use crate::api::{
     answer_ask, bind_agent, cancel_run, get_thread, load_thread_page, rename_thread, retry_run,
     send_message, send_surface_action,
@@ -22,12 +22,11 @@ use crate::components::run_section::RunSection;
 use crate::components::scroll_port::{JumpToLatest, ScrollPort};
 use crate::components::sidebar::ThreadsChanged;
 use crate::components::timeline::{RepeatedMessages, RetryableRun, Selection};
-use crate::components::tool_card::{ContinuedCalls, DeclinedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
 use crate::model::{AnswerOutcome, ThreadPage as ThreadData};
-use crate::projection::{ItemBody, RunView};
-use crate::protocol::ask::{Ask, Outcome};
+use crate::projection::RunView;
+use crate::protocol::ask::Ask;
 use crate::protocol::status::RunStatus;
 
 #[component]
@@ -326,61 +325,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         })
     });
     let first_pending = Signal::derive(move || pending.with(|list| list.first().cloned()));
-    // One card per tool call across the thread: results a follow-up run brought for calls
-    // its paused run started are shown on the paused run's cards.
-    let continued = Memo::new(move |_| {
-        runs.with(|runs| {
-            let mut calls = std::collections::HashMap::new();
-            for run in runs {
-                let id = run.summary.with(|summary| summary.id.clone());
-                let Some(paused_id) = crate::projection::history::resumed_run(&id) else {
-                    continue;
-                };
-                let Some(paused) = runs
-                    .iter()
-                    .find(|other| other.summary.with(|summary| summary.id == paused_id))
-                else {
-                    continue;
-                };
-                run.view.with(|follow_up| {
-                    paused.view.with(|paused| {
-                        for item in crate::projection::history::continued_calls(follow_up, paused) {
-                            if let ItemBody::ToolCall { tool_call_id, .. } = &item.body {
-                                calls.insert(tool_call_id.clone(), item.clone());
-                            }
-                        }
-                    })
-                });
-            }
-            calls
-        })
-    });
-    provide_context(ContinuedCalls(continued));
-    let waiting = Memo::new(move |_| {
-        pending.with(|list| {
-            list.iter()
-                .filter_map(|(_, ask)| ask.tool_call_id.clone())
-                .collect::<Vec<String>>()
-        })
-    });
-    provide_context(WaitingCalls(waiting));
-    let declined = Memo::new(move |_| {
-        runs.with(|list| {
-            list.iter()
-                .flat_map(|run| {
-                    run.view.with(|view| {
-                        view.asks
-                            .iter()
-                            .filter(|ask| ask.state.outcome() == Outcome::Denied)
-                            .filter_map(|ask| ask.tool_call_id.clone())
-                            .collect::<Vec<String>>()
-                    })
-                })
-                .collect::<Vec<String>>()
-        })
-    });
-    provide_context(DeclinedCalls(declined));
-    provide_context(ExpandedRows(RwSignal::new(Default::default())));
+    provide_call_states(runs, pending);
     // Text typed in the composer as the answer to the waiting free-text question.
     let reply = move |(run_id, ask, text): (String, Ask, String)| {
         let Some(envelope) = crate::components::asks::free_text_receipt(&ask, &text) else {

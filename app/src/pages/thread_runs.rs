@@ -7,10 +7,12 @@ use leptos::task::spawn_local;
 use crate::api::load_thread_page;
 use crate::components::context_pane::RunSignals;
 use crate::components::scroll_port::ScrollPort;
+use crate::components::tool_card::{ContinuedCalls, DeclinedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
 use crate::model::RunSummary;
-use crate::projection::{RunView, ViewPolicy};
+use crate::projection::{ItemBody, RunView, ViewPolicy};
+use crate::protocol::ask::{Ask, Outcome};
 
 pub(super) fn signals(summary: RunSummary, view: RunView) -> RunSignals {
     RunSignals {
@@ -174,4 +176,69 @@ pub fn discover_runs_from_elsewhere(
             discover();
         }
     });
+}
+
+/// What every tool card of the thread reads besides its own run: the results follow-up
+/// runs brought for calls their paused runs started (one card per call across the
+/// thread), the calls a pending ask waits on, the calls an ask declined, and the rows
+/// the operator opened.
+pub(super) fn provide_call_states(
+    runs: RwSignal<Vec<RunSignals>>,
+    pending: Memo<Vec<(String, Ask)>>,
+) {
+    // One card per tool call across the thread: results a follow-up run brought for calls
+    // its paused run started are shown on the paused run's cards.
+    let continued = Memo::new(move |_| {
+        runs.with(|runs| {
+            let mut calls = std::collections::HashMap::new();
+            for run in runs {
+                let id = run.summary.with(|summary| summary.id.clone());
+                let Some(paused_id) = crate::projection::history::resumed_run(&id) else {
+                    continue;
+                };
+                let Some(paused) = runs
+                    .iter()
+                    .find(|other| other.summary.with(|summary| summary.id == paused_id))
+                else {
+                    continue;
+                };
+                run.view.with(|follow_up| {
+                    paused.view.with(|paused| {
+                        for item in crate::projection::history::continued_calls(follow_up, paused) {
+                            if let ItemBody::ToolCall { tool_call_id, .. } = &item.body {
+                                calls.insert(tool_call_id.clone(), item.clone());
+                            }
+                        }
+                    })
+                });
+            }
+            calls
+        })
+    });
+    provide_context(ContinuedCalls(continued));
+    let waiting = Memo::new(move |_| {
+        pending.with(|list| {
+            list.iter()
+                .filter_map(|(_, ask)| ask.tool_call_id.clone())
+                .collect::<Vec<String>>()
+        })
+    });
+    provide_context(WaitingCalls(waiting));
+    let declined = Memo::new(move |_| {
+        runs.with(|list| {
+            list.iter()
+                .flat_map(|run| {
+                    run.view.with(|view| {
+                        view.asks
+                            .iter()
+                            .filter(|ask| ask.state.outcome() == Outcome::Denied)
+                            .filter_map(|ask| ask.tool_call_id.clone())
+                            .collect::<Vec<String>>()
+                    })
+                })
+                .collect::<Vec<String>>()
+        })
+    });
+    provide_context(DeclinedCalls(declined));
+    provide_context(ExpandedRows(RwSignal::new(Default::default())));
 }

@@ -7,6 +7,7 @@
 //! answered once with its `ksadk_resume` item, and a second answer gets the empty 200
 //! KsADK sends. Like every demo route it answers only to the demo key.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -52,7 +53,7 @@ const REJECTED: &str = recorded!("19_responses_approval2_reject_stream.response.
 struct Held {
     /// Interrupts not yet answered, with their session, oldest first.
     interrupts: Arc<Mutex<Vec<(String, String)>>>,
-    numbered: Arc<Mutex<u64>>,
+    numbered: Arc<AtomicU64>,
 }
 
 /// The routes, to be mounted under `/demo`.
@@ -135,13 +136,7 @@ async fn responses(State(held): State<Held>, body: Bytes) -> Response {
 impl Held {
     /// A new session holding a new interrupt.
     fn open(&self) -> (String, String) {
-        let number = match self.numbered.lock() {
-            Ok(mut numbered) => {
-                *numbered += 1;
-                *numbered
-            }
-            Err(_) => 0,
-        };
+        let number = self.numbered.fetch_add(1, Ordering::Relaxed) + 1;
         let session = format!("sess-demo{number:011x}");
         let interrupt = format!("{:032x}", uuid::Uuid::new_v4().as_u128());
         if let Ok(mut interrupts) = self.interrupts.lock() {

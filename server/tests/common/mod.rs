@@ -563,3 +563,23 @@ impl Pause {
             .expect("the release is written");
     }
 }
+
+/// `agent-os demo-gateway --ws` on a free loopback port, once it listens: the port and
+/// the process.
+pub fn ws_demo_gateway() -> (u16, Child) {
+    let port = free_port();
+    let gateway = Command::new(BIN)
+        .args(["demo-gateway", "--ws", "--port", &port.to_string()])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the demo gateway starts");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the WebSocket gateway did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (port, gateway)
+}
