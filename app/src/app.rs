@@ -181,10 +181,12 @@ fn Workspace(children: Children) -> impl IntoView {
             data-sidebar=move || if layout.sidebar_open.get() { "open" } else { "collapsed" }
             data-context=move || if layout.context_open.get() { "open" } else { "collapsed" }
             data-drawer=move || if layout.drawer_open.get() { "open" } else { "closed" }
+            data-sheet=move || if layout.sheet_open.get() { "open" } else { "closed" }
             on:keydown=move |event: leptos::ev::KeyboardEvent| {
-                // Esc closes the drawer of a narrow screen, wherever focus is.
-                if event.key() == "Escape" && layout.drawer_open.get_untracked() {
+                // Esc closes the drawer or the sheet of a narrow screen, wherever focus is.
+                if event.key() == "Escape" {
                     layout.drawer_open.set(false);
+                    layout.sheet_open.set(false);
                 }
             }>
             <NarrowBar />

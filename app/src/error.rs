@@ -65,6 +65,94 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// What the console tells its operator: what happened and what to do, in words. The
+    /// wire message (with its ids, for API clients and logs) is kept only where it already
+    /// says what to do, without the ids.
+    pub fn say(&self) -> String {
+        let fixed = match self {
+            ApiError::Transport(_) => {
+                "The console could not reach the server. Check the connection and try again; \
+                 what you typed is still here."
+            }
+            ApiError::Unauthorized(_) => "Your session has ended. Sign in again to go on.",
+            ApiError::Forbidden(_) => {
+                "Your role in this tenant does not allow this. An owner can change your role."
+            }
+            ApiError::TooManyRequests(_) => {
+                "Too many requests just now. Wait a moment and try again."
+            }
+            ApiError::RequestTimeout(_) => "The request took too long to arrive. Try again.",
+            ApiError::PayloadTooLarge(_) => "That is too large to send. Shorten it and try again.",
+            ApiError::UnsupportedMediaType(_) | ApiError::MethodNotAllowed(_) => {
+                "The console sent a request the server does not take. Reload the page and try again."
+            }
+            ApiError::Storage(_) | ApiError::Internal(_) => {
+                "Something went wrong on the server. Try again; if it keeps happening, the \
+                 server's log says why."
+            }
+            ApiError::BadRequest(message)
+            | ApiError::NotFound(message)
+            | ApiError::Conflict(message) => return sentence(&without_ids(message)),
+        };
+        fixed.to_owned()
+    }
+}
+
+/// `run "0b6e…" is waiting` → `this run is waiting`: an id means nothing to a person.
+fn without_ids(message: &str) -> String {
+    const NOUNS: [&str; 8] = [
+        "run",
+        "thread",
+        "ask",
+        "note",
+        "project",
+        "memory entry",
+        "agent",
+        "entry",
+    ];
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    'scan: while !rest.is_empty() {
+        for noun in NOUNS {
+            if let Some(after) = rest.strip_prefix(noun).and_then(|r| r.strip_prefix(" \""))
+                && let Some(end) = after.find('"')
+                && looks_like_id(&after[..end])
+                && (out.is_empty() || out.ends_with([' ', '(', ':']))
+            {
+                out.push_str("this ");
+                out.push_str(noun);
+                rest = &after[end + 1..];
+                continue 'scan;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+/// Machine ids: long runs of hex and dashes, or words joined by dashes and digits.
+fn looks_like_id(text: &str) -> bool {
+    text.len() >= 8 && !text.contains(' ') && text.chars().filter(char::is_ascii_digit).count() >= 2
+}
+
+/// Capital first letter, full stop at the end.
+fn sentence(text: &str) -> String {
+    let mut chars = text.trim().chars();
+    let mut out: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    if !out.is_empty() && !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
 #[cfg(feature = "ui")]
 impl leptos::server_fn::error::FromServerFnError for ApiError {
     type Encoder = leptos::server_fn::codec::JsonEncoding;
@@ -111,6 +199,39 @@ mod tests {
             r#"{"kind":"not_found","message":"thread \"t-9\" does not exist"}"#
         );
         assert_eq!(serde_json::from_str::<ApiError>(&wire).unwrap(), error);
+    }
+
+    #[test]
+    fn an_operator_is_told_what_happened_and_what_to_do_without_ids_or_transport_detail() {
+        let lost = ApiError::Transport(
+            "error reaching server to call server function: TypeError: Failed to fetch".into(),
+        );
+        assert!(
+            lost.say()
+                .starts_with("The console could not reach the server.")
+        );
+        assert!(!lost.say().contains("TypeError"));
+        let waiting = ApiError::Conflict(
+            "run \"0b6e2c1a-55f4-4c8e-9d1e-2f0c3a4b5c6d\" is waiting for answers: answer its \
+             asks, or send a new message in their place"
+                .into(),
+        );
+        assert_eq!(
+            waiting.say(),
+            "This run is waiting for answers: answer its asks, or send a new message in their place."
+        );
+        let viewer =
+            ApiError::Forbidden("your role in \"acme\" is viewer; this needs operator".into());
+        assert!(!viewer.say().contains("acme"));
+        assert!(viewer.say().contains("An owner can change your role"));
+        // A name a person chose is not an id: it stays.
+        let named = ApiError::Conflict("name: there is a project named \"Q3 plan\" already".into());
+        assert_eq!(
+            named.say(),
+            "Name: there is a project named \"Q3 plan\" already."
+        );
+        let internal = ApiError::Storage("database is locked (code 5) at /var/lib/x".into());
+        assert!(!internal.say().contains("/var/lib"));
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub mod live;
 pub mod markdown;
 pub mod memory;
 pub mod model;
+pub mod output;
 #[cfg(feature = "ui")]
 pub mod pages;
 pub mod projection;

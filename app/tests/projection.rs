@@ -536,3 +536,67 @@ fn a_tool_call_lasts_from_its_call_to_its_result_waits_on_the_operator_included(
     let resumed = RunView::from_events(Default::default(), &[result(11_000)]);
     assert_eq!(result_duration(&resumed), Some(20));
 }
+
+fn artifact(data: Value, sequence: u64) -> RunEvent {
+    placed(
+        EventBody::Artifact {
+            artifact_id: "chart-1".into(),
+            artifact_kind: "chart".into(),
+            title: Some("Load".into()),
+            data,
+        },
+        sequence,
+        1_000 + sequence as i64,
+    )
+}
+
+#[test]
+fn an_artifact_sent_again_whole_keeps_its_earlier_versions_and_patches_change_the_current_one() {
+    let first = artifact(json!({"points": [1]}), 1);
+    let patch = placed(
+        EventBody::ArtifactPatched {
+            artifact_id: "chart-1".into(),
+            patch: json!([{"op": "add", "path": "/points/-", "value": 2}]),
+        },
+        2,
+        1_002,
+    );
+    let second = artifact(json!({"points": [1, 2, 3]}), 3);
+    let same_again = artifact(json!({"points": [1, 2, 3]}), 4);
+    let view = RunView::from_events(Default::default(), &[first, patch, second, same_again]);
+    let chart = view.artifact("chart-1").unwrap();
+    assert_eq!(chart.versions(), 2);
+    assert_eq!(chart.version(1), Some(&json!({"points": [1, 2]})));
+    assert_eq!(chart.version(2), Some(&json!({"points": [1, 2, 3]})));
+    assert_eq!(chart.version(3), None);
+    // One timeline entry, however often it is redrawn.
+    let entries = view
+        .items
+        .iter()
+        .filter(|item| matches!(item.body, ItemBody::Artifact { .. }))
+        .count();
+    assert_eq!(entries, 1);
+    // Read back from JSON as the page ships it: the versions come too.
+    let back: RunView = serde_json::from_value(serde_json::to_value(&view).unwrap()).unwrap();
+    assert_eq!(back.artifact("chart-1").unwrap().versions(), 2);
+}
+
+#[test]
+fn an_artifact_redrawn_without_end_keeps_a_bounded_number_of_versions() {
+    let events: Vec<RunEvent> = (1..=100)
+        .map(|n| artifact(json!({"points": [n]}), n))
+        .collect();
+    let view = RunView::from_events(Default::default(), &events);
+    let chart = view.artifact("chart-1").unwrap();
+    assert_eq!(chart.versions(), 100);
+    assert_eq!(
+        chart.earlier.len(),
+        app::projection::ArtifactView::MOST_VERSIONS_KEPT
+    );
+    // The oldest are gone and say so; the newest are there.
+    assert_eq!(chart.version(1), None);
+    assert_eq!(chart.version(100), Some(&json!({"points": [100]})));
+    assert_eq!(chart.version(99), Some(&json!({"points": [99]})));
+    assert_eq!(chart.version(80), Some(&json!({"points": [80]})));
+    assert_eq!(chart.version(79), None);
+}

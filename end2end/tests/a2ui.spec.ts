@@ -15,7 +15,7 @@ test('an A2UI form is filled from the keyboard, its action reaches the agent onc
   await startScenario(page, 'surface');
   const log = timeline(page);
   await expect(log.getByText('Here is the booking form.')).toBeVisible();
-  await log.getByRole('button', { name: /^Open a2ui_surface/ }).click();
+  await log.getByRole('button', { name: /^Open .* in the canvas$/ }).click();
   const surface = page.getByRole('region', { name: 'Surface booking' });
   await expect(surface.getByRole('heading', { name: 'Book a room for Ada' })).toBeVisible();
 
@@ -66,7 +66,7 @@ test('an A2UI form is filled from the keyboard, its action reaches the agent onc
   // on it, and nothing is sent again.
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
-  await log.getByRole('button', { name: /^Open a2ui_surface/ }).first().click();
+  await log.getByRole('button', { name: /^Open .* in the canvas$/ }).first().click();
   const again = page.getByRole('region', { name: 'Surface booking' });
   await expect(again.getByText('Booked the green room for Grace (6 people) at 2026-12-07T10:00.')).toBeVisible();
   await page.waitForTimeout(300);

@@ -94,3 +94,14 @@ export async function chooseMore(card: Locator, choice: string): Promise<void> {
   await card.getByText('More choices').click();
   await card.getByRole('button', { name: choice }).click();
 }
+
+/** The context pane with its folded "Agent and run" details opened. */
+export async function withRunDetails(page: Page): Promise<Locator> {
+  const context = page.getByRole('complementary', { name: 'Context' });
+  const details = context.locator('details.run-details');
+  await expect(details).toHaveCount(1);
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) {
+    await details.locator('summary').click();
+  }
+  return context;
+}

@@ -25,7 +25,7 @@ test('a hostile agent cannot run script, call out or break the page', async ({ p
   await expect(log.getByText('Hostile markdown')).toBeVisible();
   await expect(log.getByText('deep quote')).toBeVisible();
 
-  // Open every surface in the preview pane, one after another.
+  // Open every surface in the canvas, one after another.
   const openers = log.getByRole('button', { name: /^Open / });
   const count = await openers.count();
   expect(count).toBeGreaterThan(20);
@@ -75,10 +75,10 @@ test('a hostile agent cannot run script, call out or break the page', async ({ p
   expect(outbound).toEqual([]);
 
   // Invalid surfaces show why, with their JSON; the 10,001-row table is cut for display only.
-  await log.getByRole('button', { name: /^Open data_table/ }).last().click();
-  const context = page.getByRole('complementary', { name: 'Context' });
-  await expect(context.locator('[data-invalid="true"] .invalid-field')).toContainText('data');
-  await expect(context.getByText(/whole payload is in the run's event log/)).toBeVisible();
+  await log.locator('article.output-card[data-kind="data_table"]').last().getByRole('button', { name: /^Open / }).click();
+  const canvas = page.locator('#canvas');
+  await expect(canvas.locator('[data-invalid="true"] .invalid-field')).toContainText('data');
+  await expect(canvas.getByText(/whole payload is in the run's event log/)).toBeVisible();
 
   // Still responsive: the composer takes text at once.
   const composer = page.getByRole('textbox', { name: 'Message' });
@@ -86,8 +86,8 @@ test('a hostile agent cannot run script, call out or break the page', async ({ p
   await expect(composer).toHaveValue('still here');
 
   // The operator's click loads the tracking image (and only then).
-  await log.getByRole('button', { name: /^Open image/ }).last().click();
-  await context.getByRole('button', { name: 'Load images from evil.example' }).click();
+  await log.locator('article.output-card[data-kind="image"]').last().getByRole('button', { name: /^Open / }).click();
+  await canvas.getByRole('button', { name: 'Load images from evil.example' }).click();
   await expect.poll(() => outbound.length).toBeGreaterThan(0);
   expect(outbound.every((url) => url.startsWith('https://evil.example/'))).toBe(true);
 });

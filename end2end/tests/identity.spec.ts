@@ -133,7 +133,15 @@ test('a viewer sees a pending ask read-only, is told why, and the server refuses
   const card = askLane(page).getByRole('dialog', { name: 'Approve the budget?' });
   await expect(card).toBeVisible();
   await expect(card.getByRole('button', { name: 'Approve once' })).toBeDisabled();
-  await expect(askLane(page).getByRole('note').filter({ hasText: 'You are a viewer in this tenant' }).first()).toBeVisible();
+  // One calm notice on the page, not one per control; each control they cannot use is
+  // disabled and says why on hover.
+  await expect(page.getByRole('note').filter({ hasText: 'You are a viewer in this tenant' })).toHaveCount(1);
+  const rename = page.getByRole('button', { name: 'Rename' });
+  await expect(rename).toBeDisabled();
+  await expect(rename).toHaveAttribute('title', /You are a viewer in this tenant/);
+  await expect(askLane(page).locator('.ask-card fieldset').first()).toHaveAttribute('title', /You are a viewer in this tenant/);
+  // Not called to answer anything: the sidebar's inbox counts no ask for a viewer.
+  await expect(page.getByRole('link', { name: /^Inbox/ })).toHaveAccessibleName('Inbox');
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'New thread' })).toBeDisabled();
 

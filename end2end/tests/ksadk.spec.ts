@@ -1,4 +1,4 @@
-import { askLane, chooseMore, expect, startScenario, test, timeline } from './helpers';
+import { askLane, chooseMore, expect, startScenario, test, timeline, withRunDetails } from './helpers';
 
 // The demo KsADK runtime answers with the bytes KsADK 0.8.5 sent when it was recorded,
 // given to the console as a new user would: its origin, without /v1. Its approval
@@ -16,7 +16,7 @@ test('a KsADK approval is one ask that survives a reload and is answered once in
   await expect(card).toBeVisible();
   await expect(card).toContainText('/tmp/ksadk-accept/victim.txt');
 
-  const environment = page.getByRole('complementary', { name: 'Context' }).getByRole('region', { name: 'Environment' });
+  const environment = (await withRunDetails(page)).getByRole('region', { name: 'Environment' });
   await expect(environment).toContainText('lists no AG-UI');
   await expect(environment.locator('code')).toHaveText(/\/demo\/ksadk\/v1$/);
 

@@ -176,3 +176,18 @@ test('a note pinned in the context pane is given to the next run, shown with its
   await page.getByRole('button', { name: `Unpin ${title}` }).click();
   await expect(page.getByText('No notes pinned to this thread.')).toBeVisible();
 });
+
+test('rendered markdown headings read down in size: # is largest, then ##, ###, ####', async ({ page }) => {
+  await openHydrated(page, '/notes');
+  await page.getByLabel('Title').fill(`Headings ${unique()}`);
+  await page.getByLabel('Text (Markdown)').fill('# One\n\n## Two\n\n### Three\n\n#### Four\n\nBody text.');
+  await page.getByRole('button', { name: 'Save note' }).click();
+  const body = page.getByRole('article', { name: 'Note text' });
+  await expect(body.getByRole('heading', { name: 'Four' })).toBeVisible();
+  const sizes = await body.locator('h1, h2, h3, h4, p').evaluateAll((elements) =>
+    elements.map((element) => parseFloat(getComputedStyle(element).fontSize)));
+  expect(sizes).toHaveLength(5);
+  for (let n = 1; n < sizes.length; n += 1) expect(sizes[n - 1]).toBeGreaterThan(sizes[n]);
+  // A rendered heading is prose, not one of the console's small uppercase labels.
+  expect(await body.locator('h2').evaluate((element) => getComputedStyle(element).textTransform)).toBe('none');
+});

@@ -1,4 +1,4 @@
-import { askLane, expect, startScenario, test, timeline } from './helpers';
+import { askLane, expect, startScenario, test, timeline, withRunDetails } from './helpers';
 
 // A thread bound to the demo OpenAI-compatible model over a real socket: the answer
 // streams, the console runs the tool the model calls and sends the result back by itself,
@@ -16,7 +16,7 @@ test('an OpenAI-compatible agent streams, calls a tool, pauses for approval acro
   // and the model's follow-up says what came back.
   await expect(page.locator('main.main')).toHaveAttribute('data-background', '#e6f4f1');
   await expect(log.getByText('The tools answered: change_background gave {"applied":"#e6f4f1"}.')).toBeVisible();
-  const environment = page.getByRole('complementary', { name: 'Context' }).getByRole('region', { name: 'Environment' });
+  const environment = (await withRunDetails(page)).getByRole('region', { name: 'Environment' });
   await expect(environment).toContainText('OpenAI Responses (model demo-model)');
   await expect(environment).toContainText('the endpoint answers the Responses API');
   await expect(environment.locator('code')).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/demo\/openai\/v1$/);

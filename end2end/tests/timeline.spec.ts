@@ -1,4 +1,4 @@
-import { askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
+import { askLane, expect, openHydrated, startScenario, test, timeline, withRunDetails } from './helpers';
 
 test('a new thread suggests the demo scenarios, and a suggestion starts one', async ({ page }) => {
   await openHydrated(page, '/');
@@ -61,7 +61,7 @@ test('a parallel-calls run reads right grouped and in arrival order', async ({ p
   await expect(cards).toHaveCount(2);
   await expect(cards.nth(0).locator('.tool-result')).toContainText('write it down');
   await expect(cards.nth(1).locator('.tool-result')).toContainText('read it back');
-  await expect(page.getByRole('complementary', { name: 'Context' })).toContainText('"title": "read it back"');
+  await expect(page.getByRole('complementary', { name: 'Context' }).locator('.json-tree')).toContainText('title: "read it back"');
 
   await page.getByRole('button', { name: 'Arrival order' }).click();
   const arrivals = timeline(page).getByRole('list', { name: 'Events in arrival order' }).getByRole('listitem');
@@ -121,21 +121,86 @@ test('a plan is shown as progress in the context pane', async ({ page }) => {
   await expect(context).toContainText('Write the summary');
 });
 
-test('artifacts open in the preview pane: table, chart, image, terminal output and code', async ({ page }) => {
+test('what the agent made shows in the thread as cards, each titled once and never by an id', async ({ page }, testInfo) => {
   await startScenario(page, 'artifacts');
   const log = timeline(page);
-  const context = page.getByRole('complementary', { name: 'Context' });
-  await log.getByRole('button', { name: 'Open table: Tasks' }).click();
-  await expect(context.getByRole('table')).toContainText('book the room');
-  await log.getByRole('button', { name: 'Open terminal: Build' }).click();
-  await expect(context).toContainText('cargo test');
-  await expect(context).toContainText('test result: ok. 3 passed');
-  await log.getByRole('button', { name: 'Open code: Task model' }).click();
-  await expect(context).toContainText('pub struct Task');
-  await log.getByRole('button', { name: 'Open image: Board snapshot' }).click();
-  await expect(context.getByRole('img', { name: 'Three task cards in a column' })).toBeVisible();
-  await log.getByRole('button', { name: 'Open chart: Minutes per task' }).click();
-  await expect(context.getByRole('img', { name: /Minutes per task/ })).toBeVisible();
+  const card = (title: string) => log.locator('article.output-card').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+  // The table's rows, the chart itself, the image, the first lines of output and code.
+  await expect(card('Tasks').getByRole('table')).toContainText('book the room');
+  await expect(card('Minutes per task').getByRole('img', { name: /Minutes per task/ })).toBeVisible();
+  await expect(card('Board snapshot').getByRole('img', { name: 'Three task cards in a column' })).toBeVisible();
+  await expect(card('Build')).toContainText('test result: ok. 3 passed');
+  await expect(card('Task model')).toContainText('pub minutes: u32');
+  await expect(card('Task model')).toContainText('2 versions');
+  // Each title is said once, by the card's heading (the chart's own caption is left out).
+  for (const title of ['Minutes per task', 'Board snapshot']) {
+    await expect(card(title).getByText(title, { exact: true }).filter({ visible: true })).toHaveCount(1);
+  }
+  // No machine id as a label: the demo's artifact ids end in the run's id.
+  const labels = await log.locator('article.output-card').evaluateAll((cards) =>
+    cards.map((c) => [c.querySelector('h3')?.textContent ?? '', c.querySelector('button')?.getAttribute('aria-label') ?? '']).flat());
+  expect(labels.length).toBe(10);
+  for (const label of labels) expect(label).not.toMatch(/[0-9a-f]{8}-|_block|data_table|code-/);
+  await testInfo.attach('thread with output cards', { body: await page.screenshot(), contentType: 'image/png' });
+});
+
+test('Open shows an artifact whole in a wide, resizable canvas with Copy, Download, Expand and its versions', async ({ page, context }, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await startScenario(page, 'artifacts');
+  const log = timeline(page);
+  const open = log.getByRole('button', { name: 'Open Task model in the canvas' });
+  await open.click();
+  const canvas = page.getByRole('complementary', { name: 'Task model' });
+  await expect(canvas).toContainText('pub minutes: u32');
+  await expect(canvas.getByRole('heading', { name: 'Task model' })).toBeFocused();
+  await expect(open).toHaveAttribute('aria-pressed', 'true');
+  // About half the window, beside the thread (which stays usable).
+  const wide = (await canvas.boundingBox())!;
+  expect(wide.width).toBeGreaterThan(560);
+  expect(wide.width).toBeLessThan(760);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await testInfo.attach('artifact in the canvas', { body: await page.screenshot(), contentType: 'image/png' });
+
+  // The version the agent drew first, then back to the latest.
+  await canvas.getByRole('combobox', { name: 'Version' }).selectOption('1');
+  await expect(canvas.getByRole('status')).toContainText('An earlier version (1 of 2)');
+  await expect(canvas).not.toContainText('pub minutes');
+  await canvas.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(canvas.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('pub struct Task {\n    pub id: u32,\n    pub title: String,\n    pub done: bool,\n}\n');
+  const saving = page.waitForEvent('download');
+  await canvas.getByRole('button', { name: 'Download' }).click();
+  const download = await saving;
+  expect(download.suggestedFilename()).toBe('task.rs');
+  await canvas.getByRole('button', { name: 'Show the latest' }).click();
+  await expect(canvas).toContainText('pub minutes: u32');
+
+  // The edge moves with the keyboard; Expand takes the whole window; Esc shrinks, then closes.
+  const edge = canvas.getByRole('separator', { name: 'Resize the canvas' });
+  await edge.focus();
+  for (let n = 0; n < 4; n += 1) await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThan(wide.width - 40);
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBe(wide.width);
+  await canvas.getByRole('button', { name: 'Expand' }).click();
+  await expect.poll(async () => (await canvas.boundingBox())!.width).toBe(1280);
+  await page.keyboard.press('Escape');
+  await expect(canvas.getByRole('button', { name: 'Expand' })).toBeVisible();
+  await canvas.getByRole('heading', { name: 'Task model' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(canvas).toHaveCount(0);
+  await expect(open).toBeFocused();
+
+  // A table exports as CSV; a chart and an image open too.
+  await log.getByRole('button', { name: 'Open Tasks in the canvas' }).click();
+  const table = page.getByRole('complementary', { name: 'Tasks' });
+  await expect(table.getByRole('table')).toContainText('send invites');
+  await table.getByRole('button', { name: 'Copy', exact: true }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('#,Task,Minutes\r\n1,draft the agenda,30\r\n2,book the room,10\r\n3,send invites,15\r\n');
+  await log.getByRole('button', { name: 'Open Minutes per task in the canvas' }).click();
+  await expect(page.getByRole('complementary', { name: 'Minutes per task' }).getByRole('img', { name: /Minutes per task/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Close the canvas' }).click();
+  await expect(page.locator('#canvas')).toHaveCount(0);
 });
 
 test('a message still streaming when the run is stopped loses its caret', async ({ page }) => {
@@ -210,7 +275,7 @@ test('a stream that breaks the protocol shows its diagnosis', async ({ page }) =
 test('the context pane shows how the chosen agent is reached, without credentials', async ({ page }) => {
   await startScenario(page, 'plan');
   await expect(timeline(page).getByText('Summary: two tasks, both open.')).toBeVisible();
-  const environment = page.getByRole('complementary', { name: 'Context' }).getByRole('region', { name: 'Environment' });
+  const environment = (await withRunDetails(page)).getByRole('region', { name: 'Environment' });
   await expect(environment).toContainText('AG-UI');
   await expect(environment).toContainText('HTTP + SSE');
   await expect(environment.locator('code')).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/demo\/agent$/);
@@ -222,7 +287,7 @@ test('the context pane shows how the chosen agent is reached, without credential
   await page.getByRole('button', { name: 'New thread' }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('demo-hermes');
-  const fresh = page.getByRole('complementary', { name: 'Context' }).getByRole('region', { name: 'Environment' });
+  const fresh = (await withRunDetails(page)).getByRole('region', { name: 'Environment' });
   await expect(fresh).toContainText('Hermes gateway (JSON-RPC)');
   await expect(fresh).toContainText('stdio');
   await expect(fresh.locator('code')).toHaveText('agent-os …');

@@ -188,17 +188,45 @@ test('reduced motion turns transitions off', async ({ browser }) => {
   await context.close();
 });
 
-test('a narrow screen reads as a single column', async ({ page }) => {
+test('a narrow screen reads as a single column, the context pane a sheet over it', async ({ page }) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await openHydrated(page, '/');
   const main = (await page.getByRole('main').boundingBox())!;
-  const context = (await page.getByRole('complementary', { name: 'Context' }).boundingBox())!;
-  for (const box of [main, context]) {
-    expect(box.x).toBe(0);
-    expect(box.width).toBeGreaterThan(400);
-  }
-  expect(context.y).toBeGreaterThan(main.y);
+  expect(main.x).toBe(0);
+  expect(main.width).toBeGreaterThan(400);
+  await expect(page.getByRole('complementary', { name: 'Context' })).toBeHidden();
   await expect(page.getByRole('separator', { name: 'Resize sidebar' })).toBeHidden();
+});
+
+test('on a phone the context pane is a sheet opened by "Context", and Open shows output over the whole screen', async ({ page }, testInfo) => {
+  await startScenario(page, 'artifacts');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
+  const context = page.getByRole('complementary', { name: 'Context' });
+  await expect(context).toBeHidden();
+  const opener = page.getByRole('button', { name: 'Context', exact: true });
+  await opener.click();
+  await expect(context).toBeVisible();
+  await expect(opener).toHaveAttribute('aria-expanded', 'true');
+  // Slid up from the bottom edge, over the page, its Close focused.
+  await expect.poll(async () => { const box = (await context.boundingBox())!; return Math.round(box.y + box.height); }).toBe(800);
+  await expect(context.getByRole('button', { name: 'Close', exact: true })).toBeFocused();
+  await expect(context.getByRole('heading', { name: 'Plan' })).toBeInViewport();
+  await testInfo.attach('phone context sheet', { body: await page.screenshot(), contentType: 'image/png' });
+  await page.keyboard.press('Escape');
+  await expect(context).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  // A preview is reachable: the canvas covers the screen, the composer no longer in the way.
+  await timeline(page).getByRole('button', { name: 'Open Tasks in the canvas' }).click();
+  const canvas = page.getByRole('complementary', { name: 'Tasks' });
+  await expect(canvas.getByRole('table')).toBeInViewport();
+  const box = (await canvas.boundingBox())!;
+  expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 390, 800]);
+  await testInfo.attach('phone canvas', { body: await page.screenshot(), contentType: 'image/png' });
+  await canvas.getByRole('button', { name: 'Close the canvas' }).click();
+  await expect(canvas).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport();
 });
 
 test('at 390 px the sidebar is a drawer, the composer stays pinned, and a diff reads unified', async ({ page }) => {

@@ -28,6 +28,7 @@ pub fn Composer(
     let field: NodeRef<leptos::html::Textarea> = NodeRef::new();
     // Text held back because an ask that takes no free text is waiting.
     let held = RwSignal::new(false);
+    let empty = RwSignal::new(true);
     let reply_to = move || {
         pending.with(|pending| {
             pending
@@ -53,12 +54,14 @@ pub fn Composer(
         match pending.get_untracked() {
             Some((run_id, ask)) if free_text_question(&ask).is_some() => {
                 area.set_value("");
+                empty.set(true);
                 on_reply.run((run_id, ask, text));
             }
             // Never start a run past a waiting ask without saying so.
             Some(_) => held.set(true),
             None => {
                 area.set_value("");
+                empty.set(true);
                 on_send.run(text);
             }
         }
@@ -73,6 +76,7 @@ pub fn Composer(
             return;
         }
         area.set_value("");
+        empty.set(true);
         on_send.run(text);
     };
     // Once nothing waits, held text is just a message again.
@@ -88,12 +92,42 @@ pub fn Composer(
         }
     };
     let may_act = crate::components::identity::may_act();
+    // Send waits for something to send and for a network to send it over.
+    let online = browser_online();
+    Effect::new(move |_| {
+        if returned.with(Option::is_some) {
+            empty.set(
+                field
+                    .get_untracked()
+                    .is_none_or(|area| area.value().trim().is_empty()),
+            );
+        }
+    });
+    let send_blocked = move || {
+        if busy.get() {
+            Some("Sending…")
+        } else if !online.get() {
+            Some("This browser is offline: the message cannot reach the server yet")
+        } else if empty.get() {
+            Some("Type a message first")
+        } else {
+            None
+        }
+    };
+    let stop = move |_| {
+        on_stop.run(());
+        // Stop goes away with the run: focus stays where the next message is typed.
+        if let Some(area) = field.get_untracked() {
+            let _ = area.focus();
+        }
+    };
     view! {
         <form class="composer" on:submit=move |event| { event.prevent_default(); send(); }>
             {move || (!may_act.get()).then(|| view! {
                 <p class="composer-notice read-only" role="note">{crate::components::identity::VIEWER_NOTE}</p>
             })}
-            <fieldset class="bare" disabled=move || !may_act.get()>
+            <fieldset class="bare" disabled=move || !may_act.get()
+                title=move || (!may_act.get()).then_some(crate::components::identity::VIEWER_NOTE)>
             {move || {
                 let words = suggestions.get();
                 (!words.is_empty()).then(|| view! {
@@ -127,14 +161,33 @@ pub fn Composer(
                     None => "Message the agent (Enter sends, Shift+Enter for a new line)".to_owned(),
                 }
                 aria-describedby=move || reply_to().map(|_| "composer-reply")
-                aria-label="Message" on:keydown=on_keydown></textarea>
+                aria-label="Message" on:keydown=on_keydown
+                on:input=move |event| empty.set(event_target_value(&event).trim().is_empty())></textarea>
             <div class="composer-actions">
                 {move || running.get().then(|| view! {
-                    <button type="button" class="button danger" on:click=move |_| on_stop.run(())>"Stop"</button>
+                    <button type="button" class="button danger" on:click=stop>"Stop"</button>
                 })}
-                <button type="submit" class="button primary" disabled=move || busy.get()>"Send"</button>
+                <button type="submit" class="button primary" disabled=move || send_blocked().is_some()
+                    title=send_blocked>"Send"</button>
             </div>
             </fieldset>
         </form>
     }
+}
+
+/// Whether the browser says it is online, kept current by its `online`/`offline` events
+/// (the server's page assumes it is).
+fn browser_online() -> Signal<bool> {
+    let online = RwSignal::new(true);
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        online.set(window().navigator().on_line());
+        let up = window_event_listener_untyped("online", move |_| online.set(true));
+        let down = window_event_listener_untyped("offline", move |_| online.set(false));
+        on_cleanup(move || {
+            up.remove();
+            down.remove();
+        });
+    }
+    online.into()
 }

@@ -1,15 +1,12 @@
-//! The right-hand pane: the selected preview (artifact or edit), then the run's agent
-//! state, plan, routing metadata and the agent's environment, then the workspace slots
-//! (notes, memory).
+//! The right-hand pane, in the order an operator needs it: the plan, the pinned notes and
+//! memory, the agent's state as a tree, then the agent and run details, folded.
 
 use crate::components::pinned::PinnedNotes;
 use crate::components::pinned_memory::PinnedMemory;
 use leptos::prelude::*;
 
-use crate::components::a2ui::{OnSurfaceAction, SurfacePreview};
-use crate::components::artifacts::{ArtifactPreview, EditPreview, JsonBlock};
+use crate::components::artifacts::JsonTree;
 use crate::components::layout::ContextFrame;
-use crate::components::timeline::Selection;
 use crate::model::{AgentEnvironment, RunSummary};
 use crate::projection::RunView;
 use crate::protocol::status::RunStatus;
@@ -48,10 +45,7 @@ pub fn ContextPane(
     /// Every configured agent's environment, the default first.
     #[prop(into)]
     environments: Signal<Vec<AgentEnvironment>>,
-    selection: RwSignal<Option<Selection>>,
     thread_id: StoredValue<String>,
-    /// Where actions on the agent's A2UI surfaces go (`None`: read-only).
-    on_surface_action: OnSurfaceAction,
 ) -> impl IntoView {
     let environment = move || {
         let chosen = agent.get();
@@ -84,79 +78,8 @@ pub fn ContextPane(
                 .map(|(position, run)| (position, *run, runs.len()))
         })
     };
-    // Only a change to what is shown redraws it (a surface keeps the operator's edits
-    // while other events of its run arrive).
-    let selected_artifact = Memo::new(move |_| match selection.get()? {
-        Selection::Artifact { run, id } => runs.with(|runs| {
-            runs.get(run)
-                .and_then(|r| r.view.with(|v| v.artifact(&id).cloned()))
-        }),
-        Selection::Edit { .. } => None,
-    });
-    let selected_edit = Memo::new(move |_| match selection.get()? {
-        Selection::Edit { run, id } => runs.with(|runs| {
-            runs.get(run)
-                .and_then(|r| r.view.with(|v| v.edit(&id).cloned()))
-        }),
-        Selection::Artifact { .. } => None,
-    });
-    let surfaces = Memo::new(move |_| {
-        runs.with(|runs| {
-            let mut artifacts = Vec::new();
-            for run in runs {
-                run.view.with(|view| {
-                    artifacts.extend(
-                        view.artifacts
-                            .iter()
-                            .filter(|a| a.kind == crate::a2ui::ARTIFACT_KIND)
-                            .cloned(),
-                    )
-                });
-            }
-            crate::a2ui::of_artifacts(&artifacts)
-        })
-    });
-    let preview = move || {
-        selection.get()?;
-        let found = match (selected_artifact.get(), selected_edit.get()) {
-            (Some(artifact), _) if artifact.kind == crate::a2ui::ARTIFACT_KIND => Some(
-                view! {
-                    <section class="preview" aria-label="Artifact: A2UI surface">
-                        <h3>"Surface"</h3>
-                        <SurfacePreview data=artifact.data surfaces on_action=on_surface_action />
-                    </section>
-                }
-                .into_any(),
-            ),
-            (Some(artifact), _) => Some(view! { <ArtifactPreview artifact /> }.into_any()),
-            (None, Some(edit)) => Some(view! { <EditPreview edit /> }.into_any()),
-            (None, None) => None,
-        };
-        Some(view! {
-            <section class="pane-section" aria-labelledby="ctx-preview">
-                <div class="section-head">
-                    <h2 id="ctx-preview">"Preview"</h2>
-                    <button type="button" class="button small ghost" on:click=move |_| selection.set(None)>"Close"</button>
-                </div>
-                {found.unwrap_or_else(|| view! { <p class="muted">"Nothing to show."</p> }.into_any())}
-            </section>
-        })
-    };
     view! {
         <ContextFrame>
-            {preview}
-            <section class="pane-section" aria-labelledby="ctx-state">
-                <h2 id="ctx-state">"Agent state"</h2>
-                {move || match (state_source(), latest()) {
-                    (Some((position, run, count)), _) => view! {
-                        {from_earlier_run(position, count)}
-                        <JsonBlock value=run.view.with(|view| view.state.clone()) />
-                    }
-                    .into_any(),
-                    (None, Some(_)) => view! { <p class="muted">"The agent has published no state."</p> }.into_any(),
-                    (None, None) => view! { <p class="muted">"No run yet."</p> }.into_any(),
-                }}
-            </section>
             <section class="pane-section" aria-labelledby="ctx-plan">
                 <h2 id="ctx-plan">"Plan"</h2>
                 {move || {
@@ -191,47 +114,6 @@ pub fn ContextPane(
                     }
                 }}
             </section>
-            <section class="pane-section" aria-labelledby="ctx-routing">
-                <h2 id="ctx-routing">"Routing"</h2>
-                <dl class="metadata">
-                    <dt>"Agent"</dt>
-                    <dd>{move || agent.get().unwrap_or_else(|| "default (bound on first message)".into())}</dd>
-                    {move || latest().map(|run| {
-                        let summary = run.summary.get();
-                        let status = run.status().label();
-                        view! {
-                            <dt>"Run"</dt><dd><code>{summary.id}</code></dd>
-                            <dt>"Status"</dt><dd>{status}</dd>
-                            <dt>"Events"</dt><dd>{run.view.with(|view| view.last_sequence)}</dd>
-                        }
-                    })}
-                </dl>
-            </section>
-            <section class="pane-section" aria-labelledby="ctx-environment">
-                <h2 id="ctx-environment">"Environment"</h2>
-                {move || match environment() {
-                    Some(environment) => {
-                        let tools = if environment.tools.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            environment.tools.join(", ")
-                        };
-                        let version = latest().and_then(|run| run.view.with(|view| view.protocol_version.clone()));
-                        view! {
-                            <dl class="metadata">
-                                <dt>"Protocol"</dt><dd>{environment.protocol}</dd>
-                                <dt>"Transport"</dt><dd>{environment.transport}</dd>
-                                {environment.chosen_because.map(|why| view! { <dt>"Chosen because"</dt><dd class="chosen-because">{why}</dd> })}
-                                <dt>"Endpoint"</dt><dd><code>{environment.endpoint}</code></dd>
-                                <dt>"Console tools"</dt><dd>{tools}</dd>
-                                {version.map(|version| view! { <dt>"Protocol version"</dt><dd>{version}</dd> })}
-                            </dl>
-                        }
-                        .into_any()
-                    }
-                    None => view! { <p class="muted">"No agent is configured."</p> }.into_any(),
-                }}
-            </section>
             <section class="pane-section" aria-labelledby="ctx-notes">
                 <h2 id="ctx-notes">"Notes"</h2>
                 <PinnedNotes thread_id=thread_id.get_value() given=Signal::derive(move || {
@@ -244,6 +126,62 @@ pub fn ContextPane(
                     latest().map(|run| run.view.with(|view| view.given.clone())).unwrap_or_default()
                 }) />
             </section>
+            <section class="pane-section" aria-labelledby="ctx-state">
+                <h2 id="ctx-state">"Agent state"</h2>
+                {move || match (state_source(), latest()) {
+                    (Some((position, run, count)), _) => view! {
+                        {from_earlier_run(position, count)}
+                        <JsonTree value=run.view.with(|view| view.state.clone()) />
+                    }
+                    .into_any(),
+                    (None, Some(_)) => view! { <p class="muted">"The agent has published no state."</p> }.into_any(),
+                    (None, None) => view! { <p class="muted">"No run yet."</p> }.into_any(),
+                }}
+            </section>
+            <details class="pane-section run-details">
+                <summary>"Agent and run"</summary>
+                <section class="pane-section" aria-labelledby="ctx-routing">
+                    <h2 id="ctx-routing">"Routing"</h2>
+                    <dl class="metadata">
+                        <dt>"Agent"</dt>
+                        <dd>{move || agent.get().unwrap_or_else(|| "default (bound on first message)".into())}</dd>
+                        {move || latest().map(|run| {
+                            let summary = run.summary.get();
+                            let status = run.status().label();
+                            view! {
+                                <dt>"Run"</dt><dd><code>{summary.id}</code></dd>
+                                <dt>"Status"</dt><dd>{status}</dd>
+                                <dt>"Events"</dt><dd>{run.view.with(|view| view.last_sequence)}</dd>
+                            }
+                        })}
+                    </dl>
+                </section>
+                <section class="pane-section" aria-labelledby="ctx-environment">
+                    <h2 id="ctx-environment">"Environment"</h2>
+                    {move || match environment() {
+                        Some(environment) => {
+                            let tools = if environment.tools.is_empty() {
+                                "none".to_owned()
+                            } else {
+                                environment.tools.join(", ")
+                            };
+                            let version = latest().and_then(|run| run.view.with(|view| view.protocol_version.clone()));
+                            view! {
+                                <dl class="metadata">
+                                    <dt>"Protocol"</dt><dd>{environment.protocol}</dd>
+                                    <dt>"Transport"</dt><dd>{environment.transport}</dd>
+                                    {environment.chosen_because.map(|why| view! { <dt>"Chosen because"</dt><dd class="chosen-because">{why}</dd> })}
+                                    <dt>"Endpoint"</dt><dd><code>{environment.endpoint}</code></dd>
+                                    <dt>"Console tools"</dt><dd>{tools}</dd>
+                                    {version.map(|version| view! { <dt>"Protocol version"</dt><dd>{version}</dd> })}
+                                </dl>
+                            }
+                            .into_any()
+                        }
+                        None => view! { <p class="muted">"No agent is configured."</p> }.into_any(),
+                    }}
+                </section>
+            </details>
         </ContextFrame>
     }
 }

@@ -80,6 +80,10 @@ pub struct Layout {
     /// On a narrow screen the sidebar is a drawer over the page: open or not.
     pub drawer_open: RwSignal<bool>,
     pub context_open: RwSignal<bool>,
+    /// On a narrow screen the context pane is a sheet over the page: open or not.
+    pub sheet_open: RwSignal<bool>,
+    /// The canvas's width in pixels; 0 for half the window.
+    pub canvas_width: RwSignal<i32>,
     pub sidebar_width: RwSignal<i32>,
     pub context_width: RwSignal<i32>,
     pub theme: RwSignal<Theme>,
@@ -102,8 +106,12 @@ impl Layout {
 
     /// The inline style of the shell: the two pane widths as CSS custom properties.
     pub fn shell_style(self) -> String {
+        let canvas = match self.canvas_width.get() {
+            0 => "50vw".to_owned(),
+            width => format!("{width}px"),
+        };
         format!(
-            "--sidebar-width: {}px; --context-width: {}px",
+            "--sidebar-width: {}px; --context-width: {}px; --canvas-width: {canvas}",
             self.sidebar_width.get(),
             self.context_width.get()
         )
@@ -117,6 +125,8 @@ pub fn provide_layout() -> Layout {
         sidebar_open: RwSignal::new(true),
         drawer_open: RwSignal::new(false),
         context_open: RwSignal::new(true),
+        sheet_open: RwSignal::new(false),
+        canvas_width: RwSignal::new(0),
         sidebar_width: RwSignal::new(Pane::Sidebar.widths().0),
         context_width: RwSignal::new(Pane::Context.widths().0),
         theme: RwSignal::new(Theme::System),
@@ -228,7 +238,24 @@ pub fn PaneToggle(pane: Pane) -> impl IntoView {
 #[component]
 pub fn NarrowBar() -> impl IntoView {
     let drawer = layout().drawer_open;
+    let sheet = layout().sheet_open;
     let toggle: NodeRef<leptos::html::Button> = NodeRef::new();
+    let sheet_toggle: NodeRef<leptos::html::Button> = NodeRef::new();
+    // The sheet takes focus as it opens and gives it back to its button as it closes.
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    Effect::new(move |was_open: Option<bool>| {
+        let open = sheet.get();
+        if open {
+            request_animation_frame(|| {
+                crate::components::focus::focus_by_id("context-sheet-close")
+            });
+        } else if was_open == Some(true)
+            && let Some(button) = sheet_toggle.get_untracked()
+        {
+            let _ = button.focus();
+        }
+        open
+    });
     // Focus goes into the drawer as it opens and back to its button as it closes.
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     Effect::new(move |was_open: Option<bool>| {
@@ -255,8 +282,14 @@ pub fn NarrowBar() -> impl IntoView {
                 <span aria-hidden="true">"☰ "</span>"Menu"
             </button>
             <span class="narrow-brand">"Agent OS"</span>
+            <button type="button" class="button small ghost sheet-toggle" aria-controls="context-pane" node_ref=sheet_toggle
+                aria-expanded=move || sheet.get().to_string()
+                on:click=move |_| sheet.update(|open| *open = !*open)>
+                "Context"
+            </button>
         </header>
         <div class="drawer-backdrop" hidden=move || !drawer.get() on:click=move |_| drawer.set(false)></div>
+        <div class="drawer-backdrop sheet-backdrop" hidden=move || !sheet.get() on:click=move |_| sheet.set(false)></div>
     }
 }
 
@@ -338,9 +371,15 @@ pub fn ThemeSwitch() -> impl IntoView {
 /// The right-hand pane every page fills: its toggle first, then the page's sections.
 #[component]
 pub fn ContextFrame(children: Children) -> impl IntoView {
+    let sheet = layout().sheet_open;
     view! {
         <aside class="context-pane" id="context-pane" aria-label="Context">
             <PaneToggle pane=Pane::Context />
+            <div class="sheet-head">
+                <h2>"Context"</h2>
+                <button type="button" class="button small ghost" id="context-sheet-close"
+                    on:click=move |_| sheet.set(false)>"Close"</button>
+            </div>
             <div class="pane-body">{children()}</div>
         </aside>
     }

@@ -3,6 +3,7 @@
 pub mod a2ui;
 pub mod artifacts;
 pub mod asks;
+pub mod canvas;
 pub mod catalog;
 pub mod code;
 pub mod code_diff;
@@ -17,6 +18,7 @@ pub mod inert;
 pub mod layout;
 pub mod markdown;
 pub mod message;
+pub mod output_card;
 pub mod pinned;
 pub mod pinned_memory;
 pub mod remote_media;

@@ -89,7 +89,7 @@ pub fn PinnedNotes(
     };
     view! {
         {move || pin.value().get().and_then(Result::err).map(|error| view! {
-            <p class="error-text" role="alert">{error.to_string()}</p>
+            <p class="error-text" role="alert">{error.say()}</p>
         })}
         <Show when=move || may.get()>
             <input type="search" class="pin-search" placeholder="Find a note to pin"

@@ -58,7 +58,7 @@ pub fn PinnedMemory(
     };
     view! {
         {move || pin.value().get().and_then(Result::err).map(|error| view! {
-            <p class="error-text" role="alert">{error.to_string()}</p>
+            <p class="error-text" role="alert">{error.say()}</p>
         })}
         // Drawn once the page is interactive, by the browser alone: a list the browser
         // reads otherwise than the server did (seen after a reload) can then never break

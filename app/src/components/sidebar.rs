@@ -62,7 +62,7 @@ pub fn Sidebar(
                     </ActionForm>
                 </div>
                 {move || {
-                    create_error().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })
+                    create_error().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })
                 }}
                 <ThreadSearch query found />
                 <Show when=move || !query.with(|words| words.trim().is_empty()) fallback=move || view! {
@@ -73,7 +73,7 @@ pub fn Sidebar(
                             Err(error) => {
                                 view! {
                                     <p class="error-text" role="alert">
-                                        "Threads could not be loaded: " {error.to_string()}
+                                        "Threads could not be loaded: " {error.say()}
                                     </p>
                                 }
                                     .into_any()
@@ -162,7 +162,7 @@ fn TenantSwitcher(me: Resource<Result<Me, ApiError>, Json>) -> impl IntoView {
                             }.into_any()
                         }
                         Err(error) => view! {
-                            <p class="error-text" role="alert">"Tenants could not be loaded: " {error.to_string()}</p>
+                            <p class="error-text" role="alert">"Tenants could not be loaded: " {error.say()}</p>
                         }.into_any(),
                     }
                 })}
@@ -285,7 +285,7 @@ fn FoundThreads(
         match found.get() {
         None => view! { <p class="muted">"Searching…"</p> }.into_any(),
         Some(Err(error)) => view! {
-            <p class="error-text" role="alert">"The search failed: " {error.to_string()}</p>
+            <p class="error-text" role="alert">"The search failed: " {error.say()}</p>
         }
         .into_any(),
         Some(Ok(threads)) if threads.is_empty() => view! {

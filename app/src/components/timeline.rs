@@ -7,7 +7,9 @@ use leptos::prelude::*;
 use crate::api::load_run_arrivals;
 use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
+use crate::components::identity::{VIEWER_NOTE, may_act};
 use crate::components::message::{MessageCopy, MessageText};
+use crate::components::output_card::{EditCard, OutputCard};
 use crate::components::tool_card::{ContinuedCalls, ExpandedRows, ToolCard};
 use crate::components::window::Windowing;
 use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
@@ -27,14 +29,6 @@ pub struct RetryableRun(pub Memo<Option<String>>);
 /// `(run id, message id)` of user messages a retry sent again: shown once, where first sent.
 #[derive(Clone, Copy)]
 pub struct RepeatedMessages(pub Memo<std::collections::HashSet<(String, String)>>);
-
-/// "table: Tasks" — what the artifact is, in the words its producer gave it.
-fn artifact_label(artifact: &crate::projection::ArtifactView) -> String {
-    match &artifact.title {
-        Some(title) => format!("{}: {title}", artifact.kind),
-        None => format!("{} {}", artifact.kind, artifact.artifact_id),
-    }
-}
 
 #[component]
 pub fn Timeline(
@@ -90,16 +84,12 @@ pub fn Timeline(
                                 ItemBody::Ask { ask_id } => view.ask(ask_id).cloned(),
                                 _ => None,
                             };
-                            let artifact = match &item.body {
-                                ItemBody::Artifact { artifact_id } => view.artifact(artifact_id).map(artifact_label),
-                                _ => None,
-                            };
-                            (item, ask, artifact)
+                            (item, ask)
                         });
-                        let (item, ask, artifact) = (item.0, item.1, item.2);
+                        let (item, ask) = (item.0, item.1);
                         let index = entry.0;
                         let run_id = run_id.get_value();
-                        view! { <ItemView run run_id item index view ask artifact show_reasoning on_select on_retry /> }.into_any()
+                        view! { <ItemView run run_id item index view ask show_reasoning on_select on_retry /> }.into_any()
                             }
                         }
                     }
@@ -120,7 +110,7 @@ pub fn Timeline(
                         view.try_update(|view| view.restore_arrivals(&full));
                     }
                     Err(error) => {
-                        arrivals_problem.try_set(Some(error.to_string()));
+                        arrivals_problem.try_set(Some(error.say()));
                     }
                 }
             });
@@ -292,7 +282,6 @@ fn ItemView(
     index: usize,
     view: RwSignal<RunView>,
     ask: Option<crate::protocol::ask::Ask>,
-    artifact: Option<String>,
     show_reasoning: Signal<bool>,
     on_select: Callback<Selection>,
     on_retry: Callback<()>,
@@ -378,22 +367,10 @@ fn ItemView(
             None => view! { <p class="notice">{format!("Ask {ask_id}")}</p> }.into_any(),
         },
         ItemBody::Edit { edit_id } => {
-            let id = edit_id.clone();
-            view! {
-                <button type="button" class="preview-link" on:click=move |_| on_select.run(Selection::Edit { run, id: id.clone() })>
-                    "Open edit preview: " {edit_id}
-                </button>
-            }
-            .into_any()
+            view! { <EditCard run view edit_id on_select /> }.into_any()
         }
         ItemBody::Artifact { artifact_id } => {
-            let id = artifact_id.clone();
-            view! {
-                <button type="button" class="preview-link" on:click=move |_| on_select.run(Selection::Artifact { run, id: id.clone() })>
-                    "Open " {artifact.unwrap_or(artifact_id)}
-                </button>
-            }
-            .into_any()
+            view! { <OutputCard run view artifact_id on_select /> }.into_any()
         }
         // The agent's own step markers: detail, shown with the reasoning.
         ItemBody::Step { name, active } => view! {
@@ -447,6 +424,7 @@ fn ItemView(
             // Only the thread's last run can be retried: an older failure's card offers
             // nothing (Retry sends the thread's last message again).
             let retryable = use_context::<RetryableRun>();
+            let may_act = may_act();
             let retry = move || {
                 kind == ErrorKind::RunFailed
                     && retryable.is_some_and(|last| {
@@ -465,7 +443,8 @@ fn ItemView(
                     <p>{message}</p>
                     {excerpt.map(|e| view! { <pre><code>{e}</code></pre> })}
                     {move || retry().then(|| view! {
-                        <button type="button" class="button small" on:click=move |_| on_retry.run(())>"Retry"</button>
+                        <button type="button" class="button small" on:click=move |_| on_retry.run(())
+                            disabled=move || !may_act.get() title=move || (!may_act.get()).then_some(VIEWER_NOTE)>"Retry"</button>
                     })}
                 </div>
             }

@@ -32,7 +32,7 @@ pub fn ToolPolicySection() -> impl IntoView {
         <section aria-labelledby="tools-heading">
             <h2 id="tools-heading">"Workspace tools agents may call"</h2>
             <p class="muted">"AG-UI agents are offered these tools; the console runs them on the server, in the agent's name. A tool that asks first waits for an operator to allow each call."</p>
-            {move || change.value().get().and_then(Result::err).map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || change.value().get().and_then(Result::err).map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })}
             <Transition fallback=|| view! { <p class="muted">"Loading the tools…"</p> }>
                 {move || Suspend::new(async move {
                     match settings.await {
@@ -61,7 +61,7 @@ pub fn ToolPolicySection() -> impl IntoView {
                                 </tbody>
                             </table>
                         }.into_any(),
-                        Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                     }
                 })}
             </Transition>

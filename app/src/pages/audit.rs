@@ -33,7 +33,7 @@ pub fn AuditPage() -> impl IntoView {
                         Ok(list) if list.is_empty() => view! { <p role="status">"Nothing has been changed yet."</p> }.into_any(),
                         Ok(list) => view! { <AuditTable entries=list /> }.into_any(),
                         Err(error) => view! {
-                            <p class="error-text" role="alert">"The audit trail could not be loaded: " {error.to_string()}</p>
+                            <p class="error-text" role="alert">"The audit trail could not be loaded: " {error.say()}</p>
                         }.into_any(),
                     }
                 })}

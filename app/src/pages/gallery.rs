@@ -95,7 +95,7 @@ pub fn GalleryPage() -> impl IntoView {
                             }
                         }).collect_view().into_any(),
                         Err(error) => view! {
-                            <p class="error-text" role="alert">"The gallery could not be loaded: " {error.to_string()}</p>
+                            <p class="error-text" role="alert">"The gallery could not be loaded: " {error.say()}</p>
                         }.into_any(),
                     }
                 })}

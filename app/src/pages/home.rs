@@ -24,7 +24,7 @@ pub fn HomePage() -> impl IntoView {
                                 Err(error) => view! {
                                     <section class="empty-state" role="alert">
                                         <h1>"Inbox"</h1>
-                                        <p>"The inbox could not be loaded: " {error.to_string()}</p>
+                                        <p>"The inbox could not be loaded: " {error.say()}</p>
                                     </section>
                                 }.into_any(),
                             }
@@ -46,7 +46,11 @@ pub fn HomePage() -> impl IntoView {
 #[component]
 fn Home(inbox: TenantInbox) -> impl IntoView {
     let now = clock(inbox);
+    let may_act = crate::components::identity::may_act();
     view! {
+        {move || (!may_act.get()).then(|| view! {
+            <p class="notice read-only" role="note">{crate::components::identity::VIEWER_NOTE}</p>
+        })}
         <div class="home-columns">
             <InboxList inbox now />
             <RunningNow inbox now />

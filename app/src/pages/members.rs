@@ -152,14 +152,14 @@ pub fn MembersPage() -> impl IntoView {
         <Title text="Members" />
         <main class="main section-page" id="main" tabindex="-1">
             <h1>"Members"</h1>
-            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })}
             <section aria-labelledby="members-heading">
                 <h2 id="members-heading">"People"</h2>
                 <Transition fallback=|| view! { <p class="muted">"Loading members…"</p> }>
                     {move || Suspend::new(async move {
                         match members.await {
                             Ok(list) => view! { <MemberTable members=list set_role remove /> }.into_any(),
-                            Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                            Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                         }
                     })}
                 </Transition>
@@ -188,7 +188,7 @@ pub fn MembersPage() -> impl IntoView {
                     {move || Suspend::new(async move {
                         match invitations.await {
                             Ok(list) => view! { <InvitationTable invitations=list withdraw /> }.into_any(),
-                            Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                            Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                         }
                     })}
                 </Transition>
@@ -199,7 +199,7 @@ pub fn MembersPage() -> impl IntoView {
                     {move || Suspend::new(async move {
                         match tokens.await {
                             Ok(list) => view! { <TokenTable tokens=list revoke /> }.into_any(),
-                            Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                            Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                         }
                     })}
                 </Transition>

@@ -204,7 +204,7 @@ pub fn MemoryPage() -> impl IntoView {
                     })}}
                 </Transition>
             </nav>
-            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })}
             {move || {
                 let (kind, project) = chosen();
                 view! {
@@ -217,7 +217,7 @@ pub fn MemoryPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match scope.await {
                         Ok(scope) => view! { <ScopeView scope edit remove /> }.into_any(),
-                        Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -267,7 +267,7 @@ pub fn MemoryPage() -> impl IntoView {
                                     }).collect_view()}
                                 </ul>
                             }.into_any(),
-                            Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                            Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                         }
                     })}
                 </Transition>

@@ -71,7 +71,7 @@ pub fn NotePage() -> impl IntoView {
     view! {
         <main class="main section-page note-page" id="main" tabindex="-1">
             <p class="muted"><a href="/notes">"← Notes"</a></p>
-            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })}
             <Transition fallback=|| view! { <p class="muted">"Loading the note…"</p> }>
                 {move || Suspend::new(async move {
                     match note.await {
@@ -83,7 +83,7 @@ pub fn NotePage() -> impl IntoView {
                         Err(error) => view! {
                             <Title text="Note" />
                             <h1>"Note"</h1>
-                            <p class="error-text" role="alert">{error.to_string()}</p>
+                            <p class="error-text" role="alert">{error.say()}</p>
                         }.into_any(),
                     }
                 })}
@@ -185,7 +185,7 @@ fn NoteEditor(note: Note, editing: RwSignal<bool>, edit: ServerAction<EditNote>)
     view! {
         <h1>"Editing “" {note.title.clone()} "”"</h1>
         {move || edit.value().get().and_then(Result::err).map(|error| view! {
-            <p class="error-text" role="alert">{error.to_string()} " Your text is kept below."</p>
+            <p class="error-text" role="alert">{error.say()} " Your text is kept below."</p>
         })}
         <ActionForm action=edit attr:class="note-form">
             <input type="hidden" name="note_id" value=note.id.clone() />
@@ -285,7 +285,7 @@ fn OpenedVersion(
                                 </div>
                             }.into_any()
                         }
-                        Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                     }
                 })}}
             </Transition>

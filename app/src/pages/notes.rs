@@ -227,7 +227,7 @@ pub fn NotesPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match notes.await {
                         Ok(list) => view! { <NoteTable list search=search() /> }.into_any(),
-                        Err(error) => view! { <p class="error-text" role="alert">"Notes could not be loaded: " {error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">"Notes could not be loaded: " {error.say()}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -235,7 +235,7 @@ pub fn NotesPage() -> impl IntoView {
                 <h2 id="new-note-heading">"New note"</h2>
                 <Show when=move || may.get() fallback=|| view! { <p class="muted">{VIEWER_NOTES}</p> }>
                     {move || create.value().get().and_then(Result::err).map(|error| view! {
-                        <p class="error-text" role="alert">{error.to_string()}</p>
+                        <p class="error-text" role="alert">{error.say()}</p>
                     })}
                     <ActionForm action=create attr:class="note-form">
                         <label class="field-label" for="new-note-title">"Title"</label>

@@ -180,7 +180,7 @@ pub fn PassvaultPage() -> impl IntoView {
         <main class="main section-page" id="main" tabindex="-1">
             <h1>"Passvault"</h1>
             <p class="muted">"Secrets agents may be given, by name. A value goes in once and is not shown again; when an agent asks for one, answer from here and the server sends the value to the agent — it never passes through your browser."</p>
-            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })}
             <Show when=move || owner.get() fallback=|| view! { <p class="muted">{NOT_OWNER_PASSVAULT}</p> }>
                 <details class="vault-new">
                     <summary>"Keep a new secret"</summary>
@@ -221,7 +221,7 @@ pub fn PassvaultPage() -> impl IntoView {
                                 </nav>
                             }.into_any()
                         }
-                        Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -391,7 +391,7 @@ fn RevealForm(entry_id: String) -> impl IntoView {
                     }>"Hide"</button>
                 </p>
             }.into_any(),
-            Err(error) => view! { <p class="error-text" role="alert">{error.to_string()}</p> }.into_any(),
+            Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
         })}
     }
 }

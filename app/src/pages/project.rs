@@ -62,7 +62,7 @@ pub fn ProjectPageView() -> impl IntoView {
     view! {
         <main class="main section-page project-page" id="main" tabindex="-1">
             <p class="muted"><a href="/projects">"← Projects"</a></p>
-            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.to_string()}</p> })}
+            {move || problem().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })}
             <Transition fallback=|| view! { <p class="muted">"Loading the project…"</p> }>
                 {move || Suspend::new(async move {
                     match page.await {
@@ -73,7 +73,7 @@ pub fn ProjectPageView() -> impl IntoView {
                         Err(error) => view! {
                             <Title text="Project" />
                             <h1>"Project"</h1>
-                            <p class="error-text" role="alert">{error.to_string()}</p>
+                            <p class="error-text" role="alert">{error.say()}</p>
                         }.into_any(),
                     }
                 })}
@@ -144,7 +144,7 @@ fn ProjectView(
                     <button type="button" class="button ghost" on:click=move |_| confirm_delete.set(true)>"Delete…"</button>
                 </div>
                 {move || new_thread.value().get().and_then(Result::err).map(|error| view! {
-                    <p class="error-text" role="alert">{error.to_string()}</p>
+                    <p class="error-text" role="alert">{error.say()}</p>
                 })}
                 {
                     let delete_id = delete_id.clone();
@@ -170,7 +170,7 @@ fn ProjectView(
             let project = project.clone();
             view! {
                 {move || edit.value().get().and_then(Result::err).map(|error| view! {
-                    <p class="error-text" role="alert">{error.to_string()}</p>
+                    <p class="error-text" role="alert">{error.say()}</p>
                 })}
                 <ActionForm action=edit attr:class="note-form">
                     <input type="hidden" name="project_id" value=project.id.clone() />

@@ -166,7 +166,7 @@ pub fn ProjectsPage() -> impl IntoView {
                                 }).collect_view()}
                             </ul>
                         }.into_any(),
-                        Err(error) => view! { <p class="error-text" role="alert">"Projects could not be loaded: " {error.to_string()}</p> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">"Projects could not be loaded: " {error.say()}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -174,7 +174,7 @@ pub fn ProjectsPage() -> impl IntoView {
                 <h2 id="new-project-heading">"New project"</h2>
                 <Show when=move || may.get() fallback=|| view! { <p class="muted">{VIEWER_PROJECTS}</p> }>
                     {move || create.value().get().and_then(Result::err).map(|error| view! {
-                        <p class="error-text" role="alert">{error.to_string()}</p>
+                        <p class="error-text" role="alert">{error.say()}</p>
                     })}
                     <ActionForm action=create attr:class="note-form">
                         <label class="field-label" for="new-project-name">"Name"</label>

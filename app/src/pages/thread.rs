@@ -10,14 +10,19 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use super::thread_archive::ArchiveButton;
-use super::thread_runs::{RunStarter, discover_runs_from_elsewhere, provide_call_states, signals};
+use super::thread_runs::{
+    RunStarter, discover_runs_from_elsewhere, provide_call_states, provide_thread_surfaces, signals,
+};
 use crate::api::{
     answer_ask, bind_agent, cancel_run, get_thread, load_thread_page, rename_thread, retry_run,
     send_message, send_surface_action,
 };
 use crate::components::asks::AskCard;
+use crate::components::canvas::Canvas;
 use crate::components::composer::Composer;
 use crate::components::context_pane::{ContextPane, RunSignals, agent_environments};
+use crate::components::identity::{VIEWER_NOTE, may_act};
+use crate::components::output_card::CanvasSelection;
 use crate::components::run_section::RunSection;
 use crate::components::scroll_port::{JumpToLatest, ScrollPort};
 use crate::components::sidebar::ThreadsChanged;
@@ -61,7 +66,7 @@ fn ThreadUnavailable(id: String, error: ApiError) -> impl IntoView {
             ),
             false,
         ),
-        other => ("Thread unavailable", sentence(&other.to_string()), true),
+        other => ("Thread unavailable", other.say(), true),
     };
     view! {
         <Title text=heading />
@@ -76,19 +81,6 @@ fn ThreadUnavailable(id: String, error: ApiError) -> impl IntoView {
             </section>
         </main>
     }
-}
-
-/// A message as a sentence: capital first letter, full stop at the end.
-fn sentence(text: &str) -> String {
-    let mut chars = text.trim().chars();
-    let mut out: String = chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
-    if !out.ends_with(['.', '!', '?']) {
-        out.push('.');
-    }
-    out
 }
 
 #[component]
@@ -143,6 +135,14 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         events
     });
 
+    // A thread with nothing in it yet is there to be written to: the composer takes focus.
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    Effect::new(move |_| {
+        if runs.with_untracked(Vec::is_empty) {
+            request_animation_frame(crate::components::focus::focus_composer);
+        }
+    });
+
     // Once hydrated, follow every run that can still change.
     Effect::new(move |_| {
         for run in runs.get_untracked() {
@@ -186,7 +186,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             if let Some(name) = first_agent
                 && let Err(error) = bind_agent(id.clone(), name).await
             {
-                problem.try_set(Some(error.to_string()));
+                problem.try_set(Some(error.say()));
                 returned.try_set(Some(text));
                 busy.try_set(false);
                 return;
@@ -206,7 +206,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                     }
                 }
                 Err(error) => {
-                    problem.try_set(Some(error.to_string()));
+                    problem.try_set(Some(error.say()));
                     returned.try_set(Some(text));
                 }
             }
@@ -218,6 +218,8 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     let act = Callback::new(move |request: crate::a2ui::action::ActionRequest| {
         starter.start(send_surface_action(thread_id.get_value(), request));
     });
+    provide_context(CanvasSelection(selection));
+    provide_thread_surfaces(runs, selection, Some(act));
 
     // What the console chooses for an agent it negotiates with is known once the agent was
     // first asked: when a run stops, an undecided environment is asked for again.
@@ -259,7 +261,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         let id = run.summary.with_untracked(|s| s.id.clone());
         spawn_local(async move {
             if let Err(error) = cancel_run(id).await {
-                problem.try_set(Some(error.to_string()));
+                problem.try_set(Some(error.say()));
             }
         });
     };
@@ -346,7 +348,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                     discover();
                 }
                 Err(error) => {
-                    problem.try_set(Some(error.to_string()));
+                    problem.try_set(Some(error.say()));
                     returned.try_set(Some(text));
                 }
             }
@@ -449,7 +451,8 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned
                 pending=first_pending on_reply=reply />
         </main>
-        <ContextPane runs agent environments selection thread_id on_surface_action=Some(act) />
+        <ContextPane runs agent environments thread_id />
+        <Canvas runs selection />
     }
 }
 
@@ -468,6 +471,17 @@ fn ThreadHeader(
     threads_changed: Option<ThreadsChanged>,
 ) -> impl IntoView {
     let editing = RwSignal::new(false);
+    let may_act = may_act();
+    // Focus follows the title: into the box as it opens, back to Rename as it closes.
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    Effect::new(move |was_editing: Option<bool>| {
+        let now = editing.get();
+        if was_editing.is_some_and(|was| was != now) {
+            let target = if now { "thread-title" } else { "rename-thread" };
+            request_animation_frame(move || crate::components::focus::focus_by_id(target));
+        }
+        now
+    });
     let field: NodeRef<leptos::html::Input> = NodeRef::new();
     let rename_problem = RwSignal::new(None::<String>);
     let save = move || {
@@ -488,7 +502,7 @@ fn ThreadHeader(
                     }
                 }
                 Err(error) => {
-                    rename_problem.try_set(Some(error.to_string()));
+                    rename_problem.try_set(Some(error.say()));
                 }
             }
         });
@@ -499,7 +513,7 @@ fn ThreadHeader(
         let id = thread_id.get_value();
         spawn_local(async move {
             if let Err(error) = bind_agent(id, name).await {
-                rename_problem.try_set(Some(error.to_string()));
+                rename_problem.try_set(Some(error.say()));
             }
         });
     };
@@ -508,7 +522,11 @@ fn ThreadHeader(
             <div class="title-row">
                 {move || if editing.get() {
                     view! {
-                        <form class="rename" on:submit=move |event| { event.prevent_default(); save(); }>
+                        <form class="rename" on:submit=move |event| { event.prevent_default(); save(); }
+                            on:keydown=move |event: leptos::ev::KeyboardEvent| if event.key() == "Escape" {
+                                event.prevent_default();
+                                editing.set(false);
+                            }>
                             <label for="thread-title" class="visually-hidden">"Thread title"</label>
                             <input id="thread-title" node_ref=field value=title.get_untracked() />
                             <button type="submit" class="button small primary">"Save"</button>
@@ -518,7 +536,8 @@ fn ThreadHeader(
                 } else {
                     view! {
                         <h1>{move || title.get()}</h1>
-                        <button type="button" class="button small ghost" on:click=move |_| editing.set(true)>"Rename"</button>
+                        <button type="button" class="button small ghost" id="rename-thread" on:click=move |_| editing.set(true)
+                            disabled=move || !may_act.get() title=move || (!may_act.get()).then_some(VIEWER_NOTE)>"Rename"</button>
                         <ArchiveButton thread_id archived problem=rename_problem threads_changed />
                     }.into_any()
                 }}
@@ -531,7 +550,8 @@ fn ThreadHeader(
                     if fresh {
                         view! {
                             <label class="agent-choice">"Agent "
-                                <select on:change=choose_agent>
+                                <select on:change=choose_agent disabled=move || !may_act.get()
+                                    title=move || (!may_act.get()).then_some(VIEWER_NOTE)>
                                     {options.into_iter().enumerate().map(|(index, name)| {
                                         let selected = agent.get().map_or(index == 0, |current| current == name);
                                         view! { <option value=name.clone() selected=selected>{name.clone()}</option> }

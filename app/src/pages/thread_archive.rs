@@ -41,7 +41,7 @@ pub fn ArchiveButton(
                     }
                 }
                 Err(error) => {
-                    problem.try_set(Some(error.to_string()));
+                    problem.try_set(Some(error.say()));
                 }
             }
             busy.try_set(false);

@@ -5,8 +5,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::api::load_thread_page;
+use crate::components::a2ui::OnSurfaceAction;
 use crate::components::context_pane::RunSignals;
+use crate::components::output_card::ThreadSurfaces;
 use crate::components::scroll_port::ScrollPort;
+use crate::components::timeline::Selection;
 use crate::components::tool_card::{ContinuedCalls, DeclinedCalls, ExpandedRows, WaitingCalls};
 use crate::error::ApiError;
 use crate::live::{Connection, follow, is_open};
@@ -54,7 +57,7 @@ impl RunStarter {
             match started.await {
                 Ok(summary) => self.add(summary),
                 Err(error) => {
-                    self.problem.try_set(Some(error.to_string()));
+                    self.problem.try_set(Some(error.say()));
                 }
             }
             self.busy.try_set(false);
@@ -241,4 +244,62 @@ pub(super) fn provide_call_states(
     });
     provide_context(DeclinedCalls(declined));
     provide_context(ExpandedRows(RwSignal::new(Default::default())));
+}
+
+/// The thread's A2UI surfaces for its cards and canvas: every run's surface operations
+/// folded (oldest run first), where each surface was last drawn, and which the canvas shows.
+pub fn provide_thread_surfaces(
+    runs: RwSignal<Vec<RunSignals>>,
+    selection: RwSignal<Option<Selection>>,
+    on_action: OnSurfaceAction,
+) {
+    let surface_artifacts = move || {
+        runs.with(|runs| {
+            let mut found = Vec::new();
+            for (position, run) in runs.iter().enumerate() {
+                run.view.with(|view| {
+                    found.extend(
+                        view.artifacts
+                            .iter()
+                            .filter(|a| a.kind == crate::a2ui::ARTIFACT_KIND)
+                            .map(|a| (position, a.clone())),
+                    )
+                });
+            }
+            found
+        })
+    };
+    let surfaces = Memo::new(move |_| {
+        let found = surface_artifacts();
+        crate::a2ui::of_artifacts(found.iter().map(|(_, artifact)| artifact))
+    });
+    let last_drawn = Memo::new(move |_| {
+        let mut last = std::collections::HashMap::new();
+        for (position, artifact) in surface_artifacts() {
+            for id in crate::a2ui::surface_ids(&artifact.data) {
+                last.insert(id, (position, artifact.artifact_id.clone()));
+            }
+        }
+        last
+    });
+    let in_canvas = Memo::new(move |_| match selection.get() {
+        Some(Selection::Artifact { run, id }) => runs.with(|runs| {
+            runs.get(run)
+                .and_then(|r| {
+                    r.view.with(|view| {
+                        view.artifact(&id)
+                            .filter(|a| a.kind == crate::a2ui::ARTIFACT_KIND)
+                            .map(|a| crate::a2ui::surface_ids(&a.data))
+                    })
+                })
+                .unwrap_or_default()
+        }),
+        _ => Vec::new(),
+    });
+    provide_context(ThreadSurfaces {
+        surfaces,
+        last_drawn,
+        in_canvas,
+        on_action,
+    });
 }

@@ -35,32 +35,34 @@ impl RunView {
                 artifact_kind,
                 title,
                 data,
-            } => {
-                let view = ArtifactView {
-                    artifact_id: artifact_id.clone(),
-                    kind: artifact_kind.clone(),
-                    title: title.clone(),
-                    data: data.clone(),
-                };
-                match self.index.artifacts.get(artifact_id) {
-                    Some(&position) => {
-                        self.artifacts[position] = view;
-                        None
-                    }
-                    None => {
-                        self.index
-                            .artifacts
-                            .insert(artifact_id.clone(), self.artifacts.len());
-                        self.artifacts.push(view);
-                        Some(self.push_item(
-                            event,
-                            ItemBody::Artifact {
-                                artifact_id: artifact_id.clone(),
-                            },
-                        ))
-                    }
+            } => match self.index.artifacts.get(artifact_id) {
+                Some(&position) => {
+                    let artifact = &mut self.artifacts[position];
+                    artifact.kind.clone_from(artifact_kind);
+                    artifact.replace(title.clone(), data.clone());
+                    None
                 }
-            }
+                None => {
+                    let view = ArtifactView {
+                        artifact_id: artifact_id.clone(),
+                        kind: artifact_kind.clone(),
+                        title: title.clone(),
+                        data: data.clone(),
+                        earlier: Vec::new(),
+                        versions_dropped: 0,
+                    };
+                    self.index
+                        .artifacts
+                        .insert(artifact_id.clone(), self.artifacts.len());
+                    self.artifacts.push(view);
+                    Some(self.push_item(
+                        event,
+                        ItemBody::Artifact {
+                            artifact_id: artifact_id.clone(),
+                        },
+                    ))
+                }
+            },
             EventBody::ArtifactPatched { artifact_id, patch } => {
                 let Some(&position) = self.index.artifacts.get(artifact_id) else {
                     return Some(self.error_item(

@@ -236,6 +236,55 @@ pub struct ArtifactView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     pub data: Value,
+    /// What the artifact held before the agent sent it again whole, oldest first (at most
+    /// [`ArtifactView::MOST_VERSIONS_KEPT`]); patches change the current version in place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<Value>,
+    /// Versions dropped from `earlier` to stay within the bound.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub versions_dropped: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl ArtifactView {
+    /// Earlier versions kept per artifact: a run that redraws a chart every second does
+    /// not grow without bound.
+    pub const MOST_VERSIONS_KEPT: usize = 20;
+
+    /// How many versions the artifact has had, the current one included.
+    pub fn versions(&self) -> usize {
+        self.earlier.len() + self.versions_dropped as usize + 1
+    }
+
+    /// The data of version `n` (1-based, as shown), if still kept.
+    pub fn version(&self, n: usize) -> Option<&Value> {
+        let total = self.versions();
+        if n == total {
+            return Some(&self.data);
+        }
+        let first_kept = self.versions_dropped as usize + 1;
+        n.checked_sub(first_kept)
+            .and_then(|index| self.earlier.get(index))
+    }
+
+    /// The artifact sent again whole: the current data becomes an earlier version, unless
+    /// nothing changed (a surface's operations accumulate; they are not versions).
+    pub fn replace(&mut self, title: Option<String>, data: Value) {
+        if self.data != data && self.kind != crate::a2ui::ARTIFACT_KIND {
+            let previous = std::mem::replace(&mut self.data, data);
+            self.earlier.push(previous);
+            if self.earlier.len() > Self::MOST_VERSIONS_KEPT {
+                self.earlier.remove(0);
+                self.versions_dropped += 1;
+            }
+        } else {
+            self.data = data;
+        }
+        self.title = title;
+    }
 }
 
 /// A proposed or applied change shown as a diff.

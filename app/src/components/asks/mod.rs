@@ -124,7 +124,7 @@ impl Sender {
                     let _ = self.on_answered.try_run(());
                 }
                 Err(error) => {
-                    self.notice.try_set(Some(error.to_string()));
+                    self.notice.try_set(Some(error.say()));
                     self.sending.try_set(false);
                 }
             }
@@ -185,11 +185,10 @@ pub fn AskCard(
         <div class="ask-card" node_ref=card data-ask-id=ask.id.clone() data-slot=ask.component.as_str()
             aria-busy=move || sender.sending.get().to_string() on:keydown=move |event| on_card_key(card, &event)
             data-read-only=move || (!may_act.get()).then_some("true")>
-            // A viewer sees the ask as it is, every control disabled, and why.
-            <fieldset class="bare" disabled=move || !may_act.get()>{body}</fieldset>
-            {move || (!may_act.get()).then(|| view! {
-                <p class="ask-notice read-only" role="note">{crate::components::identity::VIEWER_NOTE}</p>
-            })}
+            // A viewer sees the ask as it is, every control disabled, and why on hover (the
+            // page says it once, by the composer or above the inbox).
+            <fieldset class="bare" disabled=move || !may_act.get()
+                title=move || (!may_act.get()).then_some(crate::components::identity::VIEWER_NOTE)>{body}</fieldset>
             {notice}
         </div>
     }

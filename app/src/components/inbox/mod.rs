@@ -88,11 +88,17 @@ pub fn use_inbox() -> Option<TenantInbox> {
 #[component]
 pub fn InboxLink() -> impl IntoView {
     let inbox = use_inbox();
-    let count = move || inbox.and_then(|inbox| inbox.with(|inbox| inbox.pending));
+    // Only asks this user can answer are counted: a viewer is not called to any.
+    let may_act = crate::components::identity::may_act();
+    let count = move || {
+        inbox
+            .and_then(|inbox| inbox.with(|inbox| inbox.pending))
+            .filter(|_| may_act.get())
+    };
     let label = move || match count() {
-        Some(0) => "Inbox, nothing waiting".to_owned(),
-        Some(1) => "Inbox, 1 ask waiting".to_owned(),
-        Some(n) => format!("Inbox, {n} asks waiting"),
+        Some(0) => "Inbox, nothing waiting for you".to_owned(),
+        Some(1) => "Inbox, 1 ask waiting for you".to_owned(),
+        Some(n) => format!("Inbox, {n} asks waiting for you"),
         None => "Inbox".to_owned(),
     };
     let link = move || {

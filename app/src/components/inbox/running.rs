@@ -80,7 +80,7 @@ fn RunningRow(run: ActiveRun, inbox: TenantInbox, now: Signal<i64>) -> impl Into
         problem.set(None);
         leptos::task::spawn_local(async move {
             if let Err(error) = cancel_run(run_id.get_value()).await {
-                problem.try_set(Some(error.to_string()));
+                problem.try_set(Some(error.say()));
                 stopping.try_set(false);
             }
         });

@@ -493,6 +493,9 @@ fn artifacts(steps: &mut Vec<Step>, run: &Run<'_>) {
         "stdout": "running 3 tests\ntest agenda ... ok\ntest room ... ok\ntest invites ... ok\n\ntest result: ok. 3 passed", "durationMs": 1840})));
     steps.push(activity("code", "code", json!({"title": "Task model", "language": "rust", "filename": "src/task.rs",
         "code": "pub struct Task {\n    pub id: u32,\n    pub title: String,\n    pub done: bool,\n}\n"})));
+    // The model again, revised: the artifact's second version.
+    steps.push(activity("code", "code", json!({"title": "Task model", "language": "rust", "filename": "src/task.rs",
+        "code": "pub struct Task {\n    pub id: u32,\n    pub title: String,\n    pub done: bool,\n    pub minutes: u32,\n}\n"})));
     steps.push(run.finished());
 }
 
