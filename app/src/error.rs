@@ -140,13 +140,17 @@ fn looks_like_id(text: &str) -> bool {
     text.len() >= 8 && !text.contains(' ') && text.chars().filter(char::is_ascii_digit).count() >= 2
 }
 
-/// Capital first letter, full stop at the end.
+/// Capital first letter (unless the message opens with a name written as code, such as
+/// the field `env_var`), full stop at the end.
 fn sentence(text: &str) -> String {
-    let mut chars = text.trim().chars();
-    let mut out: String = chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
+    let text = text.trim();
+    let first_word = text.split([' ', ':']).next().unwrap_or_default();
+    let as_code = !first_word.chars().all(char::is_alphabetic);
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) if !as_code => first.to_uppercase().chain(chars).collect(),
+        _ => text.to_owned(),
+    };
     if !out.is_empty() && !out.ends_with(['.', '!', '?']) {
         out.push('.');
     }
@@ -230,6 +234,9 @@ mod tests {
             named.say(),
             "Name: there is a project named \"Q3 plan\" already."
         );
+        // A field named as code keeps its spelling.
+        let field = ApiError::BadRequest("env_var: \"ACME-KEY\" is not a name".into());
+        assert_eq!(field.say(), "env_var: \"ACME-KEY\" is not a name.");
         let internal = ApiError::Storage("database is locked (code 5) at /var/lib/x".into());
         assert!(!internal.say().contains("/var/lib"));
     }
