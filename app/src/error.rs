@@ -76,7 +76,7 @@ impl ApiError {
                  what you typed is still here."
             }
             ApiError::Unauthorized(_) => "Your session has ended. Sign in again to go on.",
-            ApiError::Forbidden(_) => {
+            ApiError::Forbidden(message) if message.contains("role") => {
                 "Your role in this tenant does not allow this. An owner can change your role."
             }
             ApiError::TooManyRequests(_) => {
@@ -93,7 +93,8 @@ impl ApiError {
             }
             ApiError::BadRequest(message)
             | ApiError::NotFound(message)
-            | ApiError::Conflict(message) => return sentence(&without_ids(message)),
+            | ApiError::Conflict(message)
+            | ApiError::Forbidden(message) => return sentence(&without_ids(message)),
         };
         fixed.to_owned()
     }
@@ -237,6 +238,9 @@ mod tests {
         // A field named as code keeps its spelling.
         let field = ApiError::BadRequest("env_var: \"ACME-KEY\" is not a name".into());
         assert_eq!(field.say(), "env_var: \"ACME-KEY\" is not a name.");
+        // Refused for another reason than the role: the reason, as said.
+        let password = ApiError::Forbidden("that is not your password".into());
+        assert_eq!(password.say(), "That is not your password.");
         let internal = ApiError::Storage("database is locked (code 5) at /var/lib/x".into());
         assert!(!internal.say().contains("/var/lib"));
     }
