@@ -10,6 +10,7 @@ use crate::api::{CreateThread, list_threads};
 use crate::codec::Json;
 use crate::components::identity::{load_me, provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
+use crate::components::palette::Palette;
 use crate::components::sidebar::{Sidebar, ThreadsChanged};
 use crate::pages::home::HomePage;
 use crate::pages::not_found::NotFoundPage;
@@ -105,10 +106,11 @@ pub fn App() -> impl IntoView {
     // A lazy page's code, or a page's data, may take a moment to arrive on a slow link.
     let (routing, set_routing) = signal(false);
 
+    let waiting = RwSignal::new(0u64);
+    provide_context(WaitingForYou(waiting));
+
     view! {
-        <Title formatter=|page: String| {
-            if page.is_empty() { "Agent OS".to_owned() } else { format!("{page} · Agent OS") }
-        } />
+        <Title formatter=move |page: String| titled(&page, waiting.get()) />
         <div class="route-progress" data-active=move || routing.get().then_some("")>
             // A live region without the status role: pages keep `status` for their own.
             <span class="visually-hidden" aria-live="polite">
@@ -142,6 +144,24 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// How many asks wait for the signed-in user, as the tab's title counts them.
+#[derive(Clone, Copy)]
+struct WaitingForYou(RwSignal<u64>);
+
+/// A tab's title: the page's, the product's, and "(N)" ahead while N asks wait.
+fn titled(page: &str, waiting: u64) -> String {
+    let title = if page.is_empty() {
+        "Agent OS".to_owned()
+    } else {
+        format!("{page} · Agent OS")
+    };
+    if waiting == 0 {
+        title
+    } else {
+        format!("({waiting}) {title}")
+    }
+}
+
 /// Sidebar, main area (`children`) and context pane; loads the thread list the sidebar
 /// shows and who is signed in.
 #[component]
@@ -163,7 +183,14 @@ fn Workspace(children: Children) -> impl IntoView {
     });
 
     let layout = provide_layout();
-    crate::components::inbox::provide_inbox();
+    let inbox = crate::components::inbox::provide_inbox();
+    crate::components::palette::provide_overlays();
+    let may_act = crate::components::identity::may_act();
+    let waiting = expect_context::<WaitingForYou>().0;
+    // The tab's title counts what waits for this user; the browser's to keep, so the
+    // server's page and the hydrated one agree.
+    Effect::new(move |_| waiting.set(inbox.waiting_for_you(may_act).unwrap_or(0)));
+    on_cleanup(move || waiting.set(0));
 
     let me = Resource::<_, Json>::new_with_options(|| (), |_| load_me(), false);
     let signed_in = provide_signed_in();
@@ -191,9 +218,22 @@ fn Workspace(children: Children) -> impl IntoView {
             }>
             <NarrowBar />
             <Sidebar threads create_thread me />
+            <Palette threads create_thread />
             <PaneResizer pane=Pane::Sidebar />
             {children()}
             <PaneResizer pane=Pane::Context />
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::titled;
+
+    #[test]
+    fn the_tab_title_counts_the_asks_waiting_for_you() {
+        assert_eq!(titled("", 0), "Agent OS");
+        assert_eq!(titled("Inbox", 0), "Inbox · Agent OS");
+        assert_eq!(titled("Inbox", 2), "(2) Inbox · Agent OS");
     }
 }

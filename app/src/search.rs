@@ -80,6 +80,13 @@ fn first_match(body: &str, terms: &[String]) -> Option<usize> {
         .and_then(|at| origin.get(at).copied())
 }
 
+/// Whether `text` holds every word of `query` (anywhere in a word, any case): how the
+/// command palette narrows its list as the operator types. An empty query holds.
+pub fn holds_every(text: &str, query: &str) -> bool {
+    let text = text.to_lowercase();
+    words(query).all(|word| text.contains(&word))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +132,13 @@ mod tests {
         assert!(snippet(&body, &["key".into()]).contains("key"));
         // A term that only matches inside a folded character's expansion.
         let _ = snippet("İİİ", &["\u{307}".into()]);
+    }
+
+    #[test]
+    fn the_palette_narrows_to_titles_holding_every_word() {
+        assert!(holds_every("Draft the offsite agenda", ""));
+        assert!(holds_every("Draft the offsite agenda", "off AGE"));
+        assert!(!holds_every("Draft the offsite agenda", "offsite venue"));
+        assert!(holds_every("Notes", "no"));
     }
 }

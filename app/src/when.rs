@@ -58,6 +58,66 @@ pub fn time_left(ms: i64) -> String {
     }
 }
 
+/// The sidebar's age of a thread: "now", "5m", "3h", "2d", "6w"; never empty, so the
+/// server's page and the hydrated one hold the same text node.
+pub fn short_age(ms: i64) -> String {
+    let minutes = ms.max(0) / 60_000;
+    match minutes {
+        0 => "now".to_owned(),
+        1..=59 => format!("{minutes}m"),
+        60..=1439 => format!("{}h", minutes / 60),
+        1440..=20_159 => format!("{}d", minutes / 1440),
+        _ => format!("{}w", minutes / 10_080),
+    }
+}
+
+/// The day group a moment falls in, seen from `now_ms` by someone `offset_minutes` east
+/// of UTC: whole calendar days in their own time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DayGroup {
+    Today,
+    Yesterday,
+    ThisWeek,
+    Earlier,
+}
+
+impl DayGroup {
+    pub fn label(self) -> &'static str {
+        match self {
+            DayGroup::Today => "Today",
+            DayGroup::Yesterday => "Yesterday",
+            DayGroup::ThisWeek => "Previous 7 days",
+            DayGroup::Earlier => "Earlier",
+        }
+    }
+}
+
+pub fn day_group(at_ms: i64, now_ms: i64, offset_minutes: i64) -> DayGroup {
+    let day = |ms: i64| (ms + offset_minutes * 60_000).div_euclid(86_400_000);
+    match day(now_ms) - day(at_ms) {
+        ..=0 => DayGroup::Today,
+        1 => DayGroup::Yesterday,
+        2..=7 => DayGroup::ThisWeek,
+        _ => DayGroup::Earlier,
+    }
+}
+
+/// Epoch milliseconds by this side's clock: the browser's, or the server's.
+pub fn now_ms() -> i64 {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        js_sys::Date::now() as i64
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| {
+                i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +149,28 @@ mod tests {
         assert_eq!(time_left(30_000), "expires in 30 s");
         assert_eq!(time_left(240_000), "expires in 4 min");
         assert_eq!(time_left(7_200_000), "expires in 2 h");
+    }
+
+    #[test]
+    fn a_thread_age_is_short_and_never_empty() {
+        assert_eq!(short_age(-1), "now");
+        assert_eq!(short_age(59_999), "now");
+        assert_eq!(short_age(5 * 60_000), "5m");
+        assert_eq!(short_age(3 * 3_600_000), "3h");
+        assert_eq!(short_age(2 * 86_400_000), "2d");
+        assert_eq!(short_age(15 * 86_400_000), "2w");
+    }
+
+    #[test]
+    fn day_groups_follow_the_calendar_in_local_time() {
+        let noon = 1_764_676_800_000; // 2025-12-02 12:00 UTC
+        let hour = 3_600_000;
+        assert_eq!(day_group(noon - hour, noon, 0), DayGroup::Today);
+        assert_eq!(day_group(noon - 13 * hour, noon, 0), DayGroup::Yesterday);
+        // 23:00 UTC the day before is already today two hours east.
+        assert_eq!(day_group(noon - 13 * hour, noon, 120), DayGroup::Today);
+        assert_eq!(day_group(noon - 3 * 24 * hour, noon, 0), DayGroup::ThisWeek);
+        assert_eq!(day_group(noon - 9 * 24 * hour, noon, 0), DayGroup::Earlier);
+        assert_eq!(day_group(noon + hour, noon, 0), DayGroup::Today);
     }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export { expect };
 
@@ -104,4 +104,23 @@ export async function withRunDetails(page: Page): Promise<Locator> {
     await details.locator('summary').click();
   }
   return context;
+}
+
+/** A user owning (or operating in) a tenant of their own, so its inbox holds only what a test made. */
+export function freshTenant(role: 'owner' | 'operator' = 'owner'): { user: string; tenant: string } {
+  const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const user = `ines-${stamp}`;
+  const tenant = `inbox-${stamp}`;
+  addUser(user, tenant, role);
+  return { user, tenant };
+}
+
+/** Starts the demo scenario `words` in a new thread of the signed-in tenant; its run id. */
+export async function startRun(request: APIRequestContext, words: string): Promise<string> {
+  const created = await request.post('/api/v1/threads', { data: {} });
+  expect(created.status()).toBe(201);
+  const { thread } = await created.json();
+  const started = await request.post(`/api/v1/threads/${thread.id}/messages`, { data: { text: words } });
+  expect(started.status()).toBe(202);
+  return (await started.json()).run.id;
 }

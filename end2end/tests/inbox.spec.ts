@@ -1,24 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { addUser, expect, openHydrated, signIn, test } from './helpers';
-
-// Each test works in a tenant of its own, so its inbox holds only what it made.
-function freshTenant(role: 'owner' | 'operator' = 'owner'): { user: string; tenant: string } {
-  const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const user = `ines-${stamp}`;
-  const tenant = `inbox-${stamp}`;
-  addUser(user, tenant, role);
-  return { user, tenant };
-}
-
-/** Starts the demo scenario `words` in a new thread of the signed-in tenant; its run id. */
-async function startRun(request: APIRequestContext, words: string): Promise<string> {
-  const created = await request.post('/api/v1/threads', { data: {} });
-  expect(created.status()).toBe(201);
-  const { thread } = await created.json();
-  const started = await request.post(`/api/v1/threads/${thread.id}/messages`, { data: { text: words } });
-  expect(started.status()).toBe(202);
-  return (await started.json()).run.id;
-}
+import type { Page } from '@playwright/test';
+import { addUser, expect, freshTenant, openHydrated, signIn, startRun, test } from './helpers';
 
 function inbox(page: Page) {
   return page.getByRole('list', { name: 'Waiting asks' });

@@ -90,6 +90,20 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// Brings the sidebar into view: unfolded, and on a narrow screen its drawer open.
+    pub fn reveal_sidebar(self) {
+        self.sidebar_open.set(true);
+        #[cfg(any(feature = "hydrate", feature = "csr"))]
+        if window()
+            .match_media("(max-width: 900px)")
+            .ok()
+            .flatten()
+            .is_some_and(|query| query.matches())
+        {
+            self.drawer_open.set(true);
+        }
+    }
+
     fn open(self, pane: Pane) -> RwSignal<bool> {
         match pane {
             Pane::Sidebar => self.sidebar_open,

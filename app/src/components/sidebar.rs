@@ -7,7 +7,9 @@ use leptos_router::components::A;
 use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
-use crate::components::inbox::InboxLink;
+use crate::components::inbox::{InboxLink, TenantInbox, use_inbox};
+use crate::components::palette::PaletteButton;
+use crate::components::thread_list::ThreadList;
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
 use crate::model::section::Section;
@@ -38,6 +40,11 @@ pub fn Sidebar(
     let create_error = move || create_thread.value().get().and_then(Result::err);
     let query = RwSignal::new(String::new());
     let found = RwSignal::new(None::<Result<Vec<ThreadSummary>, ApiError>>);
+    let now = use_inbox()
+        .map(TenantInbox::clock)
+        .unwrap_or_else(|| Signal::stored(crate::when::now_ms()));
+    scroll_current_into_view(threads);
+    reload_on_news(threads);
 
     view! {
         <nav class="sidebar" id="sidebar" aria-label="Workspace" on:click=move |event| close_drawer_after(drawer, &event)>
@@ -49,6 +56,7 @@ pub fn Sidebar(
             </header>
             <div class="pane-body">
             <TenantSwitcher me />
+            <PaletteButton />
             <InboxLink />
             <section class="sidebar-section" aria-labelledby="threads-heading">
                 <div class="section-head">
@@ -69,7 +77,7 @@ pub fn Sidebar(
                 <Transition fallback=|| view! { <p class="muted">"Loading threads…"</p> }>
                     {move || Suspend::new(async move {
                         match threads.await {
-                            Ok(list) => view! { <ThreadList threads=list /> }.into_any(),
+                            Ok(list) => view! { <ThreadList threads=list now /> }.into_any(),
                             Err(error) => {
                                 view! {
                                     <p class="error-text" role="alert">
@@ -88,7 +96,7 @@ pub fn Sidebar(
             <section class="sidebar-section" aria-labelledby="sections-heading">
                 <h2 id="sections-heading">"Workspace"</h2>
                 <ul class="section-list" aria-label="Sections">
-                    {Section::ALL
+                    {Section::NAVIGATION
                         .into_iter()
                         .map(|section| {
                             view! {
@@ -304,58 +312,70 @@ fn FoundThreads(
     }
 }
 
-/// The threads: those in no project first, then each project's under its name (projects
-/// in the order of their newest thread), then the archived ones, folded away.
-#[component]
-fn ThreadList(threads: Vec<ThreadSummary>) -> impl IntoView {
-    let (archived, active): (Vec<ThreadSummary>, Vec<ThreadSummary>) = threads
-        .into_iter()
-        .partition(|thread| thread.archived_at_ms.is_some());
-    let none_yet = active.is_empty() && archived.is_empty();
-    // A thread whose project is gone (deleted; the thread stays) is listed with the rest.
-    let (loose, in_projects): (Vec<ThreadSummary>, Vec<ThreadSummary>) = active
-        .into_iter()
-        .partition(|thread| thread.project_name.is_none());
-    let mut groups: Vec<(String, String, Vec<ThreadSummary>)> = Vec::new();
-    for thread in in_projects {
-        let id = thread.project_id.clone().unwrap_or_default();
-        match groups.iter_mut().find(|(known, _, _)| *known == id) {
-            Some((_, _, threads)) => threads.push(thread),
-            None => {
-                let name = thread.project_name.clone().unwrap_or_default();
-                groups.push((id, name, vec![thread]));
-            }
-        }
-    }
-    let links = |threads: Vec<ThreadSummary>| {
-        threads
-            .into_iter()
-            .map(|thread| {
-                let href = format!("/threads/{}", thread.id);
-                view! { <li><A href=href attr:class="thread-link">{thread.title}</A></li> }
-            })
-            .collect_view()
+/// Reloads the list when the live inbox names a thread it does not hold, or by another
+/// title: one started, or renamed, in another tab or by another operator. Each piece of
+/// news reloads it once.
+fn reload_on_news(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) {
+    let (Some(inbox), Some(changed)) = (use_inbox(), use_context::<ThreadsChanged>()) else {
+        return;
     };
-    let archived_count = archived.len();
-    view! {
-        {none_yet.then(|| view! { <p class="muted empty">"No threads yet. Start one with New thread."</p> })}
-        {(!loose.is_empty()).then(|| view! { <ul class="thread-list" aria-label="Threads">{links(loose)}</ul> })}
-        {groups.into_iter().map(|(id, name, threads)| {
-            let label = format!("Threads in {name}");
-            view! {
-                <div class="thread-group">
-                    <h3 class="group-head"><A href=format!("/projects/{id}")>{name}</A></h3>
-                    <ul class="thread-list" aria-label=label>{links(threads)}</ul>
-                </div>
-            }
-        }).collect_view()}
-        {(archived_count > 0).then(|| view! {
-            <details class="archived-threads">
-                <summary>{format!("Archived ({archived_count})")}</summary>
-                <ul class="thread-list" aria-label="Archived threads">{links(archived)}</ul>
-            </details>
-        })}
+    Effect::new(move |reloaded_for: Option<Vec<(String, String)>>| {
+        let mut named: Vec<(String, String)> = inbox
+            .with(|inbox| {
+                let asks = inbox.asks.iter().map(|ask| (&ask.thread_id, &ask.thread_title));
+                let runs = inbox.running.iter().map(|run| (&run.thread_id, &run.thread_title));
+                asks.chain(runs)
+                    .map(|(id, title)| (id.clone(), title.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        named.sort();
+        named.dedup();
+        // While the list reloads, the news it was reloaded for stands.
+        let Some(news) = threads.with(|listed| match listed {
+            Some(Ok(listed)) => Some(
+                named
+                    .into_iter()
+                    .filter(|(id, title)| {
+                        !listed.iter().any(|thread| &thread.id == id && &thread.title == title)
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        }) else {
+            return reloaded_for.unwrap_or_default();
+        };
+        if !news.is_empty() && reloaded_for.as_ref() != Some(&news) {
+            changed.0.update(|n| *n += 1);
+        }
+        news
+    });
+}
+
+/// Keeps the open thread's link in view in a long list: on arriving at a thread, and when
+/// the list is drawn anew.
+fn scroll_current_into_view(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        let location = leptos_router::hooks::use_location();
+        Effect::new(move |_| {
+            location.pathname.track();
+            threads.track();
+            request_animation_frame(|| {
+                let current = document()
+                    .query_selector(".sidebar .thread-list a[aria-current=\"page\"]")
+                    .ok()
+                    .flatten();
+                if let Some(link) = current {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    link.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            });
+        });
     }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = threads;
 }
 
 /// On a narrow screen the sidebar is a drawer: following a link or creating a thread in it

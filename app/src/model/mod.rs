@@ -235,6 +235,17 @@ pub struct ThreadSummary {
     /// The project's name, where a list groups threads by project.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project_name: Option<String>,
+    /// When its latest run started or ended, where a list says how recent each thread is;
+    /// none before its first message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_at_ms: Option<i64>,
+}
+
+impl ThreadSummary {
+    /// When the thread last moved: its latest run, else its creation.
+    pub fn last_moved_ms(&self) -> i64 {
+        self.active_at_ms.unwrap_or(self.created_at_ms).max(self.created_at_ms)
+    }
 }
 
 /// A run as the thread page lists it.

@@ -14,14 +14,13 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    /// The sections the primary navigation lists: those that hold records. The others
+    /// keep their pages (and say what they will hold) until they can do something.
+    pub const NAVIGATION: [Section; 4] = [
         Section::Projects,
         Section::Notes,
         Section::Memory,
         Section::Passvault,
-        Section::Schedules,
-        Section::Kanban,
-        Section::CuratorJobs,
     ];
 
     pub fn title(self) -> &'static str {

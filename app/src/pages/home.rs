@@ -45,7 +45,7 @@ pub fn HomePage() -> impl IntoView {
 
 #[component]
 fn Home(inbox: TenantInbox) -> impl IntoView {
-    let now = clock(inbox);
+    let now = inbox.clock();
     let may_act = crate::components::identity::may_act();
     view! {
         {move || (!may_act.get()).then(|| view! {
@@ -56,31 +56,4 @@ fn Home(inbox: TenantInbox) -> impl IntoView {
             <RunningNow inbox now />
         </div>
     }
-}
-
-/// The time ages and elapsed times are counted to: the server's when it read the inbox
-/// (so both renderings agree), then the browser's, set to the server's clock, each second.
-/// Reached later in the tab (not hydrating), it starts at the server's time now: the
-/// inbox may have been read long before, and runs started since would count from then.
-fn clock(inbox: TenantInbox) -> Signal<i64> {
-    let read_at = untrack(|| inbox.with(|inbox| inbox.now_ms)).unwrap_or_default();
-    let now = RwSignal::new(read_at);
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    {
-        let browser_now = || js_sys::Date::now() as i64;
-        let measured = inbox.skew.get_untracked();
-        let skew = measured.unwrap_or(read_at - browser_now());
-        if measured.is_some() {
-            now.set(browser_now() + skew);
-        }
-        if let Ok(handle) = set_interval_with_handle(
-            move || {
-                now.try_set(browser_now() + skew);
-            },
-            std::time::Duration::from_secs(1),
-        ) {
-            on_cleanup(move || handle.clear());
-        }
-    }
-    now.into()
 }

@@ -35,27 +35,12 @@ pub(crate) fn receipt(ask: &Ask, action: &str, data: Value) -> String {
             "component": ask.component.as_str(),
             "action": action,
             "data": data,
-            "ts": now_ms(),
+            "ts": crate::when::now_ms(),
         }
     })
     .to_string()
 }
 
-/// Epoch milliseconds, as the contract writes a receipt's `ts`.
-fn now_ms() -> i64 {
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    {
-        js_sys::Date::now() as i64
-    }
-    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-    {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |elapsed| {
-                i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
-            })
-    }
-}
 
 /// A DOM id fragment for an ask (its id may hold any character).
 fn dom_id(run_id: &str, ask: &Ask) -> String {
@@ -199,11 +184,11 @@ pub fn AskCard(
 #[component]
 fn AskDeadline(at: Option<i64>) -> impl IntoView {
     at.map(|at| {
-        let now = RwSignal::new(now_ms());
+        let now = RwSignal::new(crate::when::now_ms());
         #[cfg(any(feature = "hydrate", feature = "csr"))]
         if let Ok(handle) = set_interval_with_handle(
             move || {
-                now.try_set(now_ms());
+                now.try_set(crate::when::now_ms());
             },
             std::time::Duration::from_secs(1),
         ) {

@@ -56,6 +56,54 @@ impl TenantInbox {
         self.loaded.await.map(|_| ())
     }
 
+    /// The time ages and elapsed times are counted to: the server's when it read the
+    /// inbox (so both renderings agree), then the browser's, set to the server's clock, each
+    /// second. Reached later in the tab (not hydrating), it starts at the server's time now:
+    /// the inbox may have been read long before, and runs started since would count from
+    /// then. Before the inbox is in, each side's own clock.
+    pub fn clock(self) -> Signal<i64> {
+        let read_at = untrack(|| self.with(|inbox| inbox.now_ms)).unwrap_or_else(crate::when::now_ms);
+        let now = RwSignal::new(read_at);
+        #[cfg(any(feature = "hydrate", feature = "csr"))]
+        {
+            let browser_now = || js_sys::Date::now() as i64;
+            let measured = self.skew.get_untracked();
+            let skew = measured.unwrap_or(read_at - browser_now());
+            if measured.is_some() {
+                now.set(browser_now() + skew);
+            }
+            if let Ok(handle) = set_interval_with_handle(
+                move || {
+                    now.try_set(browser_now() + skew);
+                },
+                std::time::Duration::from_secs(1),
+            ) {
+                on_cleanup(move || handle.clear());
+            }
+        }
+        now.into()
+    }
+
+    /// How many asks wait for this user (tracked): only those they may answer, so none
+    /// for a viewer; unknown until the inbox is in.
+    pub fn waiting_for_you(self, may_act: Signal<bool>) -> Option<u64> {
+        self.with(|inbox| inbox.pending).filter(|_| may_act.get())
+    }
+
+    /// Whether a thread has an ask waiting, or a run in progress (tracked).
+    pub fn thread_state(self, thread_id: &str) -> Option<ThreadState> {
+        self.with(|inbox| {
+            if inbox.asks.iter().any(|ask| ask.thread_id == thread_id) {
+                Some(ThreadState::Waiting)
+            } else if inbox.running.iter().any(|run| run.thread_id == thread_id) {
+                Some(ThreadState::Running)
+            } else {
+                None
+            }
+        })
+        .flatten()
+    }
+
     /// Drops an ask answered here at once; the stream confirms it.
     pub fn remove_ask(&self, key: &str) {
         self.live.update(|live| {
@@ -63,6 +111,32 @@ impl TenantInbox {
                 inbox.remove_ask(key);
             }
         });
+    }
+}
+
+/// What a thread is doing, as its dot in the sidebar says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadState {
+    /// An ask waits for an operator.
+    Waiting,
+    /// A run is in progress.
+    Running,
+}
+
+impl ThreadState {
+    pub fn word(self) -> &'static str {
+        match self {
+            ThreadState::Waiting => "waiting",
+            ThreadState::Running => "running",
+        }
+    }
+
+    /// What a screen reader says of it, after the thread's title.
+    pub fn description(self) -> &'static str {
+        match self {
+            ThreadState::Waiting => "Waiting for an answer",
+            ThreadState::Running => "Running",
+        }
     }
 }
 
@@ -90,11 +164,7 @@ pub fn InboxLink() -> impl IntoView {
     let inbox = use_inbox();
     // Only asks this user can answer are counted: a viewer is not called to any.
     let may_act = crate::components::identity::may_act();
-    let count = move || {
-        inbox
-            .and_then(|inbox| inbox.with(|inbox| inbox.pending))
-            .filter(|_| may_act.get())
-    };
+    let count = move || inbox.and_then(|inbox| inbox.waiting_for_you(may_act));
     let label = move || match count() {
         Some(0) => "Inbox, nothing waiting for you".to_owned(),
         Some(1) => "Inbox, 1 ask waiting for you".to_owned(),

@@ -56,6 +56,7 @@ impl From<ThreadRow> for ThreadSummary {
             project_id: row.project_id,
             archived_at_ms: row.archived_at_ms,
             project_name: None,
+            active_at_ms: None,
         }
     }
 }

@@ -13,14 +13,26 @@ impl SqlStore {
         &self,
         tenant_id: &str,
     ) -> Result<Vec<ThreadSummary>, StoreError> {
+        // Each thread's latest run through the runs_by_thread index: one probe a thread.
         let rows = sqlx::query(&format!(
-            "SELECT {THREAD_COLUMNS} FROM threads WHERE tenant_id = $1 \
+            "SELECT {THREAD_COLUMNS}, \
+             (SELECT MAX(COALESCE(runs.finished_at_ms, runs.created_at_ms)) FROM runs \
+              WHERE runs.tenant_id = threads.tenant_id AND runs.thread_id = threads.id) \
+              AS active_at_ms \
+             FROM threads WHERE tenant_id = $1 \
              ORDER BY created_at_ms DESC, seq DESC"
         ))
         .bind(tenant_id)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(thread_row).collect::<Result<_, _>>()?)
+        rows.iter()
+            .map(|row| {
+                let mut thread = thread_row(row)?;
+                thread.active_at_ms = row.try_get("active_at_ms")?;
+                Ok(thread)
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
     }
 
     pub(super) async fn list_tenants(&self) -> Result<Vec<String>, StoreError> {
