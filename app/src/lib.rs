@@ -50,6 +50,7 @@ pub mod model;
 pub mod output;
 #[cfg(feature = "ui")]
 pub mod pages;
+pub mod plain_call;
 pub mod projection;
 pub mod protocol;
 #[cfg(feature = "ui")]

@@ -83,7 +83,7 @@ fn an_approval_interrupt_is_one_ask_that_knows_its_session() {
     let ask = &view.asks[0];
     assert_eq!(ask.kind, AskKind::Approval);
     assert_eq!(ask.id, "48fd13277ac62321f2cb999bab2898da");
-    assert_eq!(ask.title, "Allow delete_file?");
+    assert_eq!(ask.title, "Delete file “/tmp/ksadk-accept/victim.txt”?");
     assert_eq!(ask.actions, ["once", "deny"]);
     assert!(
         ask.description

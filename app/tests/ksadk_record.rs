@@ -71,7 +71,7 @@ fn a_session_is_one_run_per_invocation_and_the_answer_closes_the_ask_where_it_wa
     assert_eq!(first.asks.len(), 1);
     let ask = &first.asks[0];
     assert_eq!(ask.id, "48fd13277ac62321f2cb999bab2898da");
-    assert_eq!(ask.title, "Allow delete_file?");
+    assert_eq!(ask.title, "Delete file “/tmp/ksadk-accept/victim.txt”?");
     match &ask.origin {
         AskOrigin::OpenAiApproval {
             ksadk: Some(interrupt),

@@ -204,7 +204,10 @@ fn an_mcp_approval_request_pauses_the_run_on_an_approval_ask() {
     let ask = view.pending_asks().next().unwrap();
     assert_eq!(ask.id, "mcpr_1");
     assert_eq!(ask.kind, AskKind::Approval);
-    assert_eq!(ask.title, "Allow ask_question on deepwiki?");
+    assert_eq!(
+        ask.title,
+        "Ask question “What transport does it use?” on deepwiki?"
+    );
     assert_eq!(
         ask.tool.as_ref().unwrap().arguments["repoName"],
         "openai/codex"

@@ -145,7 +145,7 @@ const reloadable: { words: string; ask: string; answer: (page: import('@playwrig
   } },
   { words: 'secret', ask: 'Paste the demo token', answer: async (page) => {
     await page.getByLabel('DEMO_TOKEN').fill('reload-token-1');
-    await page.getByRole('button', { name: 'Save secret' }).click();
+    await page.getByRole('button', { name: 'Send to agent' }).click();
   } },
   { words: 'edit', ask: 'Apply this edit to src/lib.rs?', answer: async (page) => {
     await askLane(page).getByRole('button', { name: 'Accept' }).click();
@@ -266,4 +266,14 @@ test('a frontend tool answered by the console shows its result on its card', asy
   await expect(cards.first()).toHaveAttribute('data-status', 'done');
   await expect(cards.first()).toContainText('#0b7285');
   await expect(cards.first()).not.toContainText('No result came back');
+});
+
+test('a question is asked once, in the lane; the timeline only says where to answer it', async ({ page }) => {
+  await startScenario(page, 'clarify');
+  const card = askLane(page).getByRole('form', { name: 'Which color should I use?' });
+  await expect(card).toBeVisible();
+  await expect(page.getByRole('main').getByText('Which color should I use?')).toHaveCount(1);
+  await page.getByRole('textbox', { name: 'Message' }).focus();
+  await timeline(page).getByRole('button', { name: 'Answer it' }).click();
+  await expect(card.getByRole('option').first()).toBeFocused();
 });

@@ -91,7 +91,7 @@ test('secret: a field named after the env var, redacted metadata shown, the valu
   const field = card.getByLabel('DEMO_TOKEN');
   await expect(field).toHaveAttribute('type', 'password');
   await field.fill(token);
-  await card.getByRole('button', { name: 'Save secret' }).click();
+  await card.getByRole('button', { name: 'Send to agent' }).click();
 
   await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
@@ -113,6 +113,10 @@ test('secret answered from the passvault: the agent gets the value, the browser 
   const responses = recordResponses(page);
   await startScenario(page, 'secret');
   const card = askLane(page).getByRole('form', { name: 'Paste the demo token' });
+  // A matching entry is the default answer; typing a value is the other way.
+  await expect(card.getByRole('button', { name: 'Send from the passvault' })).toHaveClass(/primary/);
+  await expect(card.getByRole('button', { name: 'Send to agent' })).not.toHaveClass(/primary/);
+  await expect(card.getByLabel('Or type DEMO_TOKEN')).toBeVisible();
   await card.getByLabel('From the passvault').selectOption({ label: name });
   await card.getByRole('button', { name: 'Send from the passvault' }).click();
 

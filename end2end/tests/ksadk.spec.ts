@@ -12,7 +12,7 @@ test('a KsADK approval is one ask that survives a reload and is answered once in
   const log = timeline(page);
   await expect(log.getByText('I will delete the file.')).toBeVisible();
   await expect(log.getByText(/The endpoint answers under \/v1: runs go to/)).toBeVisible();
-  const card = askLane(page).getByRole('dialog', { name: 'Allow delete_file?' });
+  const card = askLane(page).getByRole('dialog', { name: /^Delete file “.*”\?$/ });
   await expect(card).toBeVisible();
   await expect(card).toContainText('/tmp/ksadk-accept/victim.txt');
 
@@ -22,7 +22,7 @@ test('a KsADK approval is one ask that survives a reload and is answered once in
 
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
-  const again = askLane(page).getByRole('dialog', { name: 'Allow delete_file?' });
+  const again = askLane(page).getByRole('dialog', { name: /^Delete file “.*”\?$/ });
   await again.getByRole('button', { name: 'Approve once' }).click();
   await expect(log.getByText(/Done\. delete_file said: pretend-deleted/)).toBeVisible();
   await expect(askLane(page).getByRole('dialog')).toHaveCount(0);
@@ -38,7 +38,7 @@ test('a KsADK approval is one ask that survives a reload and is answered once in
 
 test('a KsADK rejection carries the reason the operator gave', async ({ page }) => {
   await startScenario(page, `delete the old report (${Date.now()})`, 'demo-ksadk');
-  const card = askLane(page).getByRole('dialog', { name: 'Allow delete_file?' });
+  const card = askLane(page).getByRole('dialog', { name: /^Delete file “.*”\?$/ });
   await chooseMore(card, 'Deny with a reason…');
   const reason = card.getByRole('textbox', { name: 'Why not? The agent receives this.' });
   await reason.fill('keep it until Friday');

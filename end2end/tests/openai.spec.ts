@@ -28,14 +28,14 @@ test('an OpenAI-compatible agent streams, calls a tool, pauses for approval acro
   await composer.press('Enter');
   await expect(log.getByText('I need to read the team wiki for that.')).toBeVisible();
   const lane = askLane(page);
-  const approval = lane.getByRole('dialog', { name: 'Allow read_wiki on wiki?' });
+  const approval = lane.getByRole('dialog', { name: 'Read wiki “Release checklist” on wiki?' });
   await expect(approval).toBeVisible();
   await expect(approval).toContainText('Release checklist');
 
   // The ask is stored: after a reload it is still waiting, and nothing was sent.
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
-  const again = askLane(page).getByRole('dialog', { name: 'Allow read_wiki on wiki?' });
+  const again = askLane(page).getByRole('dialog', { name: 'Read wiki “Release checklist” on wiki?' });
   await expect(again).toBeVisible();
   await again.getByRole('button', { name: 'Approve once' }).click();
   await expect(log.getByText('Approved, so I read the release checklist: tag the release, then publish the notes.')).toBeVisible();

@@ -21,6 +21,10 @@ test('a message the server refuses goes back into the composer, not lost', async
   await expect(composer).toHaveValue('a follow-up while the run is busy');
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.locator('.run-status[data-status="cancelled"]')).toBeVisible();
+  // A stop the operator asked for is a plain fact, said once, not a warning.
+  await expect(page.locator('.run-status[data-status="cancelled"]')).toHaveText('Stopped');
+  await expect(timeline(page).locator('.notice.muted')).toHaveText('Stopped by the operator.');
+  await expect(timeline(page).locator('.notice.warning')).toHaveCount(0);
 });
 
 test('Shift+Enter breaks the line and Enter sends', async ({ page }) => {
@@ -255,12 +259,26 @@ test('a tool the console implements runs by itself and its result goes back once
   await expect(page.locator('main.main')).not.toHaveAttribute('data-background', /./);
 });
 
-test('a tool the console does not implement is answered by the operator with a typed result', async ({ page }) => {
+test('a tool the console does not implement is a plain decision: done with a note, or a JSON result under Advanced', async ({ page }) => {
   await startScenario(page, 'frontend operator');
   const card = askLane(page).getByRole('form');
   await expect(card).toContainText('render_a2ui');
-  await card.getByLabel('Result (JSON)').fill('{"rendered": true}');
-  await card.getByRole('button', { name: 'Send result' }).click();
+  // No JSON for a person to edit unless they open "Advanced".
+  await expect(card.getByLabel('Result (JSON)')).toBeHidden();
+  await card.getByLabel('What happened (optional)').fill('Drew it on the whiteboard');
+  await card.getByRole('button', { name: 'Done' }).click();
+  await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
+  // The agent got what the operator said, as the call's result.
+  await expect(timeline(page).getByText('The console ran it: {"done":true,"note":"Drew it on the whiteboard"}')).toBeVisible();
+
+  await startScenario(page, 'frontend operator');
+  const again = askLane(page).getByRole('form');
+  await again.getByText('Advanced').click();
+  await again.getByLabel('Result (JSON)').fill('{"rendered": tru');
+  await again.getByRole('button', { name: 'Send this result' }).click();
+  await expect(again.getByRole('alert')).toContainText('That is not JSON');
+  await again.getByLabel('Result (JSON)').fill('{"rendered": true}');
+  await again.getByRole('button', { name: 'Send this result' }).click();
   await expect(timeline(page).locator('[data-receipt][data-state="resolved"]')).toBeVisible();
 });
 

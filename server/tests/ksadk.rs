@@ -25,7 +25,10 @@ async fn paused_on_approval(api: &Api, thread: &str) -> (String, String) {
     let paused = api.settled(&run).await;
     assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
     let ask = &paused["view"]["asks"][0];
-    assert_eq!(ask["title"], "Allow delete_file?", "{ask}");
+    assert_eq!(
+        ask["title"], "Delete file “/tmp/ksadk-accept/victim.txt”?",
+        "{ask}"
+    );
     (run, ask["id"].as_str().unwrap().to_owned())
 }
 
@@ -195,7 +198,10 @@ async fn a_ksadk_runtime_listing_ag_ui_is_spoken_to_over_it_and_its_interrupt_an
     let paused = api.settled(&run).await;
     assert_eq!(paused["run"]["status"], "interrupted", "{paused}");
     let ask = &paused["view"]["asks"][0];
-    assert_eq!(ask["title"], "Allow delete_file?", "{ask}");
+    assert_eq!(
+        ask["title"], "Delete file “/tmp/ksadk-accept/victim.txt”?",
+        "{ask}"
+    );
     let ask = ask["id"].as_str().unwrap().to_owned();
     let (status, body) = api
         .receipt(&run, &ask, "approval_card", "once", json!({}))

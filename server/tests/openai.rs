@@ -194,7 +194,7 @@ async fn an_mcp_approval_pauses_the_run_and_its_answer_goes_back_once() {
     assert!(paused_or_resumed(&paused), "{paused}");
     let ask = &paused["view"]["asks"][0];
     assert_eq!(ask["origin"]["type"], "open_ai_approval", "{ask}");
-    assert_eq!(ask["title"], "Allow read_wiki on wiki?");
+    assert_eq!(ask["title"], "Read wiki “Release checklist” on wiki?");
     let ask_id = ask["id"].as_str().unwrap();
     let answered = approved(&api, &thread, &run, ask_id).await;
     let wiki = tool_calls(&answered["view"])[0];

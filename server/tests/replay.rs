@@ -89,7 +89,7 @@ fn openai_bodies_replay_with_their_calls_and_approval_asks() {
     ]);
     assert!(ok);
     assert!(
-        text.contains("Allow ask_question on deepwiki? [once|deny]"),
+        text.contains("Ask question “What transport does it use?” on deepwiki? [once|deny]"),
         "{text}"
     );
     let (ok, text, _) = replay(&[
@@ -232,7 +232,10 @@ fn a_saved_ksadk_session_record_replays_one_run_per_invocation_within_its_seq_id
     assert!(ok, "{error}");
     assert!(text.contains("run run_becde4c0"), "{text}");
     assert!(text.contains("run run_3a6ce82e"), "{text}");
-    assert!(text.contains("Allow delete_file?"), "{text}");
+    assert!(
+        text.contains("Delete file “/tmp/ksadk-accept/victim.txt”?"),
+        "{text}"
+    );
     assert!(
         !text.contains("pending ask"),
         "the answer row closed it: {text}"

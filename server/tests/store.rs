@@ -519,3 +519,24 @@ async fn threads_are_found_by_title_and_words_within_their_tenant() {
         assert!(search(&[]).await.is_empty(), "{name}");
     }
 }
+
+#[tokio::test]
+async fn a_thread_listed_says_when_its_latest_run_moved() {
+    for backend in backends::all().await {
+        let store = &backend.store;
+        let quiet = store
+            .create_thread("default", "th-quiet", None, 5)
+            .await
+            .unwrap();
+        backends::new_run(&**store, "default", "run-moved").await;
+        let listed = store.list_threads("default").await.unwrap();
+        let quiet = listed.iter().find(|thread| thread.id == quiet.id).unwrap();
+        assert_eq!(quiet.active_at_ms, None, "{}", backend.name);
+        let busy = listed
+            .iter()
+            .find(|thread| thread.id == "th-run-moved")
+            .unwrap();
+        assert_eq!(busy.active_at_ms, Some(1), "{}", backend.name);
+        assert_eq!(busy.last_moved_ms(), 1, "{}", backend.name);
+    }
+}

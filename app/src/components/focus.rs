@@ -28,6 +28,33 @@ pub fn focus_by_id(id: &str) {
     let _ = id;
 }
 
+/// Brings the waiting ask `ask_id` in the lane into view and focuses its answer.
+pub fn focus_ask(ask_id: &str) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        let Ok(cards) = leptos::prelude::document().query_selector_all(".ask-lane .ask-card")
+        else {
+            return;
+        };
+        for index in 0..cards.length() {
+            let Some(card) = cards
+                .item(index)
+                .and_then(|node| node.dyn_into::<web_sys::Element>().ok())
+            else {
+                continue;
+            };
+            if card.get_attribute("data-ask-id").as_deref() == Some(ask_id) {
+                card.scroll_into_view();
+                browser::focus_answer_control(&card);
+                return;
+            }
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = ask_id;
+}
+
 /// The composer's message box.
 pub const COMPOSER_ID: &str = "composer-message";
 

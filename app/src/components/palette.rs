@@ -71,7 +71,10 @@ fn rows(threads: &[ThreadSummary], may_act: bool, query: &str) -> Vec<Row> {
     }
     all.push(action("Inbox", Target::Page("/".to_owned())));
     for section in Section::NAVIGATION {
-        all.push(action(section.title(), Target::Page(section.path().to_owned())));
+        all.push(action(
+            section.title(),
+            Target::Page(section.path().to_owned()),
+        ));
     }
     all.push(action("Keyboard shortcuts", Target::Keys));
     let mut threads: Vec<&ThreadSummary> = threads
@@ -264,8 +267,7 @@ fn GlobalKeys(create_thread: ServerAction<CreateThread>) -> impl IntoView {
                 return;
             }
             let open = overlays.palette.get_untracked() || overlays.keys.get_untracked();
-            if open || event.ctrl_key() || event.meta_key() || event.alt_key() || typing(&event)
-            {
+            if open || event.ctrl_key() || event.meta_key() || event.alt_key() || typing(&event) {
                 return;
             }
             match key.as_str() {
@@ -276,7 +278,9 @@ fn GlobalKeys(create_thread: ServerAction<CreateThread>) -> impl IntoView {
                     }
                     crate::components::focus::focus_by_id("thread-search");
                 }
-                "n" | "N" if may_act.get_untracked() && !create_thread.pending().get_untracked() => {
+                "n" | "N"
+                    if may_act.get_untracked() && !create_thread.pending().get_untracked() =>
+                {
                     event.prevent_default();
                     create_thread.dispatch(CreateThread { project_id: None });
                 }
@@ -315,7 +319,9 @@ pub fn PaletteButton() -> impl IntoView {
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     Effect::new(move |_| {
         let platform = window().navigator().user_agent().unwrap_or_default();
-        apple.set(platform.contains("Mac OS") || platform.contains("iPhone") || platform.contains("iPad"));
+        apple.set(
+            platform.contains("Mac OS") || platform.contains("iPhone") || platform.contains("iPad"),
+        );
     });
     view! {
         <button type="button" class="palette-button" aria-keyshortcuts="Control+K Meta+K"
@@ -355,7 +361,10 @@ mod tests {
             .map(|row| row.label)
             .collect();
         assert_eq!(labels[0], "New thread");
-        assert_eq!(&labels[labels.len() - 2..], ["Quarterly numbers", "Offsite agenda"]);
+        assert_eq!(
+            &labels[labels.len() - 2..],
+            ["Quarterly numbers", "Offsite agenda"]
+        );
         assert!(!labels.contains(&"Old offsite".to_owned()));
     }
 

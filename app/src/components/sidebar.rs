@@ -8,9 +8,9 @@ use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::inbox::{InboxLink, TenantInbox, use_inbox};
+use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::components::palette::PaletteButton;
 use crate::components::thread_list::ThreadList;
-use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::error::ApiError;
 use crate::model::section::Section;
 use crate::model::{Me, Role, ThreadSummary};
@@ -322,8 +322,14 @@ fn reload_on_news(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>)
     Effect::new(move |reloaded_for: Option<Vec<(String, String)>>| {
         let mut named: Vec<(String, String)> = inbox
             .with(|inbox| {
-                let asks = inbox.asks.iter().map(|ask| (&ask.thread_id, &ask.thread_title));
-                let runs = inbox.running.iter().map(|run| (&run.thread_id, &run.thread_title));
+                let asks = inbox
+                    .asks
+                    .iter()
+                    .map(|ask| (&ask.thread_id, &ask.thread_title));
+                let runs = inbox
+                    .running
+                    .iter()
+                    .map(|run| (&run.thread_id, &run.thread_title));
                 asks.chain(runs)
                     .map(|(id, title)| (id.clone(), title.clone()))
                     .collect()
@@ -337,7 +343,9 @@ fn reload_on_news(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>)
                 named
                     .into_iter()
                     .filter(|(id, title)| {
-                        !listed.iter().any(|thread| &thread.id == id && &thread.title == title)
+                        !listed
+                            .iter()
+                            .any(|thread| &thread.id == id && &thread.title == title)
                     })
                     .collect::<Vec<_>>(),
             ),

@@ -163,7 +163,11 @@ mod tests {
             .collect();
         assert_eq!(
             days,
-            [(DayGroup::Today, 2), (DayGroup::Yesterday, 1), (DayGroup::Earlier, 1)]
+            [
+                (DayGroup::Today, 2),
+                (DayGroup::Yesterday, 1),
+                (DayGroup::Earlier, 1)
+            ]
         );
     }
 }

@@ -357,13 +357,18 @@ fn ItemView(
         body @ ItemBody::ToolCall { .. } => view! { <ToolCard body run_id /> }.into_any(),
         ItemBody::Ask { ask_id } => match ask {
             Some(ask) if !ask.state.is_pending() => view! { <AskReceipt ask /> }.into_any(),
-            Some(ask) => view! {
-                <p class="notice waiting" role="status">
-                    {format!("Waiting for you — {}", ask.command.clone().unwrap_or(ask.title.clone()))}
-                    " (see Pending asks)"
-                </p>
+            // The question itself is asked once, in the lane: here only where to answer it.
+            Some(ask) => {
+                let ask_id = ask.id.clone();
+                view! {
+                    <p class="notice waiting" role="status">
+                        "Waiting for your answer. "
+                        <button type="button" class="link-button"
+                            on:click=move |_| crate::components::focus::focus_ask(&ask_id)>"Answer it"</button>
+                    </p>
+                }
+                .into_any()
             }
-            .into_any(),
             None => view! { <p class="notice">{format!("Ask {ask_id}")}</p> }.into_any(),
         },
         ItemBody::Edit { edit_id } => {
@@ -390,13 +395,15 @@ fn ItemView(
             </p>
         }
         .into_any(),
+        // Information reads as a plain, quiet line; only what went wrong is labelled.
         ItemBody::Notice { level, text, .. } => {
             let (class, label) = match level {
-                Level::Info => ("notice", "Note"),
-                Level::Warning => ("notice warning", "Warning"),
-                Level::Error => ("notice error", "Error"),
+                Level::Info => ("notice muted", None),
+                Level::Warning => ("notice warning", Some("Warning: ")),
+                Level::Error => ("notice error", Some("Error: ")),
             };
-            view! { <p class=class><span class="label">{label}": "</span>{text}</p> }.into_any()
+            view! { <p class=class>{label.map(|label| view! { <span class="label">{label}</span> })}{text}</p> }
+                .into_any()
         }
         ItemBody::SurfaceAction { action } => {
             let context = (!action.context.is_empty())

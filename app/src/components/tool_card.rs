@@ -269,7 +269,7 @@ pub fn ToolCard(
                                 {if status == ToolStatus::NoResult {
                                     "No result came back."
                                 } else if for_you.get() {
-                                    "Waiting for your answer (see Pending asks)."
+                                    "Waiting for your answer."
                                 } else {
                                     "Waiting for the result…"
                                 }}

@@ -244,7 +244,9 @@ pub struct ThreadSummary {
 impl ThreadSummary {
     /// When the thread last moved: its latest run, else its creation.
     pub fn last_moved_ms(&self) -> i64 {
-        self.active_at_ms.unwrap_or(self.created_at_ms).max(self.created_at_ms)
+        self.active_at_ms
+            .unwrap_or(self.created_at_ms)
+            .max(self.created_at_ms)
     }
 }
 

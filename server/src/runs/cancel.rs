@@ -36,7 +36,7 @@ impl Runs {
             "The run was stopped before this was answered",
         );
         stopped.extend([
-            notice(Level::Warning, "Stopped by the operator".into()),
+            notice(Level::Info, "Stopped by the operator.".into()),
             EventDraft::new(
                 EventBody::RunFinished {
                     outcome: RunOutcome::Cancelled,

@@ -48,17 +48,43 @@ pub(super) fn CredentialPrompt(ask: Ask, id: String, sender: Sender) -> impl Int
     } else {
         ask.env_var.clone()
     };
+    // Fetched once the page runs in the browser (effects never run on the server), so the
+    // server-rendered card and the hydrated one agree: nothing, then the entries.
+    let entries = RwSignal::new(Vec::<VaultEntry>::new());
+    if let Some(env_var) = wanted {
+        let run_id = sender.run_id.get_value();
+        Effect::new(move |_| {
+            let (env_var, run_id) = (env_var.clone(), run_id.clone());
+            leptos::task::spawn_local(async move {
+                // A viewer (or a console without the passvault) is offered nothing here.
+                if let Ok(found) = vault_matches(env_var, run_id).await {
+                    entries.try_set(found);
+                }
+            });
+        });
+    }
+    // A matching passvault entry is the default answer; typing one is the other way.
+    let from_vault = move || !entries.with(Vec::is_empty);
+    let typed_class = move || {
+        if from_vault() {
+            "button"
+        } else {
+            "button primary"
+        }
+    };
     view! {
         <section class="ask credential" role="form" aria-labelledby=format!("{id}-title")>
             <AskHead ask=ask.clone() id=id.clone() />
-            {ask.description.clone().map(|text| view! { <p>{text}</p> })}
+            {ask.description.clone().filter(|text| text.trim() != ask.title.trim()).map(|text| view! { <p>{text}</p> })}
             <Metadata pairs=ask.metadata.clone() />
-            <label for=field_id.clone() class="field-label">{label}</label>
+            <FromVault entries id=id.clone() action sender />
+            <label for=field_id.clone() class="field-label">
+                {move || if from_vault() { format!("Or type {label}") } else { label.clone() }}
+            </label>
             <input id=field_id type="password" autocomplete="off" spellcheck="false" node_ref=field on:keydown=on_keydown />
-            {wanted.map(|env_var| view! { <FromVault env_var id=id.clone() action sender /> })}
             <footer class="ask-actions">
-                <button type="button" class="button primary" disabled=move || sender.sending.get() on:click=move |_| submit(())>
-                    {if sudo { "Send password" } else { "Save secret" }}
+                <button type="button" class=typed_class disabled=move || sender.sending.get() on:click=move |_| submit(())>
+                    {if sudo { "Send password" } else { "Send to agent" }}
                 </button>
                 <button type="button" class="button ghost" disabled=move || sender.sending.get()
                     on:click=move |_| sender.send("skip", Value::Null)>"Skip"</button>
@@ -79,23 +105,16 @@ pub async fn vault_matches(env_var: String, run_id: String) -> Result<Vec<VaultE
     )
 }
 
-/// The passvault entries for the variable asked for, if any: choosing one sends only its
-/// id; the server opens it and forwards the value, so it never reaches this page.
+/// The passvault entries for the variable asked for, if any, the first chosen: choosing
+/// one sends only its id; the server opens it and forwards the value, so it never reaches
+/// this page.
 #[component]
-fn FromVault(env_var: String, id: String, action: &'static str, sender: Sender) -> impl IntoView {
-    // Fetched once the page runs in the browser (effects never run on the server), so the
-    // server-rendered card and the hydrated one agree: nothing, then the entries.
-    let entries = RwSignal::new(Vec::<VaultEntry>::new());
-    let run_id = sender.run_id.get_value();
-    Effect::new(move |_| {
-        let (env_var, run_id) = (env_var.clone(), run_id.clone());
-        leptos::task::spawn_local(async move {
-            // A viewer (or a console without the passvault) is offered nothing here.
-            if let Ok(found) = vault_matches(env_var, run_id).await {
-                entries.try_set(found);
-            }
-        });
-    });
+fn FromVault(
+    entries: RwSignal<Vec<VaultEntry>>,
+    id: String,
+    action: &'static str,
+    sender: Sender,
+) -> impl IntoView {
     let choice: NodeRef<leptos::html::Select> = NodeRef::new();
     let select_id = format!("{id}-vault");
     move || {
@@ -110,7 +129,7 @@ fn FromVault(env_var: String, id: String, action: &'static str, sender: Sender) 
                             <option value=entry.id.clone()>{entry.name.clone()}</option>
                         }).collect_view()}
                     </select>
-                    <button type="button" class="button" disabled=move || sender.sending.get()
+                    <button type="button" class="button primary" disabled=move || sender.sending.get()
                         on:click=move |_| {
                             if let Some(select) = choice.get_untracked() {
                                 sender.send(action, json!({ "vaultEntry": select.value() }));

@@ -41,7 +41,6 @@ pub(crate) fn receipt(ask: &Ask, action: &str, data: Value) -> String {
     .to_string()
 }
 
-
 /// A DOM id fragment for an ask (its id may hold any character).
 fn dom_id(run_id: &str, ask: &Ask) -> String {
     use crate::components::id_fragment;

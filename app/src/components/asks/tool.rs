@@ -4,10 +4,11 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+use super::detail::ToolCallBlock;
 use super::{AskHead, Sender};
 use crate::components::catalog::CatalogView;
 use crate::console_tools::{ConsoleTool, failure};
-use crate::protocol::ask::{Ask, AskOrigin};
+use crate::protocol::ask::{Ask, AskOrigin, ToolPreview};
 use crate::workspace_tools::WorkspaceCall;
 
 /// A tool the agent asked the console to run. One the console implements runs at once
@@ -186,14 +187,32 @@ fn run_in_browser(tool: &ConsoleTool) -> Result<(), String> {
     }
 }
 
-/// A tool the console does not implement: the operator gives its result.
+/// What the operator says of a tool they ran by hand, as the call's result: that it was
+/// done, and their note when they wrote one.
+fn done_result(note: &str) -> Value {
+    match note.trim() {
+        "" => json!({ "done": true }),
+        note => json!({ "done": true, "note": note }),
+    }
+}
+
+/// A tool the console does not implement: the operator does it, or declines, and says so
+/// in words; a JSON result of their own waits under "Advanced".
 #[component]
 fn OperatorToolResult(ask: Ask, id: String, sender: Sender) -> impl IntoView {
-    let field: NodeRef<leptos::html::Textarea> = NodeRef::new();
-    let field_id = format!("{id}-result");
+    let note: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    let raw: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    let (note_id, raw_id) = (format!("{id}-note"), format!("{id}-result"));
     let error = RwSignal::new(None::<String>);
-    let submit = move |_| {
-        let Some(area) = field.get_untracked() else {
+    let done = move |_| {
+        let text = note
+            .get_untracked()
+            .map(|area| area.value())
+            .unwrap_or_default();
+        sender.send("submit", json!({ "result": done_result(&text) }));
+    };
+    let send_raw = move |_| {
+        let Some(area) = raw.get_untracked() else {
             return;
         };
         match crate::codec::from_json::<Value>(&area.value()) {
@@ -201,22 +220,60 @@ fn OperatorToolResult(ask: Ask, id: String, sender: Sender) -> impl IntoView {
                 error.set(None);
                 sender.send("submit", json!({ "result": result }));
             }
-            Err(problem) => error.set(Some(format!("The result must be JSON: {problem}"))),
+            Err(problem) => error.set(Some(format!("That is not JSON: {problem}"))),
         }
+    };
+    // The head shows the call when the ask carries it; else it is read from the origin.
+    let tool = match &ask.origin {
+        _ if ask.tool.is_some() => None,
+        AskOrigin::AgUiFrontendTool {
+            tool_name,
+            arguments,
+        } => Some(ToolPreview {
+            name: tool_name.clone(),
+            arguments: crate::codec::from_json::<Value>(arguments)
+                .unwrap_or_else(|_| Value::String(arguments.clone())),
+        }),
+        _ => None,
     };
     view! {
         <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
             <AskHead ask=ask.clone() id=id.clone() />
-            <label for=field_id.clone() class="field-label">"Result (JSON)"</label>
-            <textarea id=field_id node_ref=field rows="3">"{\"ok\": true}"</textarea>
-            {move || error.get().map(|text| view! { <p class="ask-notice" role="alert">{text}</p> })}
+            <p>"The console cannot do this itself. Do it, then tell the agent, or decline."</p>
+            {tool.map(|tool| view! { <ToolCallBlock tool /> })}
+            <label for=note_id.clone() class="field-label">"What happened (optional)"</label>
+            <textarea id=note_id node_ref=note rows="2"></textarea>
             <footer class="ask-actions">
-                <button type="button" class="button primary" disabled=move || sender.sending.get() on:click=submit>
-                    "Send result"
+                <button type="button" class="button primary" disabled=move || sender.sending.get() on:click=done>
+                    "Done"
                 </button>
                 <button type="button" class="button ghost" disabled=move || sender.sending.get()
                     on:click=move |_| sender.send("cancel", Value::Null)>"Decline"</button>
             </footer>
+            <details class="ask-details">
+                <summary>"Advanced"</summary>
+                <label for=raw_id.clone() class="field-label">"Result (JSON)"</label>
+                <textarea id=raw_id node_ref=raw rows="3" spellcheck="false">"{\"ok\": true}"</textarea>
+                {move || error.get().map(|text| view! { <p class="ask-notice" role="alert">{text}</p> })}
+                <button type="button" class="button" disabled=move || sender.sending.get() on:click=send_raw>
+                    "Send this result"
+                </button>
+            </details>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::done_result;
+    use serde_json::json;
+
+    #[test]
+    fn a_tool_done_by_hand_answers_done_with_the_note_if_any() {
+        assert_eq!(done_result("  "), json!({ "done": true }));
+        assert_eq!(
+            done_result(" rendered it \n"),
+            json!({ "done": true, "note": "rendered it" })
+        );
     }
 }

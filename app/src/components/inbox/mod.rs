@@ -62,7 +62,8 @@ impl TenantInbox {
     /// the inbox may have been read long before, and runs started since would count from
     /// then. Before the inbox is in, each side's own clock.
     pub fn clock(self) -> Signal<i64> {
-        let read_at = untrack(|| self.with(|inbox| inbox.now_ms)).unwrap_or_else(crate::when::now_ms);
+        let read_at =
+            untrack(|| self.with(|inbox| inbox.now_ms)).unwrap_or_else(crate::when::now_ms);
         let now = RwSignal::new(read_at);
         #[cfg(any(feature = "hydrate", feature = "csr"))]
         {

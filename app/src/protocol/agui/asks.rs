@@ -177,7 +177,7 @@ pub fn ask_from_interrupt(value: &Value, origin_hint: InterruptSource) -> Result
         if reason == "tool"
             && let Some(tool) = &tool
         {
-            ask.title = format!("Allow {}?", tool.name);
+            ask.title = crate::plain_call::question(&tool.name, &tool.arguments, None);
             ask.description = message.clone();
         }
         ask.tool = tool;

@@ -44,10 +44,9 @@ impl OpenAiNormalizer {
 
 /// The approval ask for a Responses `mcp_approval_request`.
 pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &str) -> Ask {
-    let title = match server {
-        Some(server) => format!("Allow {name} on {server}?"),
-        None => format!("Allow {name}?"),
-    };
+    let parsed: Value =
+        serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()));
+    let title = crate::plain_call::question(name, &parsed, server);
     let mut metadata = vec![("tool".into(), name.to_owned())];
     if let Some(server) = server {
         metadata.push(("server".into(), server.to_owned()));
@@ -55,8 +54,7 @@ pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &
     Ask {
         tool: Some(ToolPreview {
             name: name.to_owned(),
-            arguments: serde_json::from_str(arguments)
-                .unwrap_or_else(|_| Value::String(arguments.to_owned())),
+            arguments: parsed,
         }),
         metadata,
         ..Ask::new(
