@@ -131,9 +131,12 @@ test('running now shows a run in progress with its last activity, and Stop ends 
   await expect(row.getByRole('link', { name: 'slow' })).toBeVisible();
   await expect(row).toContainText('working on it, this will take a while');
   await expect(row.getByLabel('Running for')).toHaveText(/\d+ s/);
+  // The inbox's head says there is running work, and leads to it.
+  await expect(page.getByRole('link', { name: '1 run in progress' })).toHaveAttribute('href', '#running-now');
   await row.getByRole('button', { name: 'Stop the run in slow' }).click();
   await expect(row).toHaveCount(0);
   await expect(page.getByText('No run is in progress.')).toBeVisible();
+  await expect(page.getByRole('link', { name: /runs? in progress/ })).toHaveCount(0);
   const stopped = await (await page.request.get(`/api/v1/runs/${run}`)).json();
   expect(stopped.run.status).toBe('cancelled');
 });
@@ -155,4 +158,42 @@ test('"Running now" counts a run started after the inbox was read, when the inbo
   const first = Number((await elapsed.textContent())?.split(' ')[0]);
   await expect(elapsed).not.toHaveText(`${first} s`, { timeout: 3_000 });
   await page.locator('.running-item').first().getByRole('button', { name: /^Stop the run/ }).click();
+});
+
+test('the inbox is a triage list: a dozen asks fit one screen, one line each, the top one open', async ({ page, baseURL }, testInfo) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (let n = 0; n < 12; n += 1) {
+    await startRun(page.request, n % 3 === 0 ? 'clarify' : 'busy');
+  }
+  await openHydrated(page, '/');
+  const items = inbox(page).locator('li.inbox-item');
+  await expect(items).toHaveCount(12);
+  await expect(page.getByText('12 asks are waiting.')).toBeVisible();
+  // About ten rows in view at once, not two or three cards.
+  let inView = 0;
+  for (let n = 0; n < 12; n += 1) {
+    const box = await items.nth(n).locator('.inbox-question').boundingBox();
+    if (box && box.y + box.height <= 900) inView += 1;
+  }
+  expect(inView).toBeGreaterThanOrEqual(9);
+  await testInfo.attach('inbox as a triage list', { body: await page.screenshot(), contentType: 'image/png' });
+
+  // The top row is open with its card; the others are one line until opened.
+  await expect(items.nth(0)).toHaveAttribute('data-open', 'true');
+  await expect(items.nth(0).locator('.ask-card')).toBeVisible();
+  await expect(items.nth(3).locator('.ask-card')).toBeHidden();
+  const toggle = items.nth(3).locator('.inbox-question');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(items.nth(3).locator('.ask-card')).toBeVisible();
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(items.nth(3).locator('.ask-card')).toBeHidden();
+  // Reached with j, a row opens while focus is on it.
+  await page.keyboard.press('j');
+  await expect(items.nth(4)).toBeFocused();
+  await expect(items.nth(4).locator('.ask-card')).toBeVisible();
 });

@@ -52,7 +52,7 @@ test('a note is written, found by a word in another form, edited, an old version
   await expect(page.getByRole('list', { name: 'Notes' })).toContainText(title);
 
   // Deleted: gone from the list and its page.
-  await page.goto(url);
+  await openHydrated(page, url);
   await page.getByRole('button', { name: 'Delete…' }).click();
   await page.getByRole('button', { name: 'Delete the note' }).click();
   await expect(page).toHaveURL(/\/notes$/);

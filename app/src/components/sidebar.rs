@@ -7,7 +7,7 @@ use leptos_router::components::A;
 use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
-use crate::components::inbox::{InboxLink, TenantInbox, use_inbox};
+use crate::components::inbox::{InboxLink, use_inbox};
 use crate::components::layout::{Pane, PaneToggle, ThemeSwitch};
 use crate::components::palette::PaletteButton;
 use crate::components::thread_list::ThreadList;
@@ -40,8 +40,9 @@ pub fn Sidebar(
     let create_error = move || create_thread.value().get().and_then(Result::err);
     let query = RwSignal::new(String::new());
     let found = RwSignal::new(None::<Result<Vec<ThreadSummary>, ApiError>>);
+    // Ages are in minutes: the list's clock need not move each second.
     let now = use_inbox()
-        .map(TenantInbox::clock)
+        .map(|inbox| inbox.clock(std::time::Duration::from_secs(20)))
         .unwrap_or_else(|| Signal::stored(crate::when::now_ms()));
     scroll_current_into_view(threads);
     reload_on_news(threads);

@@ -48,7 +48,7 @@ pub fn ThreadList(threads: Vec<ThreadSummary>, now: Signal<i64>) -> impl IntoVie
             <ul class="thread-list" aria-label="Threads">
                 {move || {
                     if in_browser.get() {
-                        by_day(loose.clone(), untrack(|| now.get())).into_iter().map(|(day, threads)| view! {
+                        by_day(loose.clone(), untrack(|| now.get()), utc_offset_minutes()).into_iter().map(|(day, threads)| view! {
                             <li class="day-divider" aria-hidden="true">{day.label()}</li>
                             {rows(threads)}
                         }).collect_view().into_any()
@@ -76,9 +76,13 @@ pub fn ThreadList(threads: Vec<ThreadSummary>, now: Signal<i64>) -> impl IntoVie
     }
 }
 
-/// Threads (newest move first) in runs of the same day group, by the browser's calendar.
-fn by_day(threads: Vec<ThreadSummary>, now: i64) -> Vec<(DayGroup, Vec<ThreadSummary>)> {
-    let offset = utc_offset_minutes();
+/// Threads (newest move first) in runs of the same day group, by the calendar of someone
+/// `offset` minutes east of UTC.
+fn by_day(
+    threads: Vec<ThreadSummary>,
+    now: i64,
+    offset: i64,
+) -> Vec<(DayGroup, Vec<ThreadSummary>)> {
     let mut days: Vec<(DayGroup, Vec<ThreadSummary>)> = Vec::new();
     for thread in threads {
         let day = when::day_group(thread.last_moved_ms(), now, offset);
@@ -157,7 +161,7 @@ mod tests {
             moved_at("c", noon - 20 * hour),
             moved_at("d", noon - 30 * 24 * hour),
         ];
-        let days: Vec<(DayGroup, usize)> = by_day(threads, noon)
+        let days: Vec<(DayGroup, usize)> = by_day(threads, noon, 0)
             .into_iter()
             .map(|(day, threads)| (day, threads.len()))
             .collect();

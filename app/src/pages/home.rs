@@ -45,7 +45,7 @@ pub fn HomePage() -> impl IntoView {
 
 #[component]
 fn Home(inbox: TenantInbox) -> impl IntoView {
-    let now = inbox.clock();
+    let now = inbox.clock(std::time::Duration::from_secs(1));
     let may_act = crate::components::identity::may_act();
     view! {
         {move || (!may_act.get()).then(|| view! {

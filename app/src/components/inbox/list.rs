@@ -49,6 +49,15 @@ impl Filter {
     }
 }
 
+/// The runs in progress, said at the top of the inbox (their list is further down).
+fn running_summary(count: usize) -> Option<String> {
+    match count {
+        0 => None,
+        1 => Some("1 run in progress".to_owned()),
+        n => Some(format!("{n} runs in progress")),
+    }
+}
+
 /// The choices a filter offers: what the listed asks have, each once, by name.
 fn choices(
     asks: &[InboxAsk],
@@ -72,6 +81,7 @@ pub fn InboxList(inbox: TenantInbox, now: Signal<i64>) -> impl IntoView {
     });
     let total = move || inbox.with(|inbox| inbox.pending).unwrap_or(0);
     let on_answered = Callback::new(move |key: String| inbox.remove_ask(&key));
+    let running = move || inbox.with(|inbox| inbox.running.len()).unwrap_or(0);
     keyboard::listen(keys);
     let summary = move || {
         let shown = keys.with(Vec::len) as u64;
@@ -89,6 +99,9 @@ pub fn InboxList(inbox: TenantInbox, now: Signal<i64>) -> impl IntoView {
             <header class="inbox-head">
                 <h1 id="inbox-heading" tabindex="-1">"Inbox"</h1>
                 <p class="muted" role="status" aria-live="polite">{summary}</p>
+                {move || running_summary(running()).map(|text| view! {
+                    <a class="running-summary" href="#running-now">{text}</a>
+                })}
             </header>
             <Filters inbox filter />
             <p class="muted keys-hint" id="inbox-keys">
@@ -105,7 +118,7 @@ pub fn InboxList(inbox: TenantInbox, now: Signal<i64>) -> impl IntoView {
                             inbox.asks.iter().find(|ask| ask.key == key).cloned()
                         }))
                         .flatten();
-                        item.map(|item| view! { <InboxItem item inbox now on_answered /> })
+                        item.map(|item| view! { <InboxItem item inbox keys now on_answered /> })
                     }
                 </For>
             </ol>
@@ -202,10 +215,20 @@ fn Filters(inbox: TenantInbox, filter: RwSignal<Filter>) -> impl IntoView {
 fn InboxItem(
     item: InboxAsk,
     inbox: TenantInbox,
+    keys: Memo<Vec<String>>,
     now: Signal<i64>,
     on_answered: Callback<String>,
 ) -> impl IntoView {
     let heading_id = format!("inbox-{}", crate::components::id_fragment(&item.key));
+    let card_id = format!("{heading_id}-card");
+    // A row is one line until it is opened: the top one (the most urgent) always is, as
+    // is the one focus is in (CSS), so j/k open each in turn.
+    let opened_here = RwSignal::new(false);
+    let open = {
+        let key = item.key.clone();
+        Memo::new(move |_| opened_here.get() || keys.with(|keys| keys.first() == Some(&key)))
+    };
+    let question = item.ask.title.clone();
     let href = format!("/threads/{}", item.thread_id);
     let opened = item.opened_at_ms;
     let expires = item.ask.expires_at_ms;
@@ -240,8 +263,15 @@ fn InboxItem(
     };
     view! {
         <li class="inbox-item" tabindex="-1" data-key=item.key.clone() data-kind=item.kind().as_str()
+            data-open=move || if open.get() { "true" } else { "false" }
             aria-labelledby=heading_id.clone()>
             <header class="inbox-meta">
+                <button type="button" class="inbox-question" aria-controls=card_id.clone()
+                    aria-expanded=move || if open.get() { "true" } else { "false" }
+                    on:click=move |_| opened_here.update(|open| *open = !*open)>
+                    <span class="ask-kind">{kind_label(item.kind())}</span>
+                    <span class="inbox-question-text">{question}</span>
+                </button>
                 <a class="inbox-thread" id=heading_id.clone() href=href>{title}</a>
                 <span class="muted">{where_from}</span>
                 <span class="muted" title=format!("run {}", item.run_id)>"run " <code>{short_run}</code></span>
@@ -251,8 +281,10 @@ fn InboxItem(
                     view! { <span class="deadline" data-expired=expired>{text}</span> }
                 })}
             </header>
-            <AskCard run_id=item.run_id.clone() ask=item.ask.clone() quiet=true
-                on_answered=move |()| on_answered.run(key.clone()) />
+            <div class="inbox-card" id=card_id>
+                <AskCard run_id=item.run_id.clone() ask=item.ask.clone() quiet=true
+                    on_answered=move |()| on_answered.run(key.clone()) />
+            </div>
         </li>
     }
 }
@@ -397,5 +429,17 @@ mod keyboard {
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::running_summary;
+
+    #[test]
+    fn the_inbox_head_counts_the_runs_in_progress_only_when_there_are_any() {
+        assert_eq!(running_summary(0), None);
+        assert_eq!(running_summary(1).as_deref(), Some("1 run in progress"));
+        assert_eq!(running_summary(3).as_deref(), Some("3 runs in progress"));
     }
 }

@@ -60,8 +60,10 @@ impl TenantInbox {
     /// inbox (so both renderings agree), then the browser's, set to the server's clock, each
     /// second. Reached later in the tab (not hydrating), it starts at the server's time now:
     /// the inbox may have been read long before, and runs started since would count from
-    /// then. Before the inbox is in, each side's own clock.
-    pub fn clock(self) -> Signal<i64> {
+    /// then. Before the inbox is in, each side's own clock. It moves every `tick`.
+    pub fn clock(self, tick: std::time::Duration) -> Signal<i64> {
+        #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+        let _ = tick;
         let read_at =
             untrack(|| self.with(|inbox| inbox.now_ms)).unwrap_or_else(crate::when::now_ms);
         let now = RwSignal::new(read_at);
@@ -77,7 +79,7 @@ impl TenantInbox {
                 move || {
                     now.try_set(browser_now() + skew);
                 },
-                std::time::Duration::from_secs(1),
+                tick,
             ) {
                 on_cleanup(move || handle.clear());
             }

@@ -23,7 +23,7 @@ pub fn RunningNow(inbox: TenantInbox, now: Signal<i64>) -> impl IntoView {
             .unwrap_or_default()
     });
     view! {
-        <section class="running-now" aria-labelledby="running-heading">
+        <section class="running-now" id="running-now" aria-labelledby="running-heading">
             <h2 id="running-heading">"Running now"</h2>
             <Show when=move || !ids.with(Vec::is_empty)
                 fallback=|| view! { <p class="muted">"No run is in progress."</p> }>
