@@ -10,8 +10,7 @@ use crate::components::catalog::CatalogView;
 use crate::components::code_diff::CodeDiff;
 use crate::components::context_pane::RunSignals;
 use crate::components::copy::copy_from_button;
-use crate::components::output_card::ThreadSurfaces;
-use crate::components::timeline::Selection;
+use crate::components::output_card::{Selection, ThreadSurfaces};
 use crate::output::{self, Export};
 use crate::projection::{ArtifactView, EditView};
 

@@ -10,9 +10,15 @@ use crate::a2ui::Surfaces;
 use crate::components::a2ui::{OnSurfaceAction, SurfacePreview};
 use crate::components::artifacts::{JsonBlock, catalog_name, drawable};
 use crate::components::catalog::CatalogView;
-use crate::components::timeline::Selection;
 use crate::output;
 use crate::projection::RunView;
+
+/// What the canvas shows: an output or an edit of one of the thread's runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Artifact { run: usize, id: String },
+    Edit { run: usize, id: String },
+}
 
 /// What the canvas shows, shared by the thread so a card knows it is open there.
 #[derive(Clone, Copy)]

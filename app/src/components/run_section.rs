@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use crate::components::context_pane::RunSignals;
-use crate::components::timeline::{RetryableRun, Selection, Timeline};
+use crate::components::output_card::Selection;
+use crate::components::timeline::{RetryableRun, Timeline};
 use crate::projection::{ItemBody, RunView};
 use crate::protocol::channel::Role;
 use crate::protocol::status::RunStatus;

@@ -9,18 +9,11 @@ use crate::components::artifacts::JsonBlock;
 use crate::components::asks::AskReceipt;
 use crate::components::identity::{VIEWER_NOTE, may_act};
 use crate::components::message::{MessageCopy, MessageText};
-use crate::components::output_card::{EditCard, OutputCard};
+use crate::components::output_card::{EditCard, OutputCard, Selection};
 use crate::components::tool_card::{ContinuedCalls, ExpandedRows, ToolCard};
 use crate::components::window::Windowing;
 use crate::projection::{ErrorKind, Item, ItemBody, RunView, ToolStatus};
 use crate::protocol::channel::{Level, Role};
-
-/// What the preview pane shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selection {
-    Artifact { run: usize, id: String },
-    Edit { run: usize, id: String },
-}
 
 /// The thread's last run once it is over: the run offers Retry.
 #[derive(Clone, Copy)]
