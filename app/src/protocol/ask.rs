@@ -106,6 +106,18 @@ pub struct ToolPreview {
     pub arguments: Value,
 }
 
+impl ToolPreview {
+    /// A call as its producer sent it: the arguments' JSON text, laid out when it parses
+    /// and kept as text when it does not.
+    pub fn from_call(name: &str, arguments: &str) -> Self {
+        ToolPreview {
+            name: name.to_owned(),
+            arguments: crate::codec::from_json::<Value>(arguments)
+                .unwrap_or_else(|_| Value::String(arguments.to_owned())),
+        }
+    }
+}
+
 /// A diff shown with an edit ask.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

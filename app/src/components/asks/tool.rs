@@ -4,11 +4,10 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use super::detail::ToolCallBlock;
 use super::{AskHead, Sender};
 use crate::components::catalog::CatalogView;
 use crate::console_tools::{ConsoleTool, failure};
-use crate::protocol::ask::{Ask, AskOrigin, ToolPreview};
+use crate::protocol::ask::{Ask, AskOrigin};
 use crate::workspace_tools::WorkspaceCall;
 
 /// A tool the agent asked the console to run. One the console implements runs at once
@@ -223,24 +222,10 @@ fn OperatorToolResult(ask: Ask, id: String, sender: Sender) -> impl IntoView {
             Err(problem) => error.set(Some(format!("That is not JSON: {problem}"))),
         }
     };
-    // The head shows the call when the ask carries it; else it is read from the origin.
-    let tool = match &ask.origin {
-        _ if ask.tool.is_some() => None,
-        AskOrigin::AgUiFrontendTool {
-            tool_name,
-            arguments,
-        } => Some(ToolPreview {
-            name: tool_name.clone(),
-            arguments: crate::codec::from_json::<Value>(arguments)
-                .unwrap_or_else(|_| Value::String(arguments.clone())),
-        }),
-        _ => None,
-    };
     view! {
         <section class="ask tool" role="form" aria-labelledby=format!("{id}-title")>
             <AskHead ask=ask.clone() id=id.clone() />
             <p>"The console cannot do this itself. Do it, then tell the agent, or decline."</p>
-            {tool.map(|tool| view! { <ToolCallBlock tool /> })}
             <label for=note_id.clone() class="field-label">"What happened (optional)"</label>
             <textarea id=note_id node_ref=note rows="2"></textarea>
             <footer class="ask-actions">

@@ -57,10 +57,10 @@ impl TenantInbox {
     }
 
     /// The time ages and elapsed times are counted to: the server's when it read the
-    /// inbox (so both renderings agree), then the browser's, set to the server's clock, each
-    /// second. Reached later in the tab (not hydrating), it starts at the server's time now:
+    /// inbox (so both renderings agree), then the browser's, set to the server's clock,
+    /// every `tick`. Reached later in the tab (not hydrating), it starts at the server's time now:
     /// the inbox may have been read long before, and runs started since would count from
-    /// then. Before the inbox is in, each side's own clock. It moves every `tick`.
+    /// then. Before the inbox is in, each side's own clock.
     pub fn clock(self, tick: std::time::Duration) -> Signal<i64> {
         #[cfg(not(any(feature = "hydrate", feature = "csr")))]
         let _ = tick;

@@ -265,11 +265,7 @@ pub enum InterruptSource {
 pub fn ask_for_frontend_tool(tool_call_id: &str, tool_name: &str, arguments: &str) -> Ask {
     Ask {
         tool_call_id: Some(tool_call_id.to_owned()),
-        tool: Some(ToolPreview {
-            name: tool_name.to_owned(),
-            arguments: crate::codec::from_json::<Value>(arguments)
-                .unwrap_or_else(|_| Value::String(arguments.to_owned())),
-        }),
+        tool: Some(ToolPreview::from_call(tool_name, arguments)),
         metadata: vec![("tool".into(), tool_name.to_owned())],
         ..Ask::new(
             tool_call_id.to_owned(),

@@ -44,18 +44,14 @@ impl OpenAiNormalizer {
 
 /// The approval ask for a Responses `mcp_approval_request`.
 pub fn mcp_approval_ask(id: &str, name: &str, server: Option<&str>, arguments: &str) -> Ask {
-    let parsed: Value =
-        serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()));
-    let title = crate::plain_call::question(name, &parsed, server);
+    let tool = ToolPreview::from_call(name, arguments);
+    let title = crate::plain_call::question(name, &tool.arguments, server);
     let mut metadata = vec![("tool".into(), name.to_owned())];
     if let Some(server) = server {
         metadata.push(("server".into(), server.to_owned()));
     }
     Ask {
-        tool: Some(ToolPreview {
-            name: name.to_owned(),
-            arguments: parsed,
-        }),
+        tool: Some(tool),
         metadata,
         ..Ask::new(
             id.to_owned(),
