@@ -18,18 +18,6 @@ pub async fn list_threads() -> Result<Vec<ThreadSummary>, ApiError> {
     with_status(workspace()?.list_threads(&tenant()?).await)
 }
 
-/// A new thread; in project `project_id` when given.
-#[server(prefix = "/fn", endpoint = "create_thread")]
-pub async fn create_thread(project_id: Option<String>) -> Result<ThreadSummary, ApiError> {
-    use service::*;
-    let project_id = project_id.filter(|id| !id.is_empty());
-    with_status(
-        workspace()?
-            .create_thread(&tenant()?, None, project_id.as_deref())
-            .await,
-    )
-}
-
 #[server(prefix = "/fn", endpoint = "get_thread")]
 pub async fn get_thread(thread_id: String) -> Result<ThreadSummary, ApiError> {
     use service::*;

@@ -3,16 +3,16 @@
 use leptos::prelude::*;
 use leptos_meta::{MetaTags, Title, provide_meta_context};
 use leptos_router::components::{Outlet, ParentRoute, Route, Router, Routes};
-use leptos_router::hooks::use_navigate;
 use leptos_router::{Lazy, path};
 
-use crate::api::{CreateThread, list_threads};
+use crate::api::list_threads;
 use crate::codec::Json;
 use crate::components::identity::{load_me, provide_signed_in, watch_session};
 use crate::components::layout::{NarrowBar, Pane, PaneResizer, provide_layout};
 use crate::components::palette::Palette;
 use crate::components::sidebar::{Sidebar, ThreadsChanged};
 use crate::pages::home::HomePage;
+use crate::pages::new_thread::NewThreadPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::thread::ThreadPage;
 use crate::routes;
@@ -125,6 +125,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/setup") view={Lazy::<routes::Setup>::new()} />
                 <ParentRoute path=path!("") view=|| view! { <Workspace><Outlet /></Workspace> }>
                     <Route path=path!("/") view=HomePage />
+                    <Route path=path!("/new") view=NewThreadPage />
                     <Route path=path!("/threads/:id") view=ThreadPage />
                     <Route path=path!("/projects") view={Lazy::<routes::Projects>::new()} />
                     <Route path=path!("/projects/:id") view={Lazy::<routes::Project>::new()} />
@@ -166,23 +167,13 @@ fn titled(page: &str, waiting: u64) -> String {
 /// shows and who is signed in.
 #[component]
 fn Workspace(children: Children) -> impl IntoView {
-    let create_thread = ServerAction::<CreateThread>::new();
     let changed = RwSignal::new(0u32);
     provide_context(ThreadsChanged(changed));
-    let threads = Resource::<_, Json>::new_with_options(
-        move || (create_thread.version().get(), changed.get()),
-        |_| list_threads(),
-        false,
-    );
-
-    let navigate = use_navigate();
-    Effect::new(move |_| {
-        if let Some(Ok(thread)) = create_thread.value().get() {
-            navigate(&format!("/threads/{}", thread.id), Default::default());
-        }
-    });
+    let threads =
+        Resource::<_, Json>::new_with_options(move || changed.get(), |_| list_threads(), false);
 
     let layout = provide_layout();
+    crate::components::focus::WriteOn::provide();
     let inbox = crate::components::inbox::provide_inbox();
     crate::components::palette::provide_overlays();
     let may_act = crate::components::identity::may_act();
@@ -217,8 +208,8 @@ fn Workspace(children: Children) -> impl IntoView {
                 }
             }>
             <NarrowBar />
-            <Sidebar threads create_thread me />
-            <Palette threads create_thread />
+            <Sidebar threads me />
+            <Palette threads />
             <PaneResizer pane=Pane::Sidebar />
             {children()}
             <PaneResizer pane=Pane::Context />

@@ -66,17 +66,28 @@ export async function openHydrated(page: Page, path: string): Promise<void> {
   await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
 }
 
-/** Starts a fresh thread in the sidebar and sends `words` from the composer with Enter. */
+/** Starts a thread from "New thread" with `words` sent from the composer with Enter. */
 export async function startScenario(page: Page, words: string, agent?: string): Promise<void> {
-  await openHydrated(page, '/');
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await openHydrated(page, '/new');
   if (agent) {
     await page.getByRole('combobox', { name: 'Agent' }).selectOption(agent);
   }
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(words);
   await composer.press('Enter');
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  // The router shows the start page until the thread's page has loaded.
+  await expect(page.getByRole('log', { name: 'Run timeline' })).toBeVisible();
+}
+
+/** Opens a thread made through the API with no message yet (the console's "New thread"
+ *  makes one only with its first message). */
+export async function openEmptyThread(page: Page): Promise<string> {
+  const response = await page.request.post('/api/v1/threads', { data: {} });
+  expect(response.status(), await response.text()).toBe(201);
+  const { thread } = await response.json();
+  await openHydrated(page, `/threads/${thread.id}`);
+  return thread.id;
 }
 
 /** The lane that holds every ask still waiting for an answer. */

@@ -148,7 +148,7 @@ test('"Running now" counts a run started after the inbox was read, when the inbo
   // The inbox is read now; the run starts well after, while this tab shows a thread.
   await page.waitForTimeout(5_000);
   await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/new$/);
   await startRun(page.request, 'long 1 30');
   await page.waitForTimeout(3_000);
   await page.getByRole('link', { name: /^Inbox/ }).click();
@@ -196,4 +196,27 @@ test('the inbox is a triage list: a dozen asks fit one screen, one line each, th
   await page.keyboard.press('j');
   await expect(items.nth(4)).toBeFocused();
   await expect(items.nth(4).locator('.ask-card')).toBeVisible();
+});
+
+test('the asks of one run are listed together, where the run comes from said once', async ({ page, baseURL }) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  await startRun(page.request, 'clarify');
+  await startRun(page.request, 'approve');
+  await startRun(page.request, 'clarify');
+  await openHydrated(page, '/');
+  const items = inbox(page).locator('li.inbox-item');
+  await expect(items).toHaveCount(4);
+  // Newest first puts the two decisions of `approve` between the clarify runs' asks,
+  // next to each other: the second hangs under the first without its thread and run.
+  await page.getByLabel('Order').selectOption('newest');
+  const runs = await items.evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key!.split(':')[0]));
+  expect(new Set(runs).size).toBe(3);
+  const paired = runs.findIndex((run, at) => at > 0 && runs[at - 1] === run);
+  expect(paired).toBeGreaterThan(0);
+  await expect(items.nth(paired)).toHaveAttribute('data-continues', 'true');
+  await expect(items.nth(paired).locator('.inbox-thread')).toBeHidden();
+  await expect(items.nth(paired - 1).locator('.inbox-thread')).toBeVisible();
+  await expect(items.nth(paired).locator('.inbox-question')).toContainText('same run as above');
+  await expect(inbox(page).locator('li.inbox-item[data-continues="true"]')).toHaveCount(1);
 });

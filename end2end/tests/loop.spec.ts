@@ -1,4 +1,4 @@
-import { askLane, chooseMore, expect, openHydrated, startScenario, test, timeline } from './helpers';
+import { askLane, chooseMore, expect, freshTenant, openHydrated, signIn, startScenario, test, timeline } from './helpers';
 
 // The loop an operator repeats all day: asks take focus, keys answer them, focus goes on.
 
@@ -232,15 +232,49 @@ test('a paused run whose answers went on in a follow-up says so, after a reload 
   await expect(page.locator('.run-status', { hasText: 'Waiting for you' })).toHaveCount(0);
 });
 
-test('the scenario words offered on a new thread follow the agent chosen for it', async ({ page }) => {
+test('the starters offered for a new thread follow the agent chosen for it, a line each', async ({ page }) => {
   await openHydrated(page, '/');
   await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
-  const words = page.getByRole('group', { name: 'Try a scenario' });
-  await expect(words.getByRole('button', { name: 'chunks' })).toBeVisible();
+  await expect(page).toHaveURL(/\/new$/);
+  const starters = page.getByRole('region', { name: 'Things to try' });
+  await expect(starters.getByRole('button', { name: 'chunks', exact: true })).toBeVisible();
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('demo-hermes');
-  await expect(words.getByRole('button', { name: 'stubborn' })).toBeVisible();
-  await expect(words.getByRole('button', { name: 'chunks' })).toHaveCount(0);
+  const stubborn = starters.getByRole('button', { name: 'stubborn', exact: true });
+  await expect(stubborn).toBeVisible();
+  await expect(stubborn).toHaveAccessibleDescription('A turn that goes on after it is stopped');
+  await expect(starters.getByRole('button', { name: 'chunks', exact: true })).toHaveCount(0);
+  // The card starts the thread with the agent chosen.
+  await starters.getByRole('button', { name: 'whoami', exact: true }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('log', { name: 'Run timeline' })).toContainText('This gateway serves');
+  await expect(page.getByText('Agent: demo-hermes')).toBeVisible();
+});
+
+test('"New thread" keeps no thread until its first message', async ({ page, baseURL }, testInfo) => {
+  const { user } = freshTenant();
+  await signIn(page, baseURL!, user);
+  await openHydrated(page, '/');
+  // The empty home leads somewhere: a composer, an agent picker and the demo's starters.
+  const start = page.getByRole('region', { name: 'Start a thread' });
+  await expect(start.getByRole('combobox', { name: 'Agent' })).toHaveValue('demo');
+  await expect(start.getByRole('region', { name: 'Things to try' }).getByRole('button')).toHaveCount(18);
+  await expect(start.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await testInfo.attach('first-run home', { body: await page.screenshot(), contentType: 'image/png' });
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/new$/);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await page.getByRole('button', { name: 'New thread' }).click();
+  await openHydrated(page, '/new');
+  const listed = async () => (await (await page.request.get('/api/v1/threads')).json()).threads.length;
+  expect(await listed()).toBe(0);
+  await expect(page.getByText('No threads yet. Start one with New thread.')).toBeVisible();
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill('Plan the offsite');
+  await composer.press('Enter');
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Plan the offsite' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Plan the offsite' })).toHaveAttribute('aria-current', 'page');
+  expect(await listed()).toBe(1);
 });
 
 test('number keys answer an approval card: 1 its first answer, 2 the next', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { addUser, expect, openHydrated, signIn, test } from './helpers';
+import { addUser, expect, openEmptyThread, openHydrated, signIn, test } from './helpers';
 
 // Memory in the browser: entries added, edited and removed with the scope's usage shown;
 // a user's own memory apart from the tenant's; a proposal from an agent accepted from
@@ -83,10 +83,7 @@ test('a memory entry pinned in the context pane is given to the next run', async
   const fact = `Answer in French ${unique()}`;
   const added = await page.request.post('/api/v1/memory', { data: { scope: 'tenant', operations: [{ action: 'add', content: fact }] } });
   expect(added.status()).toBe(200);
-  await openHydrated(page, '/');
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
-  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await openEmptyThread(page);
   await page.getByLabel('Memory to pin', { exact: true }).selectOption({ label: fact });
   await page.getByRole('button', { name: 'Pin the memory entry', exact: true }).click();
   const pinned = page.getByRole('list', { name: 'Memory pinned to this thread' });

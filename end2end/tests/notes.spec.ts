@@ -1,4 +1,4 @@
-import { addUser, expect, openHydrated, signIn, test } from './helpers';
+import { addUser, expect, openEmptyThread, openHydrated, signIn, test } from './helpers';
 
 // Notes in the browser: written, rendered safely, found, edited with a preview, an
 // earlier version restored, deleted; a stale edit refused with the typed text kept; a
@@ -151,16 +151,16 @@ test('a note pinned in the context pane is given to the next run, shown with its
   const title = `Pinned ${unique()}`;
   const created = await page.request.post('/api/v1/notes', { data: { title, body: 'Always answer briefly.' } });
   expect(created.status()).toBe(201);
-  await openHydrated(page, '/');
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
-  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await openEmptyThread(page);
   await page.getByRole('searchbox', { name: 'Find a note to pin' }).fill(title);
   await page.getByLabel('Note to pin', { exact: true }).selectOption({ label: title });
   await page.getByRole('button', { name: 'Pin the note', exact: true }).click();
   const pinned = page.getByRole('list', { name: 'Notes pinned to this thread' });
   await expect(pinned).toContainText(title);
   await expect(pinned).toContainText('v1');
+  // The composer says what each message is given.
+  const chips = page.getByRole('list', { name: 'Given with each message:' });
+  await expect(chips).toContainText(`${title} v1`);
 
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('hello');
@@ -173,8 +173,10 @@ test('a note pinned in the context pane is given to the next run, shown with its
   // Still there after a reload: it is part of the run's record.
   await page.reload();
   await expect(page.getByRole('list', { name: 'Given to the latest run' })).toContainText(title);
-  await page.getByRole('button', { name: `Unpin ${title}` }).click();
+  // Unpinned from its chip by the composer: the pane follows.
+  await page.getByRole('list', { name: 'Given with each message:' }).getByRole('button', { name: `Unpin ${title}` }).click();
   await expect(page.getByText('No notes pinned to this thread.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Given with each message:' })).toHaveCount(0);
 });
 
 test('rendered markdown headings read down in size: # is largest, then ##, ###, ####', async ({ page }) => {

@@ -33,11 +33,13 @@ test('a project is created, gets a thread with its agent, is edited, archived, r
 
   // A thread started here is in the project and talks to its agent.
   await page.getByRole('button', { name: 'New thread in this project' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
-  const threadUrl = page.url();
+  await expect(page).toHaveURL(/\/new\?project=/);
+  await expect(page.getByText(`In the project ${name}`)).toBeVisible();
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('hello');
   await composer.press('Enter');
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  const threadUrl = page.url();
   await expect(timeline(page)).toContainText('hello');
   await openHydrated(page, new URL(projectUrl).pathname);
   const threads = page.getByRole('list', { name: 'Threads in this project' });

@@ -23,12 +23,11 @@ test.afterEach(async () => {
 
 async function startOn(page: import('@playwright/test').Page, words: string) {
   await signIn(page, server.url);
-  await openHydrated(page, `${server.url}/`);
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await openHydrated(page, `${server.url}/new`);
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(words);
   await composer.press('Enter');
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
 }
 
 test('the server killed mid-run: "Reconnecting…", then the run resumes from its last sequence with no gap or duplicate', async ({ page }) => {

@@ -24,9 +24,12 @@ test('a new thread appears without a page reload and survives one', async ({ pag
   // A full navigation would wipe this marker; a hydrated update keeps it.
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   await page.getByRole('button', { name: 'New thread' }).click();
+  await expect(page).toHaveURL(/\/new$/);
+  const title = `Survey ${Math.random().toString(36).slice(2, 8)}`;
+  await page.getByRole('textbox', { name: 'Message' }).fill(title);
+  await page.getByRole('button', { name: 'Send' }).click();
 
   await expect(threads).toHaveCount(before + 1);
-  const title = `Thread ${before + 1}`;
   const created = page.getByRole('link', { name: title, exact: true });
   await expect(created).toBeVisible();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
@@ -67,10 +70,7 @@ test('the not-found page keeps the workspace sidebar and shows no internal error
 });
 
 test('a thread takes its title from its first message, in its header and the sidebar, without a reload', async ({ page }) => {
-  await openHydrated(page, '/');
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
-  await expect(page.getByRole('heading', { level: 1, name: /^Thread \d+$/ })).toBeVisible();
+  await openHydrated(page, '/new');
   const words = `Draft the **offsite** agenda ${Math.random().toString(36).slice(2, 8)}`;
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(`${words}\nwith a second line`);
@@ -89,12 +89,11 @@ test('a thread takes its title from its first message, in its header and the sid
 
 test('the sidebar search finds a thread by a word said in it, and clearing it shows every thread', async ({ page }) => {
   const word = `quokka${Math.random().toString(36).slice(2, 8)}`;
-  await openHydrated(page, '/');
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await openHydrated(page, '/new');
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('Summarise the week');
   await composer.press('Enter');
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
   await expect(page.locator('.run-status[data-status="succeeded"]')).toHaveCount(1);
   await composer.fill(`and mention the ${word} sighting`);
   await composer.press('Enter');

@@ -1,11 +1,12 @@
-import { askLane, expect, openHydrated, startScenario, test, timeline, withRunDetails } from './helpers';
+import { askLane, expect, openHydrated, startScenario, test, timeline, openEmptyThread, withRunDetails } from './helpers';
 
 test('a new thread suggests the demo scenarios, and a suggestion starts one', async ({ page }) => {
   await openHydrated(page, '/');
   await page.getByRole('button', { name: 'New thread' }).click();
-  const suggestions = page.getByRole('group', { name: 'Try a scenario' });
+  const suggestions = page.getByRole('region', { name: 'Things to try' });
   await expect(suggestions.getByRole('button', { name: 'approve' })).toBeVisible();
   await suggestions.getByRole('button', { name: 'plan' }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
   await expect(timeline(page).locator('article.message.user')).toHaveText(/plan/);
   await expect(timeline(page).getByText('Summary: two tasks, both open.')).toBeVisible();
   await expect(suggestions).toHaveCount(0);
@@ -28,8 +29,7 @@ test('a message the server refuses goes back into the composer, not lost', async
 });
 
 test('Shift+Enter breaks the line and Enter sends', async ({ page }) => {
-  await openHydrated(page, '/');
-  await page.getByRole('button', { name: 'New thread' }).click();
+  await openHydrated(page, '/new');
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('chunks');
   await composer.press('Shift+Enter');
@@ -302,8 +302,7 @@ test('the context pane shows how the chosen agent is reached, without credential
   await expect(environment).toContainText('Protocol version1.0');
 
   // A fresh thread follows the agent picked for it before its first message.
-  await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await openEmptyThread(page);
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('demo-hermes');
   const fresh = (await withRunDetails(page)).getByRole('region', { name: 'Environment' });
   await expect(fresh).toContainText('Hermes gateway (JSON-RPC)');

@@ -89,11 +89,14 @@ test('the tenant switcher lists only my tenants, founds a new one and scopes thr
   await expect(switcher.locator('option:checked')).toHaveText(`${tenant} · owner`);
   await expect(page.getByText('No threads yet. Start one with New thread.')).toBeVisible();
   await page.getByRole('button', { name: 'New thread' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Thread 1' })).toBeVisible();
+  await expect(page).toHaveURL(/\/new$/);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Plan the week');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Plan the week' })).toBeVisible();
 
   // The session moved: the API sees the new tenant's threads through the same cookie.
   const own = await (await page.request.get('/api/v1/threads')).json();
-  expect(own.threads.map((thread: { title: string }) => thread.title)).toEqual(['Thread 1']);
+  expect(own.threads.map((thread: { title: string }) => thread.title)).toEqual(['Plan the week']);
 
   await switcher.selectOption('default');
   await expect(switcher).toHaveValue('default');
@@ -265,7 +268,7 @@ test('at 390 px the sidebar is a drawer, the composer stays pinned, and a diff r
   // Following a link in the drawer closes it.
   await menu.click();
   await sidebar.getByRole('button', { name: 'New thread' }).click();
-  await expect(page).toHaveURL(/\/threads\//);
+  await expect(page).toHaveURL(/\/new$/);
   await expect(sidebar).toBeHidden();
 
   await page.getByRole('textbox', { name: 'Message' }).fill('edit');
@@ -290,8 +293,9 @@ test('the workspace is usable from the keyboard alone, with a visible focus ring
   const outline = await newThread.evaluate((button) => getComputedStyle(button).outlineStyle);
   expect(outline).not.toBe('none');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/threads\//);
-  await page.getByRole('textbox', { name: 'Message' }).focus();
+  await expect(page).toHaveURL(/\/new$/);
+  // Focus lands where the first message is typed.
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
   await page.keyboard.type('chunks');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('log', { name: 'Run timeline' }).locator('article.message.final')).toBeVisible();

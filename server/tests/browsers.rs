@@ -99,10 +99,10 @@ async fn a_page_on_another_site_cannot_answer_an_ask_or_start_a_run() {
     // A server function posted as a form from another site is refused too.
     let response = api
         .client
-        .post(api.url("/fn/create_thread"))
+        .post(api.url("/fn/start_thread"))
         .header("origin", "http://evil.example")
         .header("content-type", "application/x-www-form-urlencoded")
-        .body("")
+        .body("text=hello")
         .send()
         .await
         .unwrap();

@@ -29,16 +29,34 @@ async fn the_home_page_is_server_rendered_with_sidebar_main_area_and_context_pan
 }
 
 #[tokio::test]
-async fn threads_created_through_server_functions_outlive_a_restart() {
+async fn threads_started_through_server_functions_outlive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
 
     let server = TestServer::start(&data).await;
-    let (status, first) = call_server_fn(&server, "create_thread", &[]).await;
+    // A thread is made with its first message: a blank one makes nothing.
+    let (status, refused) = call_server_fn(&server, "start_thread", &[("text", "  ")]).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "the message is empty");
+    let (status, refused) = call_server_fn(
+        &server,
+        "start_thread",
+        &[("text", "hello"), ("agent", "no-such-agent")],
+    )
+    .await;
+    assert_eq!(status, 400, "{refused}");
+    let (_, listed) = call_server_fn(&server, "list_threads", &[]).await;
+    assert_eq!(
+        listed,
+        serde_json::json!([]),
+        "nothing kept from refused starts"
+    );
+    let (status, first) =
+        call_server_fn(&server, "start_thread", &[("text", "Plan the launch")]).await;
     assert_eq!(status, 200, "{first}");
-    let (_, second) = call_server_fn(&server, "create_thread", &[]).await;
-    assert_eq!(first["title"], "Thread 1");
-    assert_eq!(second["title"], "Thread 2");
+    let (_, second) = call_server_fn(&server, "start_thread", &[("text", "Book the venue")]).await;
+    assert_eq!(first["title"], "Plan the launch");
+    assert_eq!(second["title"], "Book the venue");
     assert_eq!(first["tenant_id"], "default");
     assert!(data.join("agent-os.sqlite3").is_file());
     assert!(server.interrupt().success());
@@ -52,7 +70,11 @@ async fn threads_created_through_server_functions_outlive_a_restart() {
         .iter()
         .map(|thread| thread["title"].as_str().unwrap())
         .collect();
-    assert_eq!(titles, ["Thread 2", "Thread 1"], "newest first");
+    assert_eq!(
+        titles,
+        ["Book the venue", "Plan the launch"],
+        "newest first"
+    );
 
     let page = server
         .get(&format!("/threads/{}", first["id"].as_str().unwrap()))
@@ -62,7 +84,7 @@ async fn threads_created_through_server_functions_outlive_a_restart() {
     // Server-rendered: the title is in the HTML itself (a hydration marker may follow it).
     let html = page.text().await.unwrap();
     assert!(
-        html.contains("<h1>Thread 1</h1>") || html.contains("<h1>Thread 1<!></h1>"),
+        html.contains("<h1>Plan the launch</h1>") || html.contains("<h1>Plan the launch<!></h1>"),
         "{html}"
     );
 }
@@ -86,7 +108,8 @@ async fn an_unknown_thread_id_is_a_404_that_names_the_id() {
 async fn an_unknown_path_renders_the_workspace_around_its_not_found_page() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(&dir.path().join("data")).await;
-    let (_, thread) = call_server_fn(&server, "create_thread", &[]).await;
+    let (_, thread) =
+        call_server_fn(&server, "start_thread", &[("text", "Survey the garden")]).await;
     let page = server.get("/nowhere/at/all").await.unwrap();
     assert_eq!(page.status(), 404);
     let html = page.text().await.unwrap();

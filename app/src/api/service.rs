@@ -21,7 +21,7 @@ use crate::model::passvault::{
 use crate::model::projects::{NewProject, Project, ProjectEdit, ProjectList, ProjectPage};
 use crate::model::{
     AnswerOutcome, AuditEntry, Invitation, IssuedToken, Member, MemberAdded, RequestContext, Role,
-    RunSummary, ThreadPage, ThreadSummary, TokenSummary,
+    RunSummary, ThreadDraft, ThreadPage, ThreadSummary, TokenSummary,
 };
 use crate::projection::Arrival;
 use crate::workspace_tools::{ToolPolicy, ToolSetting};
@@ -50,6 +50,21 @@ pub trait WorkspaceService: Send + Sync + 'static {
         tenant_id: &str,
         agent: Option<&str>,
         project_id: Option<&str>,
+    ) -> Result<ThreadSummary, ApiError>;
+    /// What a new thread is started from, in project `project_id` when given.
+    async fn thread_draft(
+        &self,
+        tenant_id: &str,
+        project_id: Option<&str>,
+    ) -> Result<ThreadDraft, ApiError>;
+    /// A new thread (as [`Self::create_thread`]) sent `text` as its first message: what the
+    /// console's "New thread" makes, so that no thread is kept without a message.
+    async fn start_thread(
+        &self,
+        tenant_id: &str,
+        agent: Option<&str>,
+        project_id: Option<&str>,
+        text: &str,
     ) -> Result<ThreadSummary, ApiError>;
     async fn get_thread(&self, tenant_id: &str, thread_id: &str)
     -> Result<ThreadSummary, ApiError>;

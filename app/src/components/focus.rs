@@ -1,6 +1,35 @@
 //! Where keyboard focus goes in the thread: to an ask as it arrives (unless the operator
-//! is typing), back to the composer on Esc, and after an answer to the next waiting ask
-//! or the composer — never to the page body.
+//! is typing), back to the composer on Esc, after an answer to the next waiting ask or
+//! the composer, into the composer of a thread just started — never to the page body.
+
+use leptos::prelude::{GetUntracked, RwSignal, Set, provide_context, use_context};
+
+/// Set when a thread is opened for the operator to go on writing in (one just started
+/// from its first message): its page then puts the cursor in its composer.
+#[derive(Clone, Copy)]
+pub struct WriteOn(RwSignal<bool>);
+
+impl WriteOn {
+    pub fn provide() {
+        provide_context(Self(RwSignal::new(false)));
+    }
+
+    /// Asks the next thread page shown to put the cursor in its composer.
+    pub fn request() {
+        if let Some(Self(wanted)) = use_context::<Self>() {
+            wanted.set(true);
+        }
+    }
+
+    /// Whether it was asked, once.
+    pub fn take() -> bool {
+        use_context::<Self>().is_some_and(|Self(wanted)| {
+            let asked = wanted.get_untracked();
+            wanted.set(false);
+            asked
+        })
+    }
+}
 
 /// Opens `dialog` as a modal: the browser traps focus in it and closes it on Escape. The
 /// server never opens one, so both render it closed.

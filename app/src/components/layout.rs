@@ -73,6 +73,18 @@ const THEME_KEY: &str = "agent-os.theme";
 pub const THEME_BOOT_SCRIPT: &str = "try{var t=localStorage.getItem('agent-os.theme');\
 if(t==='light'||t==='dark')document.documentElement.setAttribute('data-theme',t)}catch(e){}";
 
+/// Whether the panes stack into one column (the stylesheet's 900 px breakpoint).
+fn narrow_screen() -> bool {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    return window()
+        .match_media("(max-width: 900px)")
+        .ok()
+        .flatten()
+        .is_some_and(|query| query.matches());
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    false
+}
+
 /// Pane widths and visibility, shared by the shell and the controls in each pane.
 #[derive(Clone, Copy)]
 pub struct Layout {
@@ -93,14 +105,16 @@ impl Layout {
     /// Brings the sidebar into view: unfolded, and on a narrow screen its drawer open.
     pub fn reveal_sidebar(self) {
         self.sidebar_open.set(true);
-        #[cfg(any(feature = "hydrate", feature = "csr"))]
-        if window()
-            .match_media("(max-width: 900px)")
-            .ok()
-            .flatten()
-            .is_some_and(|query| query.matches())
-        {
+        if narrow_screen() {
             self.drawer_open.set(true);
+        }
+    }
+
+    /// Brings the context pane into view: unfolded, and on a narrow screen its sheet open.
+    pub fn reveal_context(self) {
+        self.context_open.set(true);
+        if narrow_screen() {
+            self.sheet_open.set(true);
         }
     }
 

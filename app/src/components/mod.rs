@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod code;
 pub mod code_diff;
 pub mod composer;
+pub mod context_chips;
 pub mod context_pane;
 pub mod copy;
 pub mod focus;

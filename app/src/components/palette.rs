@@ -6,7 +6,6 @@ use leptos::html::{Dialog, Input};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
-use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::focus::show_modal;
 use crate::components::identity::may_act;
@@ -44,10 +43,12 @@ const KEYS: [(&str, &str); 6] = [
     ("Enter / Shift+Enter", "Send a message / start a new line"),
 ];
 
+/// Where a thread is started.
+const NEW_THREAD: &str = "/new";
+
 #[derive(Clone, Debug, PartialEq)]
 enum Target {
     Page(String),
-    NewThread,
     Keys,
 }
 
@@ -67,7 +68,7 @@ fn rows(threads: &[ThreadSummary], may_act: bool, query: &str) -> Vec<Row> {
     };
     let mut all = Vec::new();
     if may_act {
-        all.push(action("New thread", Target::NewThread));
+        all.push(action("New thread", Target::Page(NEW_THREAD.to_owned())));
     }
     all.push(action("Inbox", Target::Page("/".to_owned())));
     for section in Section::NAVIGATION {
@@ -94,10 +95,7 @@ fn rows(threads: &[ThreadSummary], may_act: bool, query: &str) -> Vec<Row> {
 }
 
 #[component]
-pub fn Palette(
-    threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>,
-    create_thread: ServerAction<CreateThread>,
-) -> impl IntoView {
+pub fn Palette(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) -> impl IntoView {
     let overlays = expect_context::<Overlays>();
     let dialog: NodeRef<Dialog> = NodeRef::new();
     let field: NodeRef<Input> = NodeRef::new();
@@ -130,9 +128,6 @@ pub fn Palette(
         overlays.palette.set(false);
         match row.target {
             Target::Page(path) => navigate(&path, Default::default()),
-            Target::NewThread => {
-                create_thread.dispatch(CreateThread { project_id: None });
-            }
             Target::Keys => overlays.keys.set(true),
         }
     };
@@ -199,7 +194,7 @@ pub fn Palette(
             <p class="palette-empty muted" hidden=move || !shown.with(Vec::is_empty)>"Nothing matches."</p>
         </dialog>
         <KeySheet />
-        <GlobalKeys create_thread />
+        <GlobalKeys />
     }
 }
 
@@ -249,12 +244,13 @@ fn KeySheet() -> impl IntoView {
 
 /// The keys that work anywhere in the workspace but in a text box, where they type.
 #[component]
-fn GlobalKeys(create_thread: ServerAction<CreateThread>) -> impl IntoView {
+fn GlobalKeys() -> impl IntoView {
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     {
         let overlays = expect_context::<Overlays>();
         let may_act = may_act();
         let layout = use_context::<crate::components::layout::Layout>();
+        let navigate = leptos_router::hooks::use_navigate();
         let handle = window_event_listener(leptos::ev::keydown, move |event| {
             if event.default_prevented() || event.is_composing() {
                 return;
@@ -278,11 +274,9 @@ fn GlobalKeys(create_thread: ServerAction<CreateThread>) -> impl IntoView {
                     }
                     crate::components::focus::focus_by_id("thread-search");
                 }
-                "n" | "N"
-                    if may_act.get_untracked() && !create_thread.pending().get_untracked() =>
-                {
+                "n" | "N" if may_act.get_untracked() => {
                     event.prevent_default();
-                    create_thread.dispatch(CreateThread { project_id: None });
+                    navigate(NEW_THREAD, Default::default());
                 }
                 "?" => {
                     event.prevent_default();
@@ -293,8 +287,6 @@ fn GlobalKeys(create_thread: ServerAction<CreateThread>) -> impl IntoView {
         });
         on_cleanup(move || handle.remove());
     }
-    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-    let _ = create_thread;
 }
 
 /// Whether a key press goes to a text box, a select or an editable region.
@@ -375,6 +367,9 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].target, Target::Page("/threads/a".to_owned()));
         assert!(rows(&threads, false, "new").is_empty());
-        assert_eq!(rows(&threads, true, "new")[0].target, Target::NewThread);
+        assert_eq!(
+            rows(&threads, true, "new")[0].target,
+            Target::Page("/new".into())
+        );
     }
 }

@@ -11,6 +11,29 @@ use crate::model::context::ThreadContext;
 use crate::model::notes::NoteList;
 use crate::protocol::channel::GivenItem;
 
+/// Bumped whenever the thread's pins change, so every place that shows them (the pane's
+/// sections, the chips by the composer) reads them again.
+#[derive(Clone, Copy)]
+pub struct PinsChanged(pub RwSignal<u32>);
+
+impl PinsChanged {
+    /// The thread page's, or one of its own where there is none.
+    pub fn here() -> Self {
+        use_context::<Self>().unwrap_or_else(|| Self(RwSignal::new(0)))
+    }
+
+    /// Tells the others once `version` (a pin action's) moves.
+    pub fn follow(self, version: impl Fn() -> usize + Send + Sync + 'static) {
+        Effect::new(move |seen: Option<usize>| {
+            let now = version();
+            if seen.is_some_and(|seen| seen != now) {
+                self.0.update(|count| *count += 1);
+            }
+            now
+        });
+    }
+}
+
 #[server(prefix = "/fn", endpoint = "thread_context")]
 pub async fn load_thread_context(thread_id: String) -> Result<ThreadContext, ApiError> {
     use crate::api::service::*;
@@ -71,8 +94,10 @@ pub fn PinnedNotes(
 ) -> impl IntoView {
     let pin = ServerAction::<PinNotes>::new();
     let id = StoredValue::new(thread_id);
+    let changed = PinsChanged::here();
+    changed.follow(move || pin.version().get());
     let pinned = Resource::<_, Json>::new_with_options(
-        move || (id.get_value(), pin.version().get()),
+        move || (id.get_value(), changed.0.get()),
         |(id, _)| load_thread_context(id),
         false,
     );

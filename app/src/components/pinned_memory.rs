@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::codec::Json;
 use crate::components::identity::may_act;
-use crate::components::pinned::{PinMemory, PinPicker, load_thread_context};
+use crate::components::pinned::{PinMemory, PinPicker, PinsChanged, load_thread_context};
 use crate::error::ApiError;
 use crate::memory::ScopeKind;
 use crate::model::memory::MemoryEntry;
@@ -38,13 +38,15 @@ pub fn PinnedMemory(
 ) -> impl IntoView {
     let pin = ServerAction::<PinMemory>::new();
     let id = StoredValue::new(thread_id);
+    let changed = PinsChanged::here();
+    changed.follow(move || pin.version().get());
     let pinned = Resource::<_, Json>::new_with_options(
-        move || (id.get_value(), pin.version().get()),
+        move || (id.get_value(), changed.0.get()),
         |(id, _)| load_thread_context(id),
         false,
     );
     let offered = Resource::<_, Json>::new_with_options(
-        move || (id.get_value(), pin.version().get()),
+        move || (id.get_value(), changed.0.get()),
         |(id, _)| memory_to_pin(id),
         false,
     );

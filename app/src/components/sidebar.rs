@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::inbox::{InboxLink, use_inbox};
@@ -22,6 +21,34 @@ pub async fn search_threads(query: String) -> Result<Vec<ThreadSummary>, ApiErro
     with_status(workspace()?.search_threads(&tenant()?, &query).await)
 }
 
+/// "New thread": the page where a thread is started (it is made with its first message).
+/// A form, so that it works before the page is interactive (as a plain GET) and can be
+/// disabled for those who may not start threads.
+#[component]
+pub fn NewThreadButton(
+    #[prop(optional)] project_id: Option<String>,
+    #[prop(default = "New thread")] label: &'static str,
+) -> impl IntoView {
+    let may_act = may_act();
+    let navigate = leptos_router::hooks::use_navigate();
+    let target = match &project_id {
+        Some(id) => format!("/new?project={id}"),
+        None => "/new".to_owned(),
+    };
+    view! {
+        <form action="/new" method="get" class="inline-form" on:submit=move |event| {
+            event.prevent_default();
+            navigate(&target, Default::default());
+        }>
+            {project_id.map(|id| view! { <input type="hidden" name="project" value=id /> })}
+            <button type="submit" class="button primary" disabled=move || !may_act.get()
+                title=move || (!may_act.get()).then_some(crate::components::identity::VIEWER_NOTE)>
+                {label}
+            </button>
+        </form>
+    }
+}
+
 /// Bumped when a thread's title, project or archiving changes, so the sidebar reloads its
 /// list.
 #[derive(Clone, Copy)]
@@ -30,14 +57,10 @@ pub struct ThreadsChanged(pub RwSignal<u32>);
 #[component]
 pub fn Sidebar(
     threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>,
-    create_thread: ServerAction<CreateThread>,
     me: Resource<Result<Me, ApiError>, Json>,
 ) -> impl IntoView {
-    let creating = create_thread.pending();
-    let may_act = may_act();
     let drawer =
         use_context::<crate::components::layout::Layout>().map(|layout| layout.drawer_open);
-    let create_error = move || create_thread.value().get().and_then(Result::err);
     let query = RwSignal::new(String::new());
     let found = RwSignal::new(None::<Result<Vec<ThreadSummary>, ApiError>>);
     // Ages are in minutes: the list's clock need not move each second.
@@ -62,17 +85,8 @@ pub fn Sidebar(
             <section class="sidebar-section" aria-labelledby="threads-heading">
                 <div class="section-head">
                     <h2 id="threads-heading">"Threads"</h2>
-                    <ActionForm action=create_thread attr:class="inline-form">
-                        <button type="submit" class="button primary"
-                            disabled=move || creating.get() || !may_act.get()
-                            title=move || (!may_act.get()).then_some(crate::components::identity::VIEWER_NOTE)>
-                            "New thread"
-                        </button>
-                    </ActionForm>
+                    <NewThreadButton />
                 </div>
-                {move || {
-                    create_error().map(|error| view! { <p class="error-text" role="alert">{error.say()}</p> })
-                }}
                 <ThreadSearch query found />
                 <Show when=move || !query.with(|words| words.trim().is_empty()) fallback=move || view! {
                 <Transition fallback=|| view! { <p class="muted">"Loading threads…"</p> }>

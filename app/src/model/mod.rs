@@ -286,6 +286,48 @@ pub struct AgentEnvironment {
     pub chosen_because: Option<String>,
 }
 
+/// Something to try with an agent: the words to send and, in a line, what they do.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Starter {
+    pub prompt: String,
+    pub line: String,
+}
+
+impl Starter {
+    pub fn new(prompt: &str, line: &str) -> Self {
+        Self {
+            prompt: prompt.to_owned(),
+            line: line.to_owned(),
+        }
+    }
+}
+
+/// What a new thread is started from: the agents (the default first), what each offers
+/// to try, and the project it will belong to.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ThreadDraft {
+    pub agents: Vec<String>,
+    /// The agent a thread started here talks to unless another is chosen.
+    pub agent: Option<String>,
+    pub starters: Vec<(String, Vec<Starter>)>,
+    /// The project's id and name, when the thread is to be started in one.
+    pub project: Option<(String, String)>,
+}
+
+impl ThreadDraft {
+    /// What `agent` offers to try (the default agent's when none is chosen).
+    pub fn starters_of(&self, agent: Option<&str>) -> &[Starter] {
+        let agent = agent.or(self.agent.as_deref());
+        self.starters
+            .iter()
+            .find(|(name, _)| Some(name.as_str()) == agent)
+            .map(|(_, starters)| starters.as_slice())
+            .unwrap_or_default()
+    }
+}
+
 /// Everything the thread page shows, loaded in one request.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -295,9 +337,9 @@ pub struct ThreadPage {
     pub agent: Option<String>,
     pub agents: Vec<String>,
     pub runs: Vec<RunPage>,
-    /// Words each agent understands (by name, the default agent first), suggested for a
+    /// What each agent offers to try (by name, the default agent first), suggested for a
     /// new thread as its agent is chosen.
-    pub suggestions: Vec<(String, Vec<String>)>,
+    pub suggestions: Vec<(String, Vec<Starter>)>,
     /// Every configured agent's environment, the default first.
     #[serde(default)]
     pub environments: Vec<AgentEnvironment>,

@@ -5,6 +5,7 @@ pub mod gallery;
 pub mod home;
 pub mod members;
 pub mod memory;
+pub mod new_thread;
 pub mod not_found;
 pub mod note;
 pub mod notes;

@@ -5,12 +5,11 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_navigate, use_params_map};
 
-use crate::api::CreateThread;
 use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::layout::ContextFrame;
 use crate::components::markdown::Markdown;
-use crate::components::sidebar::ThreadsChanged;
+use crate::components::sidebar::{NewThreadButton, ThreadsChanged};
 use crate::model::projects::ProjectPage;
 use crate::pages::notes::time_view;
 use crate::pages::projects::{
@@ -101,7 +100,6 @@ fn ProjectView(
     let id = project.id.clone();
     let archived = project.archived_at_ms.is_some();
     let confirm_delete = RwSignal::new(false);
-    let new_thread = ServerAction::<CreateThread>::new();
     let threads_changed = use_context::<ThreadsChanged>();
     // The sidebar groups threads under their project's name: it reads them again after
     // the project is renamed, archived or deleted.
@@ -115,15 +113,6 @@ fn ProjectView(
             changed.0.update(|count| *count += 1);
         }
     });
-    let navigate = use_navigate();
-    Effect::new(move |_| {
-        if let Some(Ok(thread)) = new_thread.value().get() {
-            if let Some(changed) = threads_changed {
-                changed.0.update(|count| *count += 1);
-            }
-            navigate(&format!("/threads/{}", thread.id), Default::default());
-        }
-    });
     let agents = Resource::<_, Json>::new_with_options(|| (), |_| load_agents(), false);
     let controls = {
         let id = id.clone();
@@ -132,10 +121,7 @@ fn ProjectView(
             view! {
                 <div class="note-actions">
                     {(!archived).then(|| view! {
-                        <ActionForm action=new_thread attr:class="inline-form">
-                            <input type="hidden" name="project_id" value=thread_project />
-                            <button type="submit" class="button primary">"New thread in this project"</button>
-                        </ActionForm>
+                        <NewThreadButton project_id=thread_project label="New thread in this project" />
                     })}
                     <button type="button" class="button" on:click=move |_| editing.set(true)>"Edit"</button>
                     <button type="button" class="button ghost" on:click=move |_| {
@@ -143,9 +129,6 @@ fn ProjectView(
                     }>{if archived { "Restore" } else { "Archive" }}</button>
                     <button type="button" class="button ghost" on:click=move |_| confirm_delete.set(true)>"Delete…"</button>
                 </div>
-                {move || new_thread.value().get().and_then(Result::err).map(|error| view! {
-                    <p class="error-text" role="alert">{error.say()}</p>
-                })}
                 {
                     let delete_id = delete_id.clone();
                     move || confirm_delete.get().then(|| {

@@ -120,6 +120,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
     });
     let port = ScrollPort::new(items);
     provide_context(port);
+    provide_context(crate::components::pinned::PinsChanged(RwSignal::new(0)));
     port.pin();
     // While the reader is at the live end, keep it in view as events arrive. Live events
     // land once a frame, and this runs right after, before the frame is laid out: one
@@ -136,10 +137,11 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
         events
     });
 
-    // A thread with nothing in it yet is there to be written to: the composer takes focus.
+    // A thread with nothing in it yet is there to be written to, as is one just started:
+    // the composer takes focus.
     #[cfg(any(feature = "hydrate", feature = "csr"))]
     Effect::new(move |_| {
-        if runs.with_untracked(Vec::is_empty) {
+        if runs.with_untracked(Vec::is_empty) || crate::components::focus::WriteOn::take() {
             request_animation_frame(crate::components::focus::focus_composer);
         }
     });
@@ -399,7 +401,12 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                 .iter()
                 .find(|(name, _)| chosen.as_ref() == Some(name))
                 .or_else(|| suggestions.first())
-                .map(|(_, words)| words.clone())
+                .map(|(_, starters)| {
+                    starters
+                        .iter()
+                        .map(|starter| starter.prompt.clone())
+                        .collect()
+                })
                 .unwrap_or_default()
         }
     });
@@ -449,6 +456,7 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                     <AskCard run_id=entry.0 ask=entry.1 on_answered=move |_| discover() />
                 </For>
             </section>
+            <crate::components::context_chips::ContextChips thread_id />
             <Composer running suggestions=suggestions_shown on_send=send on_stop=stop busy returned
                 pending=first_pending on_reply=reply />
         </main>

@@ -465,8 +465,10 @@ fn loopback(addr: SocketAddr) -> SocketAddr {
     }
 }
 
-fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|word| (*word).to_owned()).collect()
+fn words(list: &[(&str, &str)]) -> Vec<app::model::Starter> {
+    list.iter()
+        .map(|(prompt, line)| app::model::Starter::new(prompt, line))
+        .collect()
 }
 
 impl ServeArgs {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use app::a2ui::action::UserAction;
 use app::error::ApiError;
-use app::model::AgentEnvironment;
+use app::model::{AgentEnvironment, Starter};
 use app::projection::{RunView, ViewPolicy};
 use app::protocol::channel::EventDraft;
 use app::protocol::receipts::ValidatedAnswer;
@@ -327,8 +327,8 @@ pub trait Connector: Send + Sync + 'static {
     fn name(&self) -> &str;
     /// How the console reaches it, with no credential in it.
     fn environment(&self) -> AgentEnvironment;
-    /// Words the agent understands, offered on an empty thread.
-    fn suggestions(&self) -> Vec<String> {
+    /// What to try with the agent, offered on a new thread.
+    fn suggestions(&self) -> Vec<Starter> {
         Vec::new()
     }
     fn answer_route(&self) -> AnswerRoute;

@@ -18,9 +18,22 @@ mod turn;
 use turn::Turn;
 
 /// The words that pick a gateway scenario.
-pub const SCENARIOS: [&str; 15] = [
-    "approve", "clarify", "sudo", "secret", "terminal", "expire", "edit", "slow", "stubborn",
-    "vanish", "fail", "idle", "exit", "hang", "whoami",
+pub const SCENARIOS: [(&str, &str); 15] = [
+    ("approve", "A command that waits for your approval"),
+    ("clarify", "A question with choices"),
+    ("sudo", "A request for an administrator password"),
+    ("secret", "A request for a secret"),
+    ("terminal", "A command's terminal output to read"),
+    ("expire", "An ask that expires unanswered"),
+    ("edit", "A file edit to review"),
+    ("slow", "A turn that takes its time, to stop"),
+    ("stubborn", "A turn that goes on after it is stopped"),
+    ("vanish", "A turn that never completes"),
+    ("fail", "A turn that fails"),
+    ("idle", "A session let go without a word"),
+    ("exit", "A gateway that exits after taking the prompt"),
+    ("hang", "A gateway silent until stopped"),
+    ("whoami", "The gateway says which tenant it serves"),
 ];
 
 /// Frames out, one JSON text each; the transport writes them.

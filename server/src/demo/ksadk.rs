@@ -19,7 +19,14 @@ use axum::routing::{get, post};
 use serde_json::Value;
 
 /// Words the runtime's scripted model understands, offered on an empty thread.
-pub const SCENARIOS: [&str; 3] = ["delete the old report", "weather in Paris", "hello"];
+pub const SCENARIOS: [(&str, &str); 3] = [
+    (
+        "delete the old report",
+        "A tool call that waits for your approval",
+    ),
+    ("weather in Paris", "The runtime runs its own tool"),
+    ("hello", "A plain answer"),
+];
 
 /// The ids the recorded approval streams carry, replaced by each conversation's own.
 const RECORDED_SESSION: &str = "sess-54cf248410f34cc4";

@@ -7,7 +7,8 @@ use app::a2ui::action::ActionRequest;
 use app::api::service::WorkspaceService;
 use app::error::ApiError;
 use app::model::{
-    AnswerOutcome, AuditEntry, RequestContext, RunPage, RunSummary, ThreadPage, ThreadSummary,
+    AnswerOutcome, AuditEntry, RequestContext, RunPage, RunSummary, Starter, ThreadDraft,
+    ThreadPage, ThreadSummary,
 };
 use app::projection::{Arrival, RunView, ViewPolicy};
 use app::protocol::receipts::ReceiptEnvelope;
@@ -26,11 +27,11 @@ impl WorkspaceServiceImpl {
         Self { store, runs }
     }
 
-    /// Words the agent understands, offered as suggestions on an empty thread.
-    fn suggestions(&self) -> Vec<(String, Vec<String>)> {
+    /// What each agent offers to try, offered on a new thread; the default agent first.
+    fn suggestions(&self) -> Vec<(String, Vec<Starter>)> {
         let agents = self.runs.agents();
         let default = agents.default_agent().map(|agent| agent.name().to_owned());
-        let mut words: Vec<(String, Vec<String>)> = agents
+        let mut words: Vec<(String, Vec<Starter>)> = agents
             .iter()
             .map(|agent| (agent.name().to_owned(), agent.suggestions()))
             .collect();
@@ -136,6 +137,52 @@ impl WorkspaceService for WorkspaceServiceImpl {
             self.store.bind_thread_agent(tenant_id, &id, agent).await?;
         }
         Ok(thread)
+    }
+
+    async fn thread_draft(
+        &self,
+        tenant_id: &str,
+        project_id: Option<&str>,
+    ) -> Result<ThreadDraft, ApiError> {
+        let project = match project_id {
+            Some(id) => Some(
+                self.store
+                    .get_project(tenant_id, id)
+                    .await?
+                    .ok_or_else(|| ApiError::NotFound(format!("project {id:?} does not exist")))?,
+            ),
+            None => None,
+        };
+        let agent = project
+            .as_ref()
+            .and_then(|project| project.default_agent.clone())
+            .or_else(|| {
+                self.runs
+                    .agents()
+                    .default_agent()
+                    .map(|agent| agent.name().to_owned())
+            });
+        Ok(ThreadDraft {
+            agents: self.runs.agents().names(),
+            agent,
+            starters: self.suggestions(),
+            project: project.map(|project| (project.id, project.name)),
+        })
+    }
+
+    async fn start_thread(
+        &self,
+        tenant_id: &str,
+        agent: Option<&str>,
+        project_id: Option<&str>,
+        text: &str,
+    ) -> Result<ThreadSummary, ApiError> {
+        if text.trim().is_empty() {
+            return Err(ApiError::BadRequest("the message is empty".into()));
+        }
+        let thread = self.create_thread(tenant_id, agent, project_id).await?;
+        self.send_message(tenant_id, &thread.id, text).await?;
+        self.get_thread(tenant_id, &thread.id).await
     }
 
     async fn get_thread(

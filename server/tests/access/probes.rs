@@ -308,7 +308,8 @@ fn table() -> Vec<(Method, &'static str, Body)> {
             "/fn/answer_ask",
             Form("run_id={R}&ask_id=approve-budget&receipt={RECEIPT}"),
         ),
-        (Method::POST, "/fn/create_thread", Form("")),
+        (Method::POST, "/fn/start_thread", Form("text=probe")),
+        (Method::POST, "/fn/thread_draft", Form("")),
         (
             Method::POST,
             "/fn/projects",
@@ -438,6 +439,7 @@ fn table() -> Vec<(Method, &'static str, Body)> {
         (Method::GET, "/passvault", Body::None),
         (Method::GET, "/gallery", Body::None),
         (Method::GET, "/members", Body::None),
+        (Method::GET, "/new", Body::None),
         (Method::GET, "/threads/{T}", Body::None),
         (Method::POST, "/auth/new-tenant", Form("tenant=form-{P}")),
         (

@@ -34,7 +34,8 @@ impl Filter {
     }
 
     /// The keys of the asks admitted, in the chosen order: most urgent is soonest
-    /// deadline first, then newest; newest is by when each was opened.
+    /// deadline first, then newest; newest is by when each was opened. The asks of one
+    /// run stay together, where the run's first ask in that order is.
     pub fn keys(&self, asks: &[InboxAsk]) -> Vec<String> {
         let mut admitted: Vec<&InboxAsk> = asks.iter().filter(|ask| self.admits(ask)).collect();
         if !self.newest_first {
@@ -45,8 +46,27 @@ impl Filter {
                 )
             });
         }
-        admitted.into_iter().map(|ask| ask.key.clone()).collect()
+        let mut runs: Vec<&str> = Vec::new();
+        for ask in &admitted {
+            if !runs.contains(&ask.run_id.as_str()) {
+                runs.push(&ask.run_id);
+            }
+        }
+        runs.into_iter()
+            .flat_map(|run| admitted.iter().filter(move |ask| ask.run_id == run))
+            .map(|ask| ask.key.clone())
+            .collect()
     }
+}
+
+/// Whether the ask at `key` follows another of its run in `keys` (its row then leaves out
+/// where it comes from, said by the row above).
+fn continues_run(keys: &[String], key: &str) -> bool {
+    let run = |key: &str| key.split_once(':').map(|(run, _)| run.to_owned());
+    keys.iter()
+        .position(|each| each == key)
+        .and_then(|at| at.checked_sub(1))
+        .is_some_and(|before| run(&keys[before]) == run(key))
 }
 
 /// The runs in progress, said at the top of the inbox (their list is further down).
@@ -236,6 +256,10 @@ fn InboxItem(
     let deadline = move || expires.map(|at| when::time_left(at - now.get()));
     let short_run: String = item.run_id.chars().take(8).collect();
     let key = item.key.clone();
+    let continues = {
+        let key = item.key.clone();
+        Memo::new(move |_| keys.with(|keys| continues_run(keys, &key)))
+    };
     // The card stays as drawn; its thread's and project's names follow renames.
     let names = {
         let key = item.key.clone();
@@ -264,6 +288,7 @@ fn InboxItem(
     view! {
         <li class="inbox-item" tabindex="-1" data-key=item.key.clone() data-kind=item.kind().as_str()
             data-open=move || if open.get() { "true" } else { "false" }
+            data-continues=move || continues.get().then_some("true")
             aria-labelledby=heading_id.clone()>
             <header class="inbox-meta">
                 <button type="button" class="inbox-question" aria-controls=card_id.clone()
@@ -271,10 +296,11 @@ fn InboxItem(
                     on:click=move |_| opened_here.update(|open| *open = !*open)>
                     <span class="ask-kind">{kind_label(item.kind())}</span>
                     <span class="inbox-question-text">{question}</span>
+                    {move || continues.get().then(|| view! { <span class="visually-hidden">" (same run as above)"</span> })}
                 </button>
                 <a class="inbox-thread" id=heading_id.clone() href=href>{title}</a>
-                <span class="muted">{where_from}</span>
-                <span class="muted" title=format!("run {}", item.run_id)>"run " <code>{short_run}</code></span>
+                <span class="muted inbox-from">{where_from}</span>
+                <span class="muted inbox-run" title=format!("run {}", item.run_id)>"run " <code>{short_run}</code></span>
                 <time class="muted" datetime=when::rfc3339(opened)>{age}</time>
                 {move || deadline().map(|text| {
                     let expired = (text == "expired").then_some("true");
@@ -434,7 +460,46 @@ mod keyboard {
 
 #[cfg(test)]
 mod tests {
-    use super::running_summary;
+    use super::{Filter, continues_run, running_summary};
+    use crate::model::inbox::InboxAsk;
+
+    fn ask(run: &str, id: &str, opened_at_ms: i64, expires_at_ms: Option<i64>) -> InboxAsk {
+        let mut ask = crate::protocol::openai::mcp_approval_ask(id, "delete", None, "{}");
+        ask.expires_at_ms = expires_at_ms;
+        InboxAsk {
+            key: format!("{run}:{id}"),
+            run_id: run.to_owned(),
+            thread_id: format!("thread-{run}"),
+            thread_title: run.to_owned(),
+            agent: "demo".to_owned(),
+            project_id: None,
+            project_name: None,
+            opened_at_ms,
+            ask,
+        }
+    }
+
+    #[test]
+    fn the_asks_of_one_run_are_listed_together_where_its_most_urgent_one_is() {
+        let asks = [
+            ask("r1", "a", 10, None),
+            ask("r2", "b", 20, Some(500)),
+            ask("r1", "c", 30, Some(100)),
+            ask("r3", "d", 40, None),
+        ];
+        let urgent = Filter::default().keys(&asks);
+        assert_eq!(urgent, ["r1:c", "r1:a", "r2:b", "r3:d"]);
+        let newest = Filter {
+            newest_first: true,
+            ..Filter::default()
+        }
+        .keys(&asks);
+        assert_eq!(newest, ["r1:a", "r1:c", "r2:b", "r3:d"]);
+        assert!(!continues_run(&urgent, "r1:c"));
+        assert!(continues_run(&urgent, "r1:a"));
+        assert!(!continues_run(&urgent, "r2:b"));
+        assert!(!continues_run(&urgent, "gone:x"));
+    }
 
     #[test]
     fn the_inbox_head_counts_the_runs_in_progress_only_when_there_are_any() {

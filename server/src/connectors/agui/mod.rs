@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use app::a2ui::action::UserAction;
 use app::error::ApiError;
-use app::model::AgentEnvironment;
+use app::model::{AgentEnvironment, Starter};
 use app::projection::history::{latest_state, messages_from_views};
 use app::protocol::channel::{EventBody, EventDraft};
 use app::workspace_tools::definitions;
@@ -24,13 +24,13 @@ pub struct AgUiConnector {
     url: String,
     /// What the console offers the agent to call back (AG-UI has no tool discovery).
     tools: Vec<Value>,
-    suggestions: Vec<String>,
+    suggestions: Vec<Starter>,
     /// Sent as `Authorization: Bearer …` with each run.
     bearer: Option<String>,
 }
 
 impl AgUiConnector {
-    pub fn new(name: &str, url: &str, tools: Vec<Value>, suggestions: Vec<String>) -> Self {
+    pub fn new(name: &str, url: &str, tools: Vec<Value>, suggestions: Vec<Starter>) -> Self {
         Self {
             name: name.to_owned(),
             url: url.to_owned(),
@@ -101,7 +101,7 @@ impl Connector for AgUiConnector {
         }
     }
 
-    fn suggestions(&self) -> Vec<String> {
+    fn suggestions(&self) -> Vec<Starter> {
         self.suggestions.clone()
     }
 

@@ -9,7 +9,7 @@ mod turns;
 use std::sync::Arc;
 
 use app::error::ApiError;
-use app::model::AgentEnvironment;
+use app::model::{AgentEnvironment, Starter};
 use app::protocol::receipts::{ValidatedAnswer, hermes_answer};
 use serde_json::{Value, json};
 
@@ -23,7 +23,7 @@ pub struct HermesConnector {
     name: String,
     /// A `ws://` URL, or a command run by `sh -c`.
     target: String,
-    suggestions: Vec<String>,
+    suggestions: Vec<Starter>,
     /// Variables of the server's environment a spawned gateway may see.
     passed_env: Vec<String>,
     /// One gateway for each tenant, rather than one for all.
@@ -34,7 +34,7 @@ pub struct HermesConnector {
 }
 
 impl HermesConnector {
-    pub fn new(name: &str, target: &str, suggestions: Vec<String>) -> Self {
+    pub fn new(name: &str, target: &str, suggestions: Vec<Starter>) -> Self {
         Self {
             name: name.to_owned(),
             target: target.to_owned(),
@@ -112,7 +112,7 @@ impl Connector for HermesConnector {
         }
     }
 
-    fn suggestions(&self) -> Vec<String> {
+    fn suggestions(&self) -> Vec<Starter> {
         self.suggestions.clone()
     }
 

@@ -15,8 +15,8 @@ mod spec;
 use std::sync::Arc;
 
 use app::error::ApiError;
-use app::model::AgentEnvironment;
 use app::model::passvault::SecretText;
+use app::model::{AgentEnvironment, Starter};
 use app::projection::history::messages_from_views;
 use app::protocol::ask::AskOrigin;
 use app::protocol::channel::{EventBody, EventDraft, Level};
@@ -40,7 +40,7 @@ const RETRIES: u32 = 3;
 
 pub struct OpenAiConnector {
     inner: Arc<Inner>,
-    suggestions: Vec<String>,
+    suggestions: Vec<Starter>,
 }
 
 struct Inner {
@@ -83,7 +83,7 @@ impl OpenAiConnector {
         }
     }
 
-    pub fn with_suggestions(mut self, suggestions: Vec<String>) -> Self {
+    pub fn with_suggestions(mut self, suggestions: Vec<Starter>) -> Self {
         self.suggestions = suggestions;
         self
     }
@@ -181,7 +181,7 @@ impl Connector for OpenAiConnector {
         }
     }
 
-    fn suggestions(&self) -> Vec<String> {
+    fn suggestions(&self) -> Vec<Starter> {
         self.suggestions.clone()
     }
 

@@ -21,25 +21,40 @@ pub use self::http::{cancellations, raw, resumes, run, tools};
 pub const TOOLS: &str = include_str!("../tools.json");
 
 /// The words that pick a scenario, in the order the composer suggests them.
-pub const SCENARIOS: [&str; 18] = [
-    "chunks",
-    "call",
-    "parallel",
-    "mixed",
-    "approve",
-    "busy",
-    "slow",
-    "fail",
-    "clarify",
-    "sudo",
-    "secret",
-    "terminal",
-    "edit",
-    "artifacts",
-    "plan",
-    "frontend",
-    "remember deploys happen on Fridays",
-    "jot Release checklist",
+pub const SCENARIOS: [(&str, &str); 18] = [
+    ("chunks", "A reply streamed in pieces that split an emoji"),
+    ("call", "A tool call whose arguments arrive in parts"),
+    ("parallel", "Two tool calls running side by side"),
+    (
+        "mixed",
+        "Reasoning, text and a tool call, none of them closed",
+    ),
+    ("approve", "Two decisions for you at once"),
+    (
+        "busy",
+        "Work with a plan and state, paused for your go-ahead",
+    ),
+    ("slow", "A run that never finishes, to stop"),
+    ("fail", "A run that fails, to retry"),
+    ("clarify", "A question with choices"),
+    ("sudo", "A request for an administrator password"),
+    ("secret", "A request for a secret, sent from the passvault"),
+    ("terminal", "A command's terminal output to read"),
+    ("edit", "A code change to review and accept or reject"),
+    (
+        "artifacts",
+        "A table, a chart, an image, code and terminal output",
+    ),
+    ("plan", "A plan of tasks kept up to date"),
+    (
+        "frontend",
+        "A tool the console runs itself: the thread's colour",
+    ),
+    (
+        "remember deploys happen on Fridays",
+        "A fact for the tenant's memory, queued for review",
+    ),
+    ("jot Release checklist", "A note, written once you allow it"),
 ];
 
 /// Shared by every request: cancellations observed, approvals remembered per thread.

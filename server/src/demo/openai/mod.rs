@@ -33,8 +33,15 @@ use serde_json::{Value, json};
 use wire::{Api, Step};
 
 /// Words the demo model understands, offered on an empty thread.
-pub const SCENARIOS: [&str; 8] = [
-    "note", "colour", "parallel", "approve", "busy", "cut", "fail", "refuse",
+pub const SCENARIOS: [(&str, &str); 8] = [
+    ("note", "The model searches the workspace's notes"),
+    ("colour", "The model changes the thread's colour"),
+    ("parallel", "Both tools at once"),
+    ("approve", "An MCP tool call that waits for your approval"),
+    ("busy", "Rate limited once, then the answer"),
+    ("cut", "A stream cut off midway"),
+    ("fail", "An error midway through the stream"),
+    ("refuse", "The model refuses"),
 ];
 
 /// The most requests kept for `/requests`.

@@ -115,9 +115,14 @@ pub const OPERATIONS: &[Operation] = &[
     reads("/fn/members", "the tenant's members", Owner),
     reads("/fn/invitations", "the tenant's open invitations", Owner),
     reads("/fn/tokens", "the tenant's API tokens", Owner),
+    reads(
+        "/fn/thread_draft",
+        "what a new thread starts from: agents and what each offers to try",
+        Viewer,
+    ),
     changes(
-        "/fn/create_thread",
-        "start a thread",
+        "/fn/start_thread",
+        "start a thread with its first message",
         Operator,
         "thread.create",
     ),

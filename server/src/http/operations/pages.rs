@@ -23,6 +23,7 @@ pub const OPERATIONS: &[Operation] = &[
     open_page("/login", "the sign-in page"),
     open_page("/setup", "the first owner's page, with the setup link"),
     page("/", "home: new thread and the inbox", Viewer),
+    page("/new", "a new thread, made with its first message", Viewer),
     page("/threads/{id}", "a thread", Viewer),
     page("/projects", "the projects", Viewer),
     page("/projects/{id}", "a project", Viewer),
