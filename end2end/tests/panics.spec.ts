@@ -25,3 +25,15 @@ test('answering an ask and pressing New thread at once leaves the bundle alive',
   await expect(page.getByRole('log', { name: 'Run timeline' }).getByText('hello').first()).toBeVisible();
   expect(errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
 });
+
+test('a thread opened while its agent is still thinking hydrates without a panic', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  // `approve later` thinks 1.5 s before it says anything: the page is drawn by the server
+  // with the thinking indicator and taken over by the bundle while it still shows.
+  await startScenario(page, 'approve later');
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+  await expect(askLane(page).getByRole('dialog', { name: 'Approve the budget?' })).toBeVisible();
+  expect(errors).toEqual([]);
+});

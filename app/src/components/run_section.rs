@@ -90,7 +90,9 @@ fn Thinking(started_ms: i64) -> impl IntoView {
         let tick = move || {
             now_ms.try_set(Some(js_sys::Date::now() as i64));
         };
-        tick();
+        // The first count waits for the page to be taken over: the server's page has
+        // none, and a hydrating page must draw what the server drew.
+        Effect::new(move |_| tick());
         if let Ok(handle) = set_interval_with_handle(tick, std::time::Duration::from_millis(1000)) {
             on_cleanup(move || handle.clear());
         }
