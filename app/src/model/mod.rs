@@ -316,16 +316,18 @@ pub struct ThreadDraft {
     pub project: Option<(String, String)>,
 }
 
-impl ThreadDraft {
-    /// What `agent` offers to try (the default agent's when none is chosen).
-    pub fn starters_of(&self, agent: Option<&str>) -> &[Starter] {
-        let agent = agent.or(self.agent.as_deref());
-        self.starters
-            .iter()
-            .find(|(name, _)| Some(name.as_str()) == agent)
-            .map(|(_, starters)| starters.as_slice())
-            .unwrap_or_default()
-    }
+/// What `agent` offers to try, from each agent's starters listed default agent first
+/// (the default agent's when none is chosen).
+pub fn starters_of<'a>(
+    starters: &'a [(String, Vec<Starter>)],
+    agent: Option<&str>,
+) -> &'a [Starter] {
+    starters
+        .iter()
+        .find(|(name, _)| Some(name.as_str()) == agent)
+        .or_else(|| starters.first())
+        .map(|(_, starters)| starters.as_slice())
+        .unwrap_or_default()
 }
 
 /// Everything the thread page shows, loaded in one request.
@@ -362,6 +364,18 @@ internally_tagged!(AnswerOutcome, "outcome");
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_chosen_agents_starters_are_offered_else_the_default_agents() {
+        let listed = vec![
+            ("demo".to_owned(), vec![Starter::new("plan", "A plan")]),
+            ("hermes".to_owned(), vec![Starter::new("idle", "Goes idle")]),
+        ];
+        assert_eq!(starters_of(&listed, Some("hermes"))[0].prompt, "idle");
+        assert_eq!(starters_of(&listed, None)[0].prompt, "plan");
+        assert_eq!(starters_of(&listed, Some("gone"))[0].prompt, "plan");
+        assert!(starters_of(&[], Some("demo")).is_empty());
+    }
 
     #[test]
     fn a_role_below_the_one_needed_is_refused_saying_what_needed_it() {

@@ -131,7 +131,9 @@ pub fn StartThread(
     let agents = draft.agents.clone();
     let draft = StoredValue::new(draft);
     let starters = Signal::derive(move || {
-        draft.with_value(|draft| draft.starters_of(agent.get().as_deref()).to_vec())
+        draft.with_value(|draft| {
+            crate::model::starters_of(&draft.starters, agent.get().as_deref()).to_vec()
+        })
     });
     let heading = if focus {
         view! { <h1 id="start-heading">{title}</h1> }.into_any()

@@ -396,18 +396,10 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
             if !runs.with(Vec::is_empty) {
                 return Vec::new();
             }
-            let chosen = agent.get();
-            suggestions
+            crate::model::starters_of(&suggestions, agent.get().as_deref())
                 .iter()
-                .find(|(name, _)| chosen.as_ref() == Some(name))
-                .or_else(|| suggestions.first())
-                .map(|(_, starters)| {
-                    starters
-                        .iter()
-                        .map(|starter| starter.prompt.clone())
-                        .collect()
-                })
-                .unwrap_or_default()
+                .map(|starter| starter.prompt.clone())
+                .collect()
         }
     });
 
