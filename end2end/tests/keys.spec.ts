@@ -40,6 +40,8 @@ test('Ctrl+K opens the palette, typing narrows it and Enter jumps to the thread'
   const { thread } = await created.json();
   await page.request.post('/fn/rename_thread', { form: { thread_id: thread.id, title: `Plan the ${word} survey` } });
   await openHydrated(page, '/');
+  // The palette is a lazy part of the bundle: nothing of it is drawn until it is opened.
+  await expect(page.locator('dialog')).toHaveCount(0);
 
   await page.keyboard.press('Control+K');
   const palette = page.getByRole('dialog', { name: 'Command palette' });

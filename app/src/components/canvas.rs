@@ -1,6 +1,7 @@
 //! The canvas: one artifact or edit shown whole beside the thread (about half the window,
 //! resizable; the whole screen on a phone or when expanded), with Copy, Download and, for
-//! an artifact the agent redrew during its run, each version it kept.
+//! an artifact the agent redrew during its run, each version it kept. Its code is a lazy
+//! part of the browser bundle, fetched the first time something is opened in it.
 
 use leptos::prelude::*;
 
@@ -10,6 +11,7 @@ use crate::components::catalog::CatalogView;
 use crate::components::code_diff::CodeDiff;
 use crate::components::context_pane::RunSignals;
 use crate::components::copy::copy_from_button;
+use crate::components::on_demand::OnDemand;
 use crate::components::output_card::{Selection, ThreadSurfaces};
 use crate::output::{self, Export};
 use crate::projection::{ArtifactView, EditView};
@@ -29,6 +31,30 @@ pub fn Canvas(
     #[prop(into)] runs: Signal<Vec<RunSignals>>,
     selection: RwSignal<Option<Selection>>,
 ) -> impl IntoView {
+    let fallback = || {
+        view! {
+            <aside class="canvas" aria-label="Canvas">
+                <p class="muted catalog-loading" role="status">"Loading…"</p>
+            </aside>
+        }
+    };
+    view! {
+        <OnDemand wanted=Signal::derive(move || selection.with(Option::is_some))
+            draw=move || draw_canvas(runs, selection) fallback />
+    }
+}
+
+/// The split point of the canvas.
+#[cfg_attr(all(feature = "hydrate", target_arch = "wasm32"), lazy)]
+async fn draw_canvas(
+    runs: Signal<Vec<RunSignals>>,
+    selection: RwSignal<Option<Selection>>,
+) -> AnyView {
+    view! { <CanvasFrame runs selection /> }.into_any()
+}
+
+#[component]
+fn CanvasFrame(runs: Signal<Vec<RunSignals>>, selection: RwSignal<Option<Selection>>) -> impl IntoView {
     let shown = Memo::new(move |_| {
         let selected = selection.get()?;
         runs.with(|runs| match &selected {

@@ -44,6 +44,27 @@ pub fn show_modal(dialog: leptos::prelude::NodeRef<leptos::html::Dialog>) {
     let _ = dialog;
 }
 
+/// Runs `then` once `dialog` is in the document: at once, or at the next frame for a
+/// dialog drawn on demand, whose first effects run before it is placed (a dialog that is
+/// not in the document cannot be shown).
+pub fn once_placed(
+    dialog: leptos::prelude::NodeRef<leptos::html::Dialog>,
+    then: impl FnOnce() + 'static,
+) {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        let placed = leptos::prelude::GetUntracked::get_untracked(&dialog)
+            .is_some_and(|dialog| dialog.is_connected());
+        if placed {
+            then();
+        } else {
+            leptos::prelude::request_animation_frame(then);
+        }
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    let _ = (dialog, then);
+}
+
 /// Moves keyboard focus to the element with DOM id `id`, if there is one.
 pub fn focus_by_id(id: &str) {
     #[cfg(any(feature = "hydrate", feature = "csr"))]

@@ -19,6 +19,7 @@ pub mod inert;
 pub mod layout;
 pub mod markdown;
 pub mod message;
+pub mod on_demand;
 pub mod output_card;
 pub mod palette;
 pub mod pinned;

@@ -1,14 +1,16 @@
 //! The command palette (Ctrl/Cmd+K), the key sheet (`?`) and the workspace's keys: `/`
 //! searches the threads, `n` starts one. The palette lists the actions and the threads, and
-//! narrows them as the operator types.
+//! narrows them as the operator types. The two dialogs are lazy parts of the browser
+//! bundle, fetched the first time one is opened; the keys that open them are not.
 
 use leptos::html::{Dialog, Input};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
 use crate::codec::Json;
-use crate::components::focus::show_modal;
+use crate::components::focus::{once_placed, show_modal};
 use crate::components::identity::may_act;
+use crate::components::on_demand::OnDemand;
 use crate::error::ApiError;
 use crate::model::ThreadSummary;
 use crate::model::section::Section;
@@ -94,8 +96,33 @@ fn rows(threads: &[ThreadSummary], may_act: bool, query: &str) -> Vec<Row> {
         .collect()
 }
 
+type Threads = Resource<Result<Vec<ThreadSummary>, ApiError>, Json>;
+
+/// The palette and the key sheet, each drawn once first opened, and the keys.
 #[component]
-pub fn Palette(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) -> impl IntoView {
+pub fn Palette(threads: Threads) -> impl IntoView {
+    let overlays = expect_context::<Overlays>();
+    view! {
+        <OnDemand wanted=overlays.palette draw=move || draw_palette(threads) />
+        <OnDemand wanted=overlays.keys draw=draw_key_sheet />
+        <GlobalKeys />
+    }
+}
+
+/// The split point of the palette.
+#[cfg_attr(all(feature = "hydrate", target_arch = "wasm32"), lazy)]
+async fn draw_palette(threads: Threads) -> AnyView {
+    view! { <PaletteDialog threads /> }.into_any()
+}
+
+/// The split point of the key sheet.
+#[cfg_attr(all(feature = "hydrate", target_arch = "wasm32"), lazy)]
+async fn draw_key_sheet() -> AnyView {
+    view! { <KeySheet /> }.into_any()
+}
+
+#[component]
+fn PaletteDialog(threads: Threads) -> impl IntoView {
     let overlays = expect_context::<Overlays>();
     let dialog: NodeRef<Dialog> = NodeRef::new();
     let field: NodeRef<Input> = NodeRef::new();
@@ -103,8 +130,7 @@ pub fn Palette(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) ->
     let active = RwSignal::new(0usize);
     let may_act = may_act();
     let navigate = use_navigate();
-    // Nothing is listed while closed, so the server's page and the hydrated one agree and
-    // the thread list is only read once the operator asks for it.
+    // Nothing is listed while closed: the thread list is read only while it is open.
     let shown = Memo::new(move |_| {
         if !overlays.palette.get() {
             return Vec::new();
@@ -116,10 +142,12 @@ pub fn Palette(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) ->
         if overlays.palette.get() {
             query.set(String::new());
             active.set(0);
-            show_modal(dialog);
-            if let Some(field) = field.get_untracked() {
-                let _ = field.focus();
-            }
+            once_placed(dialog, move || {
+                show_modal(dialog);
+                if let Some(field) = field.get_untracked() {
+                    let _ = field.focus();
+                }
+            });
         } else if let Some(open) = dialog.get_untracked().filter(|d| d.open()) {
             open.close();
         }
@@ -193,8 +221,6 @@ pub fn Palette(threads: Resource<Result<Vec<ThreadSummary>, ApiError>, Json>) ->
             </ul>
             <p class="palette-empty muted" hidden=move || !shown.with(Vec::is_empty)>"Nothing matches."</p>
         </dialog>
-        <KeySheet />
-        <GlobalKeys />
     }
 }
 
@@ -222,7 +248,7 @@ fn KeySheet() -> impl IntoView {
     let dialog: NodeRef<Dialog> = NodeRef::new();
     Effect::new(move |_| {
         if overlays.keys.get() {
-            show_modal(dialog);
+            once_placed(dialog, move || show_modal(dialog));
         } else if let Some(open) = dialog.get_untracked().filter(|d| d.open()) {
             open.close();
         }
