@@ -12,9 +12,14 @@ use crate::auth::DemoKey;
 use crate::config::ServeConfig;
 use crate::connectors::Host;
 use crate::demo::{self, DemoAgent};
-use crate::http::{AppState, DoorSettings, router};
+use crate::http::{AppState, Background, DoorSettings, router};
+use crate::jobs::api::JobsServiceImpl;
+use crate::jobs::{Engine, listen_postgres};
 use crate::live::Live;
 use crate::runs::Runs;
+use crate::schedules::Schedules;
+use crate::schedules::api::SchedulesServiceImpl;
+use crate::schedules::fire::FireKind;
 use crate::store::{self, StoreError};
 use crate::vault::Vault;
 use crate::workspace::WorkspaceServiceImpl;
@@ -97,10 +102,14 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
             url: redact_password(&database),
             source,
         })?;
+    let workspace = Arc::new(WorkspaceServiceImpl::new(store.clone(), runs.clone()));
+    let (engine, background) =
+        start_jobs(&config, &database, store, workspace.clone(), runs.clone());
     let state = AppState::new(
         addr,
         &config.site_root,
-        Arc::new(WorkspaceServiceImpl::new(store, runs.clone())),
+        workspace,
+        background,
         runs,
         accounts,
         DoorSettings {
@@ -126,6 +135,7 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     }
     let stopping = async move {
         shutdown_signal().await;
+        engine.shutdown();
         live.close();
     };
     // Requests in flight get a moment to finish; a stream that never ends (an agent's
@@ -140,6 +150,38 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     .await;
     tracing::info!("shut down cleanly");
     Ok(())
+}
+
+/// The job engine of this process, with every kind of job it runs and the schedules it
+/// fires, started; on PostgreSQL woken by any process's new jobs.
+fn start_jobs(
+    config: &ServeConfig,
+    database: &str,
+    store: Arc<dyn crate::store::Store>,
+    workspace: Arc<WorkspaceServiceImpl>,
+    runs: Arc<Runs>,
+) -> (Arc<Engine>, Background) {
+    let kinds: Vec<Arc<dyn crate::jobs::JobKind>> = vec![Arc::new(FireKind::new(
+        store.clone(),
+        workspace,
+        runs.clone(),
+    ))];
+    let engine = Arc::new(Engine::new(
+        store.clone(),
+        kinds,
+        config.pacing.engine.clone(),
+    ));
+    let schedules = Schedules::new(store, engine.clone(), config.pacing.schedules.clone());
+    engine.start();
+    if database.starts_with("postgres") {
+        listen_postgres(engine.clone(), database.to_owned());
+    }
+    tracing::info!(worker = %engine.worker(), "job engine started");
+    let background = Background {
+        schedules: Arc::new(SchedulesServiceImpl::new(schedules, runs)),
+        jobs: Arc::new(JobsServiceImpl::new(engine.clone())),
+    };
+    (engine, background)
 }
 
 /// How long requests in flight may take to finish once the server is told to stop.

@@ -62,6 +62,9 @@ struct Objects {
     /// Objects for each persona to delete, one of each by REST and one by server function.
     doomed: std::collections::HashMap<String, Doomed>,
     project: String,
+    schedule: String,
+    /// The job of a fire of `schedule`.
+    job: String,
 }
 
 struct Doomed {
@@ -69,11 +72,12 @@ struct Doomed {
     projects: (String, String),
     secrets: (String, String),
     memory: (String, String),
+    schedule: String,
 }
 
 impl Objects {
     /// The ids of this tenant's probed objects, each named.
-    fn ids(&self) -> [(&'static str, &str); 8] {
+    fn ids(&self) -> [(&'static str, &str); 10] {
         [
             ("thread", &self.thread),
             ("run", &self.run),
@@ -83,6 +87,8 @@ impl Objects {
             ("proposal", &self.proposal),
             ("passvault entry", &self.secret),
             ("project", &self.project),
+            ("schedule", &self.schedule),
+            ("job", &self.job),
         ]
     }
 }
@@ -99,6 +105,9 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{Z}", &own.secrets.1)
         .replace("{G}", &own.memory.0)
         .replace("{H}", &own.memory.1)
+        .replace("{O}", &own.schedule)
+        .replace("{S}", &objects.schedule)
+        .replace("{B}", &objects.job)
         .replace("{L}", &objects.proposal)
         .replace(
             "{TENANT}",
@@ -240,6 +249,14 @@ async fn secret(api: &Api, name: &str) -> String {
     created["id"].as_str().unwrap().to_owned()
 }
 
+/// A paused schedule's id.
+async fn paused_schedule(api: &Api) -> String {
+    let body: serde_json::Value = serde_json::from_str(probes::PAUSED_SCHEDULE).unwrap();
+    let (status, created) = api.post("/api/v1/schedules", body).await;
+    assert_eq!(status, 201, "{created}");
+    created["id"].as_str().unwrap().to_owned()
+}
+
 #[tokio::test]
 async fn every_route_answers_each_persona_as_its_role_and_tenant_allow() {
     for backend in backends::all().await {
@@ -301,10 +318,18 @@ async fn probe_every_route(api: &Api) {
                 remembered(api, &format!("doomed {persona:?}")).await,
                 remembered(api, &format!("doomed too {persona:?}")).await,
             ),
+            schedule: paused_schedule(api).await,
         };
         doomed.insert(format!("{persona:?}"), own);
     }
+    let schedule = paused_schedule(api).await;
+    let (_, fired) = api
+        .post(&format!("/api/v1/schedules/{schedule}/run"), json!({}))
+        .await;
+    let job = fired["fires"][0]["job_id"].as_str().unwrap().to_owned();
     let objects = Objects {
+        schedule,
+        job,
         thread,
         run,
         key,

@@ -478,3 +478,80 @@ pub fn context() -> Result<crate::model::RequestContext, ApiError> {
 pub fn tenant() -> Result<String, ApiError> {
     context().map(|context| context.tenant)
 }
+
+/// A tenant's schedules; every method acts in the context's tenant.
+#[async_trait::async_trait]
+pub trait SchedulesService: Send + Sync + 'static {
+    /// The configured agents a schedule may name.
+    fn agents(&self) -> Vec<String>;
+    async fn list_schedules(
+        &self,
+        context: &RequestContext,
+        offset: u32,
+        limit: u32,
+    ) -> Result<crate::model::schedules::ScheduleList, ApiError>;
+    /// The schedule with its next 10 fire times and its last 10 fires.
+    async fn schedule(
+        &self,
+        context: &RequestContext,
+        id: &str,
+    ) -> Result<crate::model::schedules::ScheduleDetail, ApiError>;
+    /// The schedule, and whether it was made now (false: its idempotency key had made it
+    /// before).
+    async fn create_schedule(
+        &self,
+        context: &RequestContext,
+        schedule: crate::model::schedules::NewSchedule,
+    ) -> Result<(crate::model::schedules::Schedule, bool), ApiError>;
+    async fn edit_schedule(
+        &self,
+        context: &RequestContext,
+        id: &str,
+        edit: crate::model::schedules::ScheduleEdit,
+    ) -> Result<crate::model::schedules::Schedule, ApiError>;
+    /// Fires the schedule now, under its overlap policy.
+    async fn run_schedule(
+        &self,
+        context: &RequestContext,
+        id: &str,
+    ) -> Result<crate::model::schedules::ScheduleDetail, ApiError>;
+    async fn delete_schedule(&self, context: &RequestContext, id: &str) -> Result<(), ApiError>;
+}
+
+#[derive(Clone)]
+pub struct Schedules(pub Arc<dyn SchedulesService>);
+
+/// A tenant's background jobs; every method acts in the context's tenant.
+#[async_trait::async_trait]
+pub trait JobsService: Send + Sync + 'static {
+    async fn list_jobs(
+        &self,
+        context: &RequestContext,
+        filter: &crate::model::jobs::JobFilter,
+        offset: u32,
+        limit: u32,
+    ) -> Result<crate::model::jobs::JobList, ApiError>;
+    async fn job(
+        &self,
+        context: &RequestContext,
+        id: &str,
+    ) -> Result<crate::model::jobs::JobDetail, ApiError>;
+    /// Cancels the job `id`, or every job matching `filter`: waiting ones end, running
+    /// ones are asked to stop.
+    async fn cancel_jobs(
+        &self,
+        context: &RequestContext,
+        id: Option<&str>,
+        filter: &crate::model::jobs::JobFilter,
+    ) -> Result<crate::model::jobs::JobsTouched, ApiError>;
+    /// Runs the failed or cancelled job `id` (or every one matching `filter`) again now.
+    async fn retry_jobs(
+        &self,
+        context: &RequestContext,
+        id: Option<&str>,
+        filter: &crate::model::jobs::JobFilter,
+    ) -> Result<crate::model::jobs::JobsTouched, ApiError>;
+}
+
+#[derive(Clone)]
+pub struct Jobs(pub Arc<dyn JobsService>);

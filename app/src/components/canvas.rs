@@ -54,7 +54,10 @@ async fn draw_canvas(
 }
 
 #[component]
-fn CanvasFrame(runs: Signal<Vec<RunSignals>>, selection: RwSignal<Option<Selection>>) -> impl IntoView {
+fn CanvasFrame(
+    runs: Signal<Vec<RunSignals>>,
+    selection: RwSignal<Option<Selection>>,
+) -> impl IntoView {
     let shown = Memo::new(move |_| {
         let selected = selection.get()?;
         runs.with(|runs| match &selected {

@@ -6,10 +6,12 @@ use crate::tagged::internally_tagged;
 
 pub mod context;
 pub mod inbox;
+pub mod jobs;
 pub mod memory;
 pub mod notes;
 pub mod passvault;
 pub mod projects;
+pub mod schedules;
 pub mod section;
 
 /// Every request is scoped to a tenant; this one when nothing names another.

@@ -7,8 +7,10 @@ use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
 
+mod jobs;
 mod limits;
 
+pub use jobs::{JobArgs, Pacing};
 pub use limits::{LimitArgs, Limits};
 
 use crate::auth::DemoKey;
@@ -138,7 +140,8 @@ pub struct ServeArgs {
     /// api_key_env},
     /// [[hermes]] {name, command | url, per_tenant}, [[openai]] {name, url, model, api, api_key_env,
     /// tools}, [limits] {max_connections, header_timeout, idle_timeout, max_streams,
-    /// max_streams_per_tenant, max_streams_per_user}.
+    /// max_streams_per_tenant, max_streams_per_user}, [jobs] {job_workers, job_lease,
+    /// job_poll, schedule_grace, schedule_shortest}.
     #[arg(long, env = "AGENT_OS_CONFIG")]
     pub config: Option<PathBuf>,
     /// Address to listen on [default: 127.0.0.1:3000].
@@ -202,6 +205,8 @@ pub struct ServeArgs {
     pub agent_idle_timeout: Option<f64>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub jobs: JobArgs,
 }
 
 /// The `--config` TOML file.
@@ -229,6 +234,8 @@ struct ConfigFile {
     allow_hosts: Vec<String>,
     #[serde(default)]
     limits: limits::LimitsTable,
+    #[serde(default)]
+    jobs: jobs::JobsTable,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -297,6 +304,7 @@ pub struct ServeConfig {
     pub demo: bool,
     pub timeouts: AgentTimeouts,
     pub limits: Limits,
+    pub pacing: Pacing,
 }
 
 impl ServeConfig {
@@ -549,9 +557,11 @@ impl ServeArgs {
             )?,
         };
         let limits = self.limits.resolve(file.limits)?;
+        let pacing = self.jobs.resolve(file.jobs)?;
         Ok(ServeConfig {
             timeouts,
             limits,
+            pacing,
             addr: self
                 .addr
                 .or(file.addr)

@@ -18,6 +18,7 @@ mod forms;
 pub mod guard;
 pub mod headers;
 mod inbox;
+mod jobs;
 mod limits;
 mod memory;
 mod notes;
@@ -25,6 +26,7 @@ pub mod operations;
 mod passvault;
 mod projects;
 mod runs;
+mod schedules;
 mod state;
 mod threads;
 mod tools;
@@ -32,9 +34,9 @@ mod tools;
 use std::sync::Arc;
 
 use app::api::service::{
-    ContextService, Contexts, Members, MembersService, MemoryService, Notes, NotesService,
-    Passvault, PassvaultService, Projects, ProjectsService, Tools, ToolsService, Workspace,
-    WorkspaceService,
+    ContextService, Contexts, Jobs, JobsService, Members, MembersService, MemoryService, Notes,
+    NotesService, Passvault, PassvaultService, Projects, ProjectsService, Schedules,
+    SchedulesService, Tools, ToolsService, Workspace, WorkspaceService,
 };
 use app::components::remote_media::service::{MediaHosts, MediaHostsService};
 use app::{App, shell};
@@ -47,7 +49,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 pub use app::model::TENANT_HEADER;
-pub use state::{AppState, DoorSettings, HASH_FILE, OUTPUT_NAME, OpenApiText};
+pub use state::{AppState, Background, DoorSettings, HASH_FILE, OUTPUT_NAME, OpenApiText};
 
 /// What pages and server functions reach through Leptos context.
 #[derive(Clone)]
@@ -60,6 +62,8 @@ struct Services {
     memory: Arc<dyn MemoryService>,
     passvault: Arc<dyn PassvaultService>,
     tools: Arc<dyn ToolsService>,
+    schedules: Arc<dyn SchedulesService>,
+    jobs: Arc<dyn JobsService>,
     media_hosts: Arc<dyn MediaHostsService>,
 }
 
@@ -73,6 +77,8 @@ impl Services {
         provide_context(app::api::service::Memory(self.memory.clone()));
         provide_context(Passvault(self.passvault.clone()));
         provide_context(Tools(self.tools.clone()));
+        provide_context(Schedules(self.schedules.clone()));
+        provide_context(Jobs(self.jobs.clone()));
         provide_context(MediaHosts(self.media_hosts.clone()));
     }
 }
@@ -94,6 +100,8 @@ pub fn operations() -> operations::Operations {
         passvault::OPERATIONS,
         tools::OPERATIONS,
         audit::OPERATIONS,
+        schedules::OPERATIONS,
+        jobs::OPERATIONS,
         operations::openapi::OPERATIONS,
         forms::OPERATIONS,
         operations::functions::OPERATIONS,
@@ -114,6 +122,8 @@ pub fn router(mut state: AppState, demo: Option<Router>) -> Router {
         memory: state.memory.clone(),
         passvault: state.passvault.clone(),
         tools: state.tools.clone(),
+        schedules: state.schedules.clone(),
+        jobs: state.jobs.clone(),
         media_hosts: Arc::new(state.accounts.clone()),
     };
     let fallback_services = services.clone();

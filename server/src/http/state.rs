@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    ContextService, MemoryService, NotesService, PassvaultService, ProjectsService, ToolsService,
-    WorkspaceService,
+    ContextService, JobsService, MemoryService, NotesService, PassvaultService, ProjectsService,
+    SchedulesService, ToolsService, WorkspaceService,
 };
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
@@ -35,6 +35,8 @@ pub struct AppState {
     pub memory: Arc<dyn MemoryService>,
     pub passvault: Arc<dyn PassvaultService>,
     pub tools: Arc<dyn ToolsService>,
+    pub schedules: Arc<dyn SchedulesService>,
+    pub jobs: Arc<dyn JobsService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<crate::auth::throttle::LoginThrottle>,
@@ -50,6 +52,12 @@ pub struct AppState {
 #[derive(Clone, Default)]
 pub struct OpenApiText(pub Arc<str>);
 
+/// The services of background work: schedules and the jobs behind them.
+pub struct Background {
+    pub schedules: Arc<dyn SchedulesService>,
+    pub jobs: Arc<dyn JobsService>,
+}
+
 /// What the door checks besides credentials: the host names answered besides the
 /// listen address, the live streams' caps, and the demo agents' key when they are served.
 pub struct DoorSettings {
@@ -63,6 +71,7 @@ impl AppState {
         addr: SocketAddr,
         site_root: &Path,
         workspace: Arc<dyn WorkspaceService>,
+        background: Background,
         runs: Arc<Runs>,
         accounts: Accounts,
         door: DoorSettings,
@@ -101,6 +110,8 @@ impl AppState {
             tools: Arc::new(crate::workspace::tools::WorkspaceToolsImpl::new(
                 runs.store().clone(),
             )),
+            schedules: background.schedules,
+            jobs: background.jobs,
             runs,
             accounts,
             login_throttle: Arc::default(),

@@ -9,11 +9,13 @@ pub mod accounts;
 pub mod audit;
 pub mod feed;
 pub mod invitations;
+pub mod jobs;
 pub mod memory;
 pub mod notes;
 pub mod passvault;
 pub mod pins;
 pub mod projects;
+pub mod schedules;
 mod sql;
 
 use std::sync::Arc;
@@ -172,11 +174,13 @@ pub trait Store:
     + audit::AuditStore
     + feed::FeedStore
     + invitations::InvitationStore
+    + jobs::JobStore
     + memory::MemoryStore
     + notes::NoteStore
     + passvault::PassvaultStore
     + pins::PinStore
     + projects::ProjectStore
+    + schedules::ScheduleStore
     + Send
     + Sync
     + 'static

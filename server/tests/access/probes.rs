@@ -20,12 +20,19 @@ pub enum Body {
 const SURFACE_ACTION: &str =
     r#"{"surfaceId":"board-watch","sourceComponentId":"root","name":"probe"}"#;
 
+/// A schedule made paused, so that probing makes no fires.
+pub const PAUSED_SCHEDULE: &str = r#"{"name":"probed","agent":"demo","prompt":"hello","when":{"kind":"cron","expression":"0 9 * * 1"},"timezone":"UTC","paused_reason":"probe"}"#;
+
+/// A filter no job matches.
+const NO_JOBS: &str = r#"{"kind":"probe.none"}"#;
+
 pub const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","action":"once","data":{},"ts":"2026-12-04T12:00:00Z"}}"#;
 
 /// One call: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{J}` a
 /// project, `{M}` a memory entry, `{V}` a passvault entry, `{X}` a token, `{L}` a memory
 /// proposal; `{D}` and `{E}` notes, `{Q}` and `{W}` projects, `{Y}` and `{Z}` passvault
-/// entries, `{G}` and `{H}` memory entries of the persona's own to delete; `{P}` the
+/// entries, `{G}` and `{H}` memory entries of the persona's own to delete; `{S}` a
+/// schedule, `{B}` a job, `{O}` a schedule of the persona's own to delete; `{P}` the
 /// persona's name, `{TENANT}` its tenant), body; the role its operation declares, and
 /// whether it names an object of the tenant (so another tenant gets 404).
 pub struct Probe {
@@ -40,7 +47,7 @@ pub struct Probe {
 fn names_object(text: &str) -> bool {
     [
         "{T}", "{R}", "{K}", "{N}", "{J}", "{M}", "{V}", "{X}", "{L}", "{D}", "{E}", "{Q}", "{W}",
-        "{Y}", "{Z}", "{G}", "{H}",
+        "{Y}", "{Z}", "{G}", "{H}", "{S}", "{B}", "{O}",
     ]
     .iter()
     .any(|placeholder| text.contains(placeholder))
@@ -143,6 +150,22 @@ fn table() -> Vec<(Method, &'static str, Body)> {
             Body::None,
         ),
         (Method::DELETE, "/api/v1/notes/{D}", Body::None),
+        (Method::GET, "/api/v1/schedules", Body::None),
+        (Method::GET, "/api/v1/schedules/{S}", Body::None),
+        (Method::POST, "/api/v1/schedules", Json(PAUSED_SCHEDULE)),
+        (
+            Method::PATCH,
+            "/api/v1/schedules/{S}",
+            Json(r#"{"pause":"probed"}"#),
+        ),
+        (Method::POST, "/api/v1/schedules/{S}/run", Body::None),
+        (Method::DELETE, "/api/v1/schedules/{O}", Body::None),
+        (Method::GET, "/api/v1/jobs", Body::None),
+        (Method::GET, "/api/v1/jobs/{B}", Body::None),
+        (Method::POST, "/api/v1/jobs/{B}/cancel", Body::None),
+        (Method::POST, "/api/v1/jobs/{B}/retry", Body::None),
+        (Method::POST, "/api/v1/jobs/cancel", Json(NO_JOBS)),
+        (Method::POST, "/api/v1/jobs/retry", Json(NO_JOBS)),
         (Method::GET, "/api/v1/projects", Body::None),
         (Method::GET, "/api/v1/projects/{J}", Body::None),
         (

@@ -1,0 +1,225 @@
+//! Schedules: an agent given a prompt on a clock — a cron expression, an interval or once
+//! — in the schedule's own time zone, with what happens to missed and overlapping fires.
+
+use serde::{Deserialize, Serialize};
+
+/// The longest name a schedule may have, in characters.
+pub const NAME_MOST: usize = 100;
+/// The longest prompt, in characters.
+pub const PROMPT_MOST: usize = 20_000;
+
+/// When a schedule fires.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum When {
+    /// A 5-field cron expression (`0 9 * * 1-5`), read in the schedule's zone.
+    Cron { expression: String },
+    /// Elapsed time between fires (`every 2h`, `every 90m`), counted from the first.
+    Every { interval: String },
+    /// Once, at a wall-clock time in the schedule's zone (`2026-12-24T09:00`).
+    Once { at: String },
+}
+
+/// What a fire whose time passed while nothing could fire it does.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Missed {
+    /// Counted as missed; the schedule goes on from the next time to come.
+    #[default]
+    Skip,
+    /// The latest missed time fires once, if it is within the catch-up window.
+    CatchUp,
+}
+
+/// What a fire does while the schedule's previous fire still runs.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overlap {
+    /// Not started; counted as skipped.
+    #[default]
+    Skip,
+    /// Started once the running one ends (one waits at most; a third is skipped).
+    Queue,
+    /// Started beside it.
+    Allow,
+    /// The running one is stopped and this one started.
+    Cancel,
+}
+
+/// Where a fire's run happens.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// A new thread for every fire.
+    #[default]
+    NewThread,
+    /// One thread that every fire adds a run to.
+    OneThread,
+}
+
+/// What an ask raised by a fire's run does while nobody is at the keyboard.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AskPolicy {
+    /// It waits in the inbox, like any other, until answered or expired.
+    #[default]
+    Wait,
+    /// It is denied at once, saying so.
+    Deny,
+}
+
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    pub id: String,
+    pub name: String,
+    pub agent: String,
+    /// Markdown: what the agent is told at each fire.
+    pub prompt: String,
+    pub project_id: Option<String>,
+    pub target: Target,
+    /// The thread every fire adds to, once the first fire made it (one-thread schedules).
+    pub thread_id: Option<String>,
+    pub when: When,
+    /// The IANA zone the schedule's times are read in (`Europe/Berlin`).
+    pub timezone: String,
+    pub missed: Missed,
+    /// How late a missed fire may still be caught up, in seconds.
+    pub catch_up_window_s: u64,
+    pub overlap: Overlap,
+    pub asks: AskPolicy,
+    /// Set while paused, with the reason given.
+    pub paused_at_ms: Option<i64>,
+    pub paused_reason: Option<String>,
+    /// The next time it fires, unless paused; none once a one-time schedule fired.
+    pub next_fire_ms: Option<i64>,
+    pub missed_count: u64,
+    pub skipped_count: u64,
+    pub last_error: Option<String>,
+    pub created_by: String,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+/// One scheduled time, and what came of it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fire {
+    /// The instant it was scheduled for.
+    pub slot_ms: i64,
+    /// When it was taken (none for a fire skipped or missed without being taken).
+    pub fired_at_ms: Option<i64>,
+    /// `queued`, `running`, `completed`, `failed`, `cancelled`, `skipped` (overlap) or
+    /// `missed`.
+    pub outcome: String,
+    /// A fire run at the operator's request, not at its time.
+    pub manual: bool,
+    /// A missed time fired late by the catch-up policy.
+    pub catch_up: bool,
+    pub job_id: Option<String>,
+    pub thread_id: Option<String>,
+    pub run_id: Option<String>,
+    pub error: Option<String>,
+}
+
+impl Fire {
+    /// How long after its time it started, in milliseconds.
+    pub fn late_ms(&self) -> Option<i64> {
+        self.fired_at_ms.map(|at| (at - self.slot_ms).max(0))
+    }
+}
+
+/// A coming fire: the instant and the wall-clock time in the schedule's zone.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FireTime {
+    pub at_ms: i64,
+    /// `2026-03-29 09:00 CEST`
+    pub local: String,
+}
+
+/// A schedule with its next 10 fire times and its last 10 fires.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleDetail {
+    pub schedule: Schedule,
+    pub next: Vec<FireTime>,
+    pub fires: Vec<Fire>,
+}
+
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleList {
+    pub schedules: Vec<Schedule>,
+    pub next_offset: Option<u32>,
+}
+
+fn default_window() -> u64 {
+    3600
+}
+
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewSchedule {
+    pub name: String,
+    pub agent: String,
+    pub prompt: String,
+    #[serde(default)]
+    pub project_id: Option<String>,
+    #[serde(default)]
+    pub target: Target,
+    pub when: When,
+    pub timezone: String,
+    #[serde(default)]
+    pub missed: Missed,
+    #[serde(default = "default_window")]
+    pub catch_up_window_s: u64,
+    #[serde(default)]
+    pub overlap: Overlap,
+    #[serde(default)]
+    pub asks: AskPolicy,
+    /// Made paused, with this reason.
+    #[serde(default)]
+    pub paused_reason: Option<String>,
+    /// A second create with the same key returns the first schedule.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+/// An edit: each field given replaces the schedule's.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleEdit {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub agent: Option<String>,
+    #[serde(default)]
+    pub prompt: Option<String>,
+    #[serde(default)]
+    pub when: Option<When>,
+    #[serde(default)]
+    pub timezone: Option<String>,
+    #[serde(default)]
+    pub missed: Option<Missed>,
+    #[serde(default)]
+    pub catch_up_window_s: Option<u64>,
+    #[serde(default)]
+    pub overlap: Option<Overlap>,
+    #[serde(default)]
+    pub asks: Option<AskPolicy>,
+    #[serde(default)]
+    pub target: Option<Target>,
+    /// `Some(reason)` pauses it; see `resume`.
+    #[serde(default)]
+    pub pause: Option<String>,
+    #[serde(default)]
+    pub resume: bool,
+}

@@ -1,0 +1,50 @@
+-- Background work: every job in one table, claimed by any worker of any process under a
+-- lease it renews; one row per attempt and an append-only log per job.
+CREATE TABLE jobs (
+    id                     TEXT PRIMARY KEY,
+    tenant_id              TEXT NOT NULL REFERENCES tenants (id),
+    kind                   TEXT NOT NULL,
+    payload                TEXT NOT NULL,
+    -- scheduled, available, running, retryable, completed, failed, cancelled
+    state                  TEXT NOT NULL,
+    run_at_ms              BIGINT NOT NULL,
+    attempts               BIGINT NOT NULL DEFAULT 0,
+    max_attempts           BIGINT NOT NULL,
+    lease_owner            TEXT,
+    lease_until_ms         BIGINT,
+    heartbeat_at_ms        BIGINT,
+    progress               TEXT,
+    result                 TEXT,
+    error                  TEXT,
+    idempotency_key        TEXT,
+    created_by             TEXT NOT NULL,
+    cancel_requested_at_ms BIGINT,
+    created_at_ms          BIGINT NOT NULL,
+    updated_at_ms          BIGINT NOT NULL,
+    finished_at_ms         BIGINT,
+    UNIQUE (tenant_id, idempotency_key)
+);
+CREATE INDEX jobs_due ON jobs (state, run_at_ms);
+CREATE INDEX jobs_by_tenant ON jobs (tenant_id, updated_at_ms);
+
+CREATE TABLE job_attempts (
+    job_id         TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    attempt        BIGINT NOT NULL,
+    worker         TEXT NOT NULL,
+    started_at_ms  BIGINT NOT NULL,
+    finished_at_ms BIGINT,
+    -- completed, failed, retrying, cancelled, lease_lost
+    outcome        TEXT,
+    error          TEXT,
+    PRIMARY KEY (job_id, attempt)
+);
+
+CREATE TABLE job_log (
+    id        BIGSERIAL PRIMARY KEY,
+    job_id    TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    attempt   BIGINT NOT NULL,
+    at_ms     BIGINT NOT NULL,
+    level     TEXT NOT NULL,
+    message   TEXT NOT NULL
+);
+CREATE INDEX job_log_by_job ON job_log (job_id, id);

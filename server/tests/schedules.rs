@@ -1,0 +1,292 @@
+//! Schedules over the API a client uses, against real servers on both stores: a schedule
+//! fires at its time as a real run in a real thread, once per instant — across a restart
+//! in the middle and with two servers on one PostgreSQL; bad schedules are refused naming
+//! the field; pause, resume, run now and delete; the jobs behind the fires listed and
+//! retried by filter.
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "common/backends.rs"]
+mod backends;
+mod common;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use common::TestServer;
+use common::api::Api;
+use serde_json::{Value, json};
+
+/// Short clocks, set the way an operator sets them.
+const QUICK: &[&str] = &[
+    "--schedule-shortest",
+    "1",
+    "--schedule-grace",
+    "10",
+    "--job-poll",
+    "0.5",
+    "--job-lease",
+    "3",
+];
+
+fn with_db(url: &str) -> Vec<&str> {
+    let mut args = vec!["--db", url];
+    args.extend_from_slice(QUICK);
+    args
+}
+
+fn every(name: &str, seconds: u32) -> Value {
+    json!({
+        "name": name,
+        "agent": "demo",
+        "prompt": "hello",
+        "when": {"kind": "every", "interval": format!("every {seconds}s")},
+        "timezone": "Europe/Berlin",
+        "overlap": "allow",
+    })
+}
+
+async fn patch(api: &Api, path: &str, body: Value) -> (u16, Value) {
+    let response = api
+        .client
+        .patch(api.url(path))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// The schedule's fires once `enough` holds of them (or after 40 s).
+async fn fires_when(api: &Api, id: &str, enough: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let mut fires = Vec::new();
+    for _ in 0..400 {
+        let (status, detail) = api.get(&format!("/api/v1/schedules/{id}")).await;
+        assert_eq!(status, 200, "{detail}");
+        fires = detail["fires"].as_array().unwrap().clone();
+        if enough(&fires) {
+            return fires;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the fires never got there: {fires:#?}");
+}
+
+fn completed(fires: &[Value]) -> usize {
+    fires
+        .iter()
+        .filter(|fire| fire["outcome"] == "completed")
+        .count()
+}
+
+#[tokio::test]
+async fn a_schedule_fires_on_time_as_a_real_run_in_a_new_thread() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&with_db(&backend.url)).await;
+        let (status, schedule) = api
+            .post("/api/v1/schedules", every("Standup digest", 2))
+            .await;
+        assert_eq!(status, 201, "{name}: {schedule}");
+        let id = schedule["id"].as_str().unwrap().to_owned();
+        assert_eq!(schedule["created_by"], "user:tester");
+        let fires = fires_when(&api, &id, |fires| completed(fires) >= 2).await;
+        let fire = fires
+            .iter()
+            .find(|fire| fire["outcome"] == "completed")
+            .unwrap();
+        let late = fire["fired_at_ms"].as_i64().unwrap() - fire["slot_ms"].as_i64().unwrap();
+        assert!(late < 2_000, "{name}: fired {late} ms late");
+        let thread = fire["thread_id"].as_str().unwrap();
+        let (status, page) = api.get(&format!("/api/v1/threads/{thread}")).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            page["thread"]["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Standup digest · "),
+            "{name}: {}",
+            page["thread"]["title"]
+        );
+        let run = &page["runs"][0];
+        assert_eq!(run["id"], fire["run_id"]);
+        assert_eq!(run["status"], "succeeded", "{name}: {run}");
+        each_instant_once(&fires);
+
+        // The jobs behind the fires, each run once, and their creator.
+        let (status, jobs) = api
+            .get("/api/v1/jobs?kind=schedule.fire&state=completed")
+            .await;
+        assert_eq!(status, 200, "{jobs}");
+        let listed = jobs["jobs"].as_array().unwrap();
+        assert!(listed.len() >= 2, "{name}: {jobs}");
+        assert!(listed.iter().all(|job| job["attempts"] == 1));
+        assert_eq!(listed[0]["created_by"], format!("schedule:{id}"));
+        let job = listed[0]["id"].as_str().unwrap();
+        let (status, detail) = api.get(&format!("/api/v1/jobs/{job}")).await;
+        assert_eq!(status, 200);
+        assert_eq!(detail["attempts"][0]["outcome"], "completed");
+        assert!(
+            detail["log"][0]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("started run")
+        );
+
+        // Paused, it stops firing; the next 10 times are listed only while it runs.
+        let (status, paused) = patch(
+            &api,
+            &format!("/api/v1/schedules/{id}"),
+            json!({"pause": "holiday"}),
+        )
+        .await;
+        assert_eq!(status, 200, "{paused}");
+        assert_eq!(paused["paused_reason"], "holiday");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (_, before) = api.get(&format!("/api/v1/schedules/{id}")).await;
+        assert!(before["next"].as_array().unwrap().is_empty());
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let (_, after) = api.get(&format!("/api/v1/schedules/{id}")).await;
+        assert_eq!(
+            before["fires"], after["fires"],
+            "{name}: a paused schedule fired"
+        );
+        let (status, resumed) = patch(
+            &api,
+            &format!("/api/v1/schedules/{id}"),
+            json!({"resume": true}),
+        )
+        .await;
+        assert_eq!(status, 200, "{resumed}");
+        let (_, detail) = api.get(&format!("/api/v1/schedules/{id}")).await;
+        let next = detail["next"].as_array().unwrap();
+        assert_eq!(next.len(), 10);
+        assert!(
+            next[0]["local"].as_str().unwrap().ends_with("CET"),
+            "{next:?}"
+        );
+
+        // Run now, then delete.
+        let (status, ran) = api
+            .post(&format!("/api/v1/schedules/{id}/run"), json!({}))
+            .await;
+        assert_eq!(status, 202, "{ran}");
+        assert_eq!(ran["fires"][0]["manual"], true);
+        let response = api
+            .client
+            .delete(api.url(&format!("/api/v1/schedules/{id}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 204);
+        let (status, _) = api.get(&format!("/api/v1/schedules/{id}")).await;
+        assert_eq!(status, 404);
+    }
+}
+
+#[tokio::test]
+async fn bad_schedules_are_refused_naming_the_field() {
+    let api = Api::start(QUICK).await;
+    let cases = [
+        (json!({"timezone": "Mars/Olympus"}), "timezone"),
+        (
+            json!({"when": {"kind": "cron", "expression": "61 * * * *"}}),
+            "when.expression",
+        ),
+        (
+            json!({"when": {"kind": "every", "interval": "every tuesday"}}),
+            "when.interval",
+        ),
+        (json!({"agent": "nobody"}), "agent"),
+        (json!({"name": "   "}), "name"),
+        (json!({"project_id": "nope"}), "project_id"),
+    ];
+    for (change, field) in cases {
+        let mut body = every("Refused", 60);
+        for (key, value) in change.as_object().unwrap() {
+            body[key] = value.clone();
+        }
+        let (status, refused) = api.post("/api/v1/schedules", body).await;
+        assert_eq!(status, 400, "{field}: {refused}");
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(field), "{field}: {message}");
+    }
+    let (status, _) = api.get("/api/v1/schedules/sch-none").await;
+    assert_eq!(status, 404);
+    let (status, again) = api
+        .post("/api/v1/schedules", json!({"name": "x", "agent": "demo", "prompt": "p", "when": {"kind": "every", "interval": "every 1m"}, "timezone": "UTC", "surprise": 1}))
+        .await;
+    assert_eq!(status, 400, "{again}");
+}
+
+#[tokio::test]
+async fn a_schedule_made_twice_with_one_key_is_one_schedule() {
+    let api = Api::start(QUICK).await;
+    let mut body = every("Weekly review", 3600);
+    body["idempotency_key"] = json!("proposal-42");
+    let (status, first) = api.post("/api/v1/schedules", body.clone()).await;
+    assert_eq!(status, 201, "{first}");
+    let (status, again) = api.post("/api/v1/schedules", body).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(first["id"], again["id"]);
+    let (_, list) = api.get("/api/v1/schedules").await;
+    assert_eq!(list["schedules"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_schedule_keeps_firing_once_per_instant_across_a_restart() {
+    let api = Api::start(QUICK).await;
+    let (_, schedule) = api
+        .post("/api/v1/schedules", every("Across a restart", 2))
+        .await;
+    let id = schedule["id"].as_str().unwrap().to_owned();
+    fires_when(&api, &id, |fires| completed(fires) >= 1).await;
+    let api = api.restarted(TestServer::kill_and_restart).await;
+    let fires = fires_when(&api, &id, |fires| completed(fires) >= 3).await;
+    each_instant_once(&fires);
+}
+
+/// Every fire has an instant of its own and a run of its own.
+fn each_instant_once(fires: &[Value]) {
+    let slots: HashSet<i64> = fires
+        .iter()
+        .map(|fire| fire["slot_ms"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        slots.len(),
+        fires.len(),
+        "an instant fired twice: {fires:#?}"
+    );
+    let runs: Vec<&str> = fires
+        .iter()
+        .filter_map(|fire| fire["run_id"].as_str())
+        .collect();
+    let distinct: HashSet<&&str> = runs.iter().collect();
+    assert_eq!(distinct.len(), runs.len(), "a fire ran twice: {fires:#?}");
+}
+
+#[tokio::test]
+async fn two_servers_on_one_postgresql_fire_each_instant_once() {
+    let Some(backend) = backends::postgres().await else {
+        return;
+    };
+    let first = Api::start(&with_db(&backend.url)).await;
+    let second_dir = tempfile::tempdir().unwrap();
+    let second =
+        TestServer::start_with(&second_dir.path().join("data"), &with_db(&backend.url)).await;
+    let (status, schedule) = first
+        .post("/api/v1/schedules", every("Two servers", 1))
+        .await;
+    assert_eq!(status, 201, "{schedule}");
+    let id = schedule["id"].as_str().unwrap().to_owned();
+    let fires = fires_when(&first, &id, |fires| completed(fires) >= 6).await;
+    each_instant_once(&fires);
+    let (_, jobs) = first.get("/api/v1/jobs?kind=schedule.fire").await;
+    let jobs = jobs["jobs"].as_array().unwrap();
+    assert!(
+        jobs.iter().all(|job| job["attempts"] == 1),
+        "a job was claimed twice: {jobs:#?}"
+    );
+    drop(second);
+}
