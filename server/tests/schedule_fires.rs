@@ -169,7 +169,7 @@ async fn a_queued_fire_waits_for_the_running_one_then_starts() {
         let started = store
             .start_waiting_fire(
                 "s1",
-                &fire_job("default", &schedule, 0, 11 * HOUR + 5),
+                &|slot| fire_job("default", &schedule, slot, 11 * HOUR + 5),
                 11 * HOUR + 5,
             )
             .await
@@ -189,7 +189,7 @@ async fn a_queued_fire_waits_for_the_running_one_then_starts() {
         );
         assert_eq!(
             store
-                .start_waiting_fire("s1", &fire_job("default", &schedule, 0, 1), 1)
+                .start_waiting_fire("s1", &|slot| fire_job("default", &schedule, slot, 1), 1)
                 .await
                 .unwrap(),
             None

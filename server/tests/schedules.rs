@@ -290,3 +290,52 @@ async fn two_servers_on_one_postgresql_fire_each_instant_once() {
     );
     drop(second);
 }
+
+#[tokio::test]
+async fn a_fire_that_cannot_start_fails_in_words_and_does_not_hold_up_the_next() {
+    let api = Api::start(QUICK).await;
+    let (_, project) = api
+        .post("/api/v1/projects", json!({"name": "Shelved"}))
+        .await;
+    let project = project["id"].as_str().unwrap().to_owned();
+    let response = api
+        .client
+        .patch(api.url(&format!("/api/v1/projects/{project}")))
+        .json(&json!({"archived": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let mut body = every("Into an archived project", 1);
+    body["project_id"] = json!(project);
+    body["overlap"] = json!("skip");
+    let (status, schedule) = api.post("/api/v1/schedules", body).await;
+    assert_eq!(status, 201, "{schedule}");
+    let id = schedule["id"].as_str().unwrap().to_owned();
+    let failed = |fires: &[Value]| {
+        fires
+            .iter()
+            .filter(|fire| fire["outcome"] == "failed")
+            .count()
+    };
+    let fires = fires_when(&api, &id, |fires| failed(fires) >= 3).await;
+    assert!(
+        fires.iter().all(|fire| fire["outcome"] != "skipped"),
+        "a failed fire held up the next: {fires:#?}"
+    );
+    let error = fires
+        .iter()
+        .find(|fire| fire["outcome"] == "failed")
+        .unwrap()["error"]
+        .as_str()
+        .unwrap();
+    assert!(error.contains("no thread could be made"), "{error}");
+    let (_, detail) = api.get(&format!("/api/v1/schedules/{id}")).await;
+    assert!(
+        detail["schedule"]["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("archived"),
+        "{detail}"
+    );
+}

@@ -45,27 +45,6 @@ impl JobState {
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|state| state.as_str() == text)
     }
-
-    /// Whether nothing more happens to the job unless someone retries it.
-    pub fn is_final(self) -> bool {
-        matches!(
-            self,
-            JobState::Completed | JobState::Failed | JobState::Cancelled
-        )
-    }
-
-    /// What the console calls it.
-    pub fn label(self) -> &'static str {
-        match self {
-            JobState::Scheduled => "Scheduled",
-            JobState::Available => "Waiting",
-            JobState::Running => "Running",
-            JobState::Retryable => "Will retry",
-            JobState::Completed => "Done",
-            JobState::Failed => "Failed",
-            JobState::Cancelled => "Cancelled",
-        }
-    }
 }
 
 /// How far a running job has got, as its handler last said.
@@ -168,18 +147,6 @@ pub struct JobCounts {
 }
 
 impl JobCounts {
-    pub fn of(&self, state: JobState) -> u64 {
-        match state {
-            JobState::Scheduled => self.scheduled,
-            JobState::Available => self.available,
-            JobState::Running => self.running,
-            JobState::Retryable => self.retryable,
-            JobState::Completed => self.completed,
-            JobState::Failed => self.failed,
-            JobState::Cancelled => self.cancelled,
-        }
-    }
-
     pub fn add(&mut self, state: JobState, count: u64) {
         let slot = match state {
             JobState::Scheduled => &mut self.scheduled,

@@ -127,13 +127,6 @@ pub struct Fire {
     pub error: Option<String>,
 }
 
-impl Fire {
-    /// How long after its time it started, in milliseconds.
-    pub fn late_ms(&self) -> Option<i64> {
-        self.fired_at_ms.map(|at| (at - self.slot_ms).max(0))
-    }
-}
-
 /// A coming fire: the instant and the wall-clock time in the schedule's zone.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -171,15 +171,13 @@ impl Engine {
                     Err(error) => tracing::warn!(%error, "the job scheduler could not claim"),
                 }
             }
-            if full {
-                // There may be more due: claim again once a worker is free.
-                tokio::select! {
-                    () = self.wake.notified() => {}
-                    () = self.stop.cancelled() => return,
-                }
-                continue;
-            }
-            let pause = self.pause().await;
+            // With every worker busy, more may be due: claim again once one is free (a
+            // finishing worker wakes the scheduler), and keep ticking the sources meanwhile.
+            let pause = if full {
+                self.config.poll
+            } else {
+                self.pause().await
+            };
             tokio::select! {
                 () = self.wake.notified() => {}
                 () = tokio::time::sleep(pause) => {}

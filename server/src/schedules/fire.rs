@@ -120,6 +120,38 @@ impl JobKind for FireKind {
 
     async fn run(&self, tenant_id: &str, job: &Job, work: &Work) -> Result<Value, JobError> {
         let (schedule_id, slot) = payload_of(job)?;
+        let fired = self.fire(tenant_id, &schedule_id, slot, work).await;
+        if let Err(error) = &fired {
+            let last = !matches!(error, JobError::Retry(_)) || work.attempt() >= job.max_attempts;
+            if last {
+                let outcome = match error {
+                    JobError::Cancelled => "cancelled",
+                    _ => "failed",
+                };
+                self.settle(
+                    tenant_id,
+                    &schedule_id,
+                    slot,
+                    outcome,
+                    Some(error.to_string()),
+                )
+                .await;
+            }
+        }
+        fired
+    }
+}
+
+impl FireKind {
+    /// One attempt at the fire of `schedule_id` at `slot`.
+    async fn fire(
+        &self,
+        tenant_id: &str,
+        schedule_id: &str,
+        slot: i64,
+        work: &Work,
+    ) -> Result<Value, JobError> {
+        let schedule_id = schedule_id.to_owned();
         let Some(schedule) = self
             .store
             .get_schedule(tenant_id, &schedule_id)
@@ -192,35 +224,48 @@ impl JobKind for FireKind {
             _ => "failed",
         };
         let error = (outcome == "failed").then(|| format!("the run ended {}", status.label()));
-        self.store
-            .update_fire(
-                &schedule_id,
-                slot,
-                &FireUpdate {
-                    outcome: Some(outcome),
-                    error: error.clone(),
-                    ..FireUpdate::default()
-                },
-            )
-            .await
-            .map_err(retry)?;
-        self.store
-            .set_schedule_error(tenant_id, &schedule_id, error.as_deref())
-            .await
-            .map_err(retry)?;
-        let next = fire_job(tenant_id, &schedule, 0, now_ms());
-        if let Err(error) = self
-            .store
-            .start_waiting_fire(&schedule_id, &next, now_ms())
-            .await
-        {
-            tracing::warn!(%error, "a waiting fire was not started");
-        }
+        self.settle(tenant_id, &schedule_id, slot, outcome, error)
+            .await;
         Ok(json!({"thread_id": thread_id, "run_id": run_id, "outcome": outcome}))
     }
 }
 
 impl FireKind {
+    /// Records how the fire ended and the schedule's last error, then starts the fire
+    /// that waited for this one (overlap `queue`).
+    async fn settle(
+        &self,
+        tenant_id: &str,
+        schedule_id: &str,
+        slot: i64,
+        outcome: &'static str,
+        error: Option<String>,
+    ) {
+        let update = FireUpdate {
+            outcome: Some(outcome),
+            error: error.clone(),
+            ..FireUpdate::default()
+        };
+        let recorded = async {
+            self.store.update_fire(schedule_id, slot, &update).await?;
+            self.store
+                .set_schedule_error(tenant_id, schedule_id, error.as_deref())
+                .await?;
+            let Some(schedule) = self.store.get_schedule(tenant_id, schedule_id).await? else {
+                return Ok(());
+            };
+            let now = now_ms();
+            let next = |slot| fire_job(tenant_id, &schedule, slot, now);
+            self.store
+                .start_waiting_fire(schedule_id, &next, now)
+                .await?;
+            Ok::<(), crate::store::StoreError>(())
+        };
+        if let Err(error) = recorded.await {
+            tracing::warn!(%error, schedule = schedule_id, "a fire's end was not recorded");
+        }
+    }
+
     /// Follows the thread from `run_id` on until its latest run has ended (a run paused
     /// on asks is followed into the run that carries the answers); a cancel stops it.
     async fn follow(

@@ -151,11 +151,7 @@ impl Schedules {
         let schedule = self.get(tenant_id, id).await?;
         let next = match (schedule.paused_at_ms, self.timing(&schedule)) {
             (None, Ok(timing)) => match schedule.next_fire_ms {
-                Some(first) => {
-                    let mut times = timing.upcoming(first - 1, 10);
-                    times.truncate(10);
-                    times
-                }
+                Some(first) => timing.upcoming(first - 1, 10),
                 None => Vec::new(),
             },
             _ => Vec::new(),

@@ -162,23 +162,6 @@ impl Timing {
         }
     }
 
-    /// The latest fire at or before `at_ms`, after `after_ms` (for catching up).
-    pub fn latest_between(&self, after_ms: i64, at_ms: i64) -> Option<i64> {
-        let mut latest = None;
-        let mut cursor = after_ms;
-        // Walk forward: fires are few between two ticks, and a long outage is capped.
-        for _ in 0..10_000 {
-            match self.next_after(cursor) {
-                Some(next) if next <= at_ms => {
-                    latest = Some(next);
-                    cursor = next;
-                }
-                _ => break,
-            }
-        }
-        latest
-    }
-
     /// The next `count` fires after `after_ms`, with their wall-clock time in the zone.
     pub fn upcoming(&self, after_ms: i64, count: usize) -> Vec<FireTime> {
         let mut times = Vec::with_capacity(count);

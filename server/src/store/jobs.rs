@@ -2,7 +2,7 @@
 //! statements that claim, renew and finish them so that each job runs in one worker at a
 //! time, whichever process that worker is in.
 
-use app::model::jobs::{Job, JobCounts, JobDetail, JobFilter, JobList, JobProgress, JobState};
+use app::model::jobs::{Job, JobDetail, JobFilter, JobList, JobProgress, JobState};
 use serde_json::Value;
 
 use super::StoreError;
@@ -153,9 +153,6 @@ pub trait JobStore: Send + Sync {
 
     /// The earliest time a waiting job becomes due or a lease runs out, if any.
     async fn next_job_due(&self) -> Result<Option<i64>, StoreError>;
-
-    /// How many of the tenant's jobs are in each state.
-    async fn count_jobs(&self, tenant_id: &str) -> Result<JobCounts, StoreError>;
 }
 
 /// Which jobs a bulk action reaches.

@@ -113,15 +113,17 @@ pub trait ScheduleStore: Send + Sync {
         update: &FireUpdate,
     ) -> Result<(), StoreError>;
 
-    /// Fires of the schedule still queued or running.
+    /// Fires of the schedule still queued or running (a fire whose job ended is not,
+    /// however its worker left it).
     async fn live_fires(&self, schedule_id: &str) -> Result<Vec<Fire>, StoreError>;
 
     /// Starts the schedule's oldest waiting fire (overlap `queue`): makes it queued and
-    /// adds `job` for it, in one transaction; its slot, if there was one.
+    /// adds the job `job_for` makes for its slot, in one transaction; the slot, if one
+    /// was waiting.
     async fn start_waiting_fire(
         &self,
         schedule_id: &str,
-        job: &NewJob,
+        job_for: &(dyn Fn(i64) -> NewJob + Send + Sync),
         now_ms: i64,
     ) -> Result<Option<i64>, StoreError>;
 

@@ -123,19 +123,6 @@ fn a_one_time_schedule_fires_once_at_its_wall_clock_time() {
 }
 
 #[test]
-fn catching_up_finds_the_latest_missed_time() {
-    let hourly = cron_in("0 * * * *", "UTC");
-    assert_eq!(
-        hourly.latest_between(ms("2026-05-01T00:00:00Z"), ms("2026-05-01T05:30:00Z")),
-        Some(ms("2026-05-01T05:00:00Z"))
-    );
-    assert_eq!(
-        hourly.latest_between(ms("2026-05-01T00:00:00Z"), ms("2026-05-01T00:59:00Z")),
-        None
-    );
-}
-
-#[test]
 fn bad_timings_are_refused_naming_the_field() {
     let cron = |expression: &str| When::Cron {
         expression: expression.into(),

@@ -4,7 +4,7 @@
 //! change to a running job is fenced by its lease owner and attempt.
 
 use app::model::jobs::{
-    JobAttempt, JobCounts, JobDetail, JobFilter, JobList, JobLogLine, JobProgress, JobState,
+    JobAttempt, JobDetail, JobFilter, JobList, JobLogLine, JobProgress, JobState,
 };
 use sqlx::{AnyConnection, Row};
 
@@ -482,16 +482,6 @@ impl JobStore for SqlStore {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         })
-    }
-
-    async fn count_jobs(&self, tenant_id: &str) -> Result<JobCounts, StoreError> {
-        let rows = sqlx::query(
-            "SELECT state, COUNT(*) AS n FROM jobs WHERE tenant_id = $1 GROUP BY state",
-        )
-        .bind(tenant_id)
-        .fetch_all(&self.pool)
-        .await?;
-        counts_of(rows)
     }
 }
 

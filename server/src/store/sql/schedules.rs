@@ -422,7 +422,10 @@ impl ScheduleStore for SqlStore {
     async fn live_fires(&self, schedule_id: &str) -> Result<Vec<Fire>, StoreError> {
         sqlx::query(&format!(
             "SELECT {FIRE_COLUMNS} FROM schedule_fires \
-             WHERE schedule_id = $1 AND outcome IN ('queued', 'running') ORDER BY slot_ms"
+             WHERE schedule_id = $1 AND outcome IN ('queued', 'running') \
+               AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = schedule_fires.job_id \
+                 AND jobs.state IN ('completed', 'failed', 'cancelled')) \
+             ORDER BY slot_ms"
         ))
         .bind(schedule_id)
         .fetch_all(&self.pool)
@@ -435,7 +438,7 @@ impl ScheduleStore for SqlStore {
     async fn start_waiting_fire(
         &self,
         schedule_id: &str,
-        job: &NewJob,
+        job_for: &(dyn Fn(i64) -> NewJob + Send + Sync),
         now_ms: i64,
     ) -> Result<Option<i64>, StoreError> {
         let mut transaction = self.begin_write().await?;
@@ -448,9 +451,7 @@ impl ScheduleStore for SqlStore {
         let Some(slot) = slot else {
             return Ok(None);
         };
-        let mut job = job.clone();
-        job.payload = serde_json::json!({"schedule_id": schedule_id, "slot_ms": slot});
-        job.idempotency_key = Some(format!("fire:{schedule_id}:{slot}"));
+        let job = job_for(slot);
         sqlx::query(
             "UPDATE schedule_fires SET outcome = 'queued', job_id = $1, fired_at_ms = $2 \
              WHERE schedule_id = $3 AND slot_ms = $4 AND outcome = 'waiting'",
