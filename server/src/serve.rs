@@ -171,6 +171,10 @@ fn start_jobs(
         kinds,
         config.pacing.engine.clone(),
     ));
+    let live = runs.live().clone();
+    engine.observe(Arc::new(move |tenant_id: &str| {
+        live.tenant_changed(tenant_id)
+    }));
     let schedules = Schedules::new(store, engine.clone(), config.pacing.schedules.clone());
     engine.start();
     if database.starts_with("postgres") {

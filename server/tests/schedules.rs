@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use common::TestServer;
 use common::api::Api;
+use common::events::Stream;
 use serde_json::{Value, json};
 
 /// Short clocks, set the way an operator sets them.
@@ -338,4 +339,55 @@ async fn a_fire_that_cannot_start_fails_in_words_and_does_not_hold_up_the_next()
             .contains("archived"),
         "{detail}"
     );
+}
+
+#[tokio::test]
+async fn every_open_page_hears_a_schedule_and_its_jobs_change_on_the_tenant_stream() {
+    for backend in backends::all().await {
+        let name = backend.name;
+        let api = Api::start(&with_db(&backend.url)).await;
+        let (_, inbox) = api.get("/api/v1/inbox").await;
+        let cursor = inbox["cursor"].as_u64().unwrap();
+        let mut stream = Stream::open(
+            &api.client,
+            api.url(&format!("/api/v1/inbox/events?after={cursor}")),
+            None,
+        )
+        .await;
+        let (status, schedule) = api.post("/api/v1/schedules", every("Heard", 1)).await;
+        assert_eq!(status, 201, "{name}: {schedule}");
+        let id = schedule["id"].as_str().unwrap().to_owned();
+        let about = |change: &str| {
+            let id = id.clone();
+            let change = change.to_owned();
+            move |message: &common::events::Message| {
+                message.data["change"] == change.as_str()
+                    && (change == "job" || message.data["schedule_id"] == id.as_str())
+            }
+        };
+        stream.until(about("schedule")).await;
+        let heard = stream.until(about("job")).await;
+        let job = heard.last().unwrap().data["job_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let (status, detail) = api.get(&format!("/api/v1/jobs/{job}")).await;
+        assert_eq!(status, 200, "{name}: {detail}");
+        assert_eq!(detail["job"]["created_by"], format!("schedule:{id}"));
+
+        let (_, inbox) = api.get("/api/v1/inbox").await;
+        let before = inbox["cursor"].as_u64().unwrap();
+        let (status, _) = api
+            .client
+            .delete(api.url(&format!("/api/v1/schedules/{id}")))
+            .send()
+            .await
+            .map(|response| (response.status().as_u16(), ()))
+            .unwrap();
+        assert_eq!(status, 204, "{name}");
+        let gone = about("schedule");
+        stream
+            .until(|message| gone(message) && message.id.is_some_and(|id| id > before))
+            .await;
+    }
 }

@@ -104,6 +104,11 @@ pub enum InboxChange {
     },
     /// A project renamed: every ask of its threads says so.
     Project { project_id: String, name: String },
+    /// A job made, moved on, further along or asked to stop: the pages showing background
+    /// work read it again.
+    Job { job_id: String },
+    /// A schedule made, changed, deleted or fired.
+    Schedule { schedule_id: String },
 }
 
 internally_tagged!(InboxChange, "change");
@@ -192,6 +197,8 @@ impl Inbox {
                     ask.project_name = Some(name.clone());
                 }
             }
+            // Not the inbox's: the Schedules and Curator pages follow these.
+            InboxChange::Job { .. } | InboxChange::Schedule { .. } => {}
         }
     }
 

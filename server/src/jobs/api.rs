@@ -110,6 +110,9 @@ impl JobsServiceImpl {
                     .await?
             }
         };
+        if count > 0 {
+            self.engine.changed(&context.tenant);
+        }
         Ok(JobsTouched { count })
     }
 }

@@ -72,7 +72,13 @@ pub struct Engine {
     beat: Notify,
     running: Mutex<HashMap<String, Running>>,
     stop: CancellationToken,
+    /// Told the tenant whose jobs changed, so its open pages follow.
+    observer: Mutex<Option<Observer>>,
 }
+
+/// What the engine tells when a tenant's background work changed (the tenant's live
+/// stream, in the server).
+pub type Observer = Arc<dyn Fn(&str) + Send + Sync>;
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
@@ -98,6 +104,20 @@ impl Engine {
             beat: Notify::new(),
             running: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
+            observer: Mutex::new(None),
+        }
+    }
+
+    /// Sets who is told when a tenant's jobs or schedules change.
+    pub fn observe(&self, observer: Observer) {
+        *lock(&self.observer) = Some(observer);
+    }
+
+    /// Tells the observer that a tenant's background work changed (after the commit).
+    pub fn changed(&self, tenant_id: &str) {
+        let observer = lock(&self.observer).clone();
+        if let Some(observer) = observer {
+            observer(tenant_id);
         }
     }
 
@@ -222,6 +242,12 @@ impl Engine {
             )
             .await?;
         let count = claimed.len();
+        let mut tenants: Vec<&str> = claimed.iter().map(|job| job.tenant_id.as_str()).collect();
+        tenants.sort_unstable();
+        tenants.dedup();
+        for tenant_id in tenants {
+            self.changed(tenant_id);
+        }
         for claimed in claimed {
             self.clone().launch(claimed);
         }
@@ -244,11 +270,12 @@ impl Engine {
         }
         tokio::spawn(async move {
             let work = Work {
-                store: self.store.clone(),
+                engine: self.clone(),
+                tenant_id: tenant_id.clone(),
                 job_id: job.id.clone(),
-                worker: self.worker.clone(),
                 attempt: job.attempts,
                 cancel,
+                progressed: Mutex::new(None),
             };
             let outcome = tokio::select! {
                 outcome = self.attempt(&tenant_id, &job, &work) => Some(outcome),
@@ -257,6 +284,7 @@ impl Engine {
             };
             if let Some(outcome) = outcome {
                 self.finish(&job, outcome).await;
+                self.changed(&tenant_id);
             } else {
                 tracing::info!(job = %job.id, "a job was left to be taken again");
             }
@@ -278,11 +306,12 @@ impl Engine {
         let mut handle = {
             let (tenant_id, job) = (tenant_id.to_owned(), job.clone());
             let work = Work {
-                store: work.store.clone(),
+                engine: work.engine.clone(),
+                tenant_id: work.tenant_id.clone(),
                 job_id: work.job_id.clone(),
-                worker: work.worker.clone(),
                 attempt: work.attempt,
                 cancel: work.cancel.clone(),
+                progressed: Mutex::new(None),
             };
             AbortOnDrop(tokio::spawn(async move {
                 kind.run(&tenant_id, &job, &work).await

@@ -1,15 +1,20 @@
 //! What a kind of job does (`JobKind`), and what a running job may do while it works
 //! (`Work`): say how far it got, write to its log, notice that it was cancelled.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use app::model::jobs::{Job, JobProgress};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::Engine;
 use crate::clock::now_ms;
-use crate::store::Store;
 use crate::store::jobs::Lease;
+
+/// The least time between two progress records of one attempt (the last one, when all
+/// is done, is always recorded).
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
 /// Why an attempt did not complete.
 #[derive(Debug, thiserror::Error)]
@@ -37,11 +42,13 @@ pub trait JobKind: Send + Sync + 'static {
 
 /// A running attempt's handle on its job.
 pub struct Work {
-    pub(super) store: Arc<dyn Store>,
+    pub(super) engine: Arc<Engine>,
+    pub(super) tenant_id: String,
     pub(super) job_id: String,
-    pub(super) worker: String,
     pub(super) attempt: u32,
     pub(super) cancel: CancellationToken,
+    /// When progress was last recorded.
+    pub(super) progressed: Mutex<Option<Instant>>,
 }
 
 impl Work {
@@ -55,8 +62,20 @@ impl Work {
         &self.cancel
     }
 
-    /// Records how far the job got; the Curator page shows it live.
+    /// Records how far the job got (at most twice a second); the Curator page shows it
+    /// live.
     pub async fn progress(&self, done: u64, total: Option<u64>, note: &str) {
+        {
+            let mut last = self
+                .progressed
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let finished = total.is_some_and(|total| done >= total);
+            if !finished && last.is_some_and(|last| last.elapsed() < PROGRESS_EVERY) {
+                return;
+            }
+            *last = Some(Instant::now());
+        }
         let progress = JobProgress {
             done,
             total,
@@ -64,18 +83,27 @@ impl Work {
         };
         let lease = Lease {
             job_id: &self.job_id,
-            worker: &self.worker,
+            worker: self.engine.worker(),
             attempt: self.attempt,
         };
-        if let Err(error) = self.store.record_progress(lease, &progress, now_ms()).await {
-            tracing::warn!(%error, job = %self.job_id, "a job's progress was not recorded");
+        match self
+            .engine
+            .store()
+            .record_progress(lease, &progress, now_ms())
+            .await
+        {
+            Ok(_) => self.engine.changed(&self.tenant_id),
+            Err(error) => {
+                tracing::warn!(%error, job = %self.job_id, "a job's progress was not recorded")
+            }
         }
     }
 
     /// Appends a line to the job's log (`info`, `warn` or `error`).
     pub async fn log(&self, level: &str, message: &str) {
         if let Err(error) = self
-            .store
+            .engine
+            .store()
             .log_job(&self.job_id, self.attempt, level, message, now_ms())
             .await
         {

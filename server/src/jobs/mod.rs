@@ -8,6 +8,6 @@ pub mod engine;
 pub mod kind;
 mod wake;
 
-pub use engine::{Engine, EngineConfig, Source};
+pub use engine::{Engine, EngineConfig, Observer, Source};
 pub use kind::{JobError, JobKind, Work};
 pub use wake::listen_postgres;

@@ -119,6 +119,12 @@ impl<'a> InboxReader<'a> {
                 project_id: entry.key.clone(),
                 name: self.project(&entry.key).await?.unwrap_or_default(),
             },
+            FeedSubject::Job => InboxChange::Job {
+                job_id: entry.key.clone(),
+            },
+            FeedSubject::Schedule => InboxChange::Schedule {
+                schedule_id: entry.key.clone(),
+            },
         })
     }
 
@@ -321,6 +327,13 @@ async fn pump(
                 activity.insert(run_id, line);
             }
             Some(Err(broadcast::error::RecvError::Closed)) => return Ok(()),
+            // Quiet for a heartbeat: read the feed anyway, for what another process
+            // committed (its jobs, its fires) without telling this one.
+            None if Instant::now() >= heartbeat => {
+                if !send_changes(store, live, tenant_id, &mut last, (&mut out, tx)).await? {
+                    return Ok(());
+                }
+            }
             None => {}
         }
         let now = Instant::now();

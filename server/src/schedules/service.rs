@@ -127,6 +127,7 @@ impl Schedules {
             .create_schedule(tenant_id, &schedule, key)
             .await?;
         self.engine.wake();
+        self.engine.changed(tenant_id);
         Ok(made)
     }
 
@@ -229,6 +230,7 @@ impl Schedules {
                 .await?
             {
                 self.engine.wake();
+                self.engine.changed(tenant_id);
                 return Ok(schedule);
             }
         }
@@ -239,6 +241,7 @@ impl Schedules {
 
     pub async fn delete(&self, tenant_id: &str, id: &str) -> Result<(), ApiError> {
         if self.store.delete_schedule(tenant_id, id).await? {
+            self.engine.changed(tenant_id);
             Ok(())
         } else {
             Err(not_found(id))
@@ -257,6 +260,7 @@ impl Schedules {
             ));
         }
         self.engine.wake();
+        self.engine.changed(tenant_id);
         self.detail(tenant_id, id).await
     }
 
@@ -291,6 +295,7 @@ impl Schedules {
             };
             if self.store.apply_fire_plan(&plan).await? {
                 decided += 1;
+                self.engine.changed(&tenant_id);
             }
         }
         if decided > 0 {

@@ -12,9 +12,12 @@ pub enum FeedSubject {
     Run,
     Thread,
     Project,
+    Job,
+    Schedule,
 }
 
-/// One change: `key` is the ask's key, or the run's, thread's or project's id.
+/// One change: `key` is the ask's key, or the run's, thread's, project's, job's or
+/// schedule's id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedEntry {
     pub id: u64,

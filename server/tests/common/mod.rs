@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod api;
 pub mod bridge;
+pub mod events;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

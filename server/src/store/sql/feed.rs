@@ -1,4 +1,5 @@
-//! The tenant's feed in SQL (its rows come from triggers; see migrations 0011 and 0013).
+//! The tenant's feed in SQL (its rows come from triggers; see migrations 0011, 0013 and
+//! 0023).
 
 use app::protocol::status::RunStatus;
 use sqlx::Row;
@@ -32,9 +33,12 @@ impl FeedStore for SqlStore {
                     "run" => FeedSubject::Run,
                     "thread" => FeedSubject::Thread,
                     "project" => FeedSubject::Project,
+                    "job" => FeedSubject::Job,
+                    "schedule" => FeedSubject::Schedule,
                     other => {
                         return Err(StoreError::Corrupt(format!(
-                            "feed row about {other:?}: not an ask, run, thread or project"
+                            "feed row about {other:?}: not an ask, run, thread, project, \
+                             job or schedule"
                         )));
                     }
                 };
