@@ -16,6 +16,7 @@ use crate::pages::notes::NotesPage;
 use crate::pages::passvault::PassvaultPage;
 use crate::pages::project::ProjectPageView;
 use crate::pages::projects::ProjectsPage;
+use crate::pages::schedules::SchedulesPage;
 use crate::pages::section::SectionPage;
 use crate::pages::sign_in::LoginPage;
 use crate::pages::sign_in::SetupPage;
@@ -90,7 +91,7 @@ lazy_page!(
     Schedules,
     schedules_page,
     __preload_schedules_page,
-    view! { <SectionPage section=Section::Schedules /> }
+    view! { <SchedulesPage /> }
 );
 
 lazy_page!(

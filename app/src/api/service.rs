@@ -447,6 +447,18 @@ pub fn members() -> Result<Arc<dyn MembersService>, ApiError> {
         .ok_or_else(|| ApiError::Internal("the members service is not provided".into()))
 }
 
+pub fn schedules() -> Result<Arc<dyn SchedulesService>, ApiError> {
+    use_context::<Schedules>()
+        .map(|schedules| schedules.0)
+        .ok_or_else(|| ApiError::Internal("the schedules service is not provided".into()))
+}
+
+pub fn jobs() -> Result<Arc<dyn JobsService>, ApiError> {
+    use_context::<Jobs>()
+        .map(|jobs| jobs.0)
+        .ok_or_else(|| ApiError::Internal("the jobs service is not provided".into()))
+}
+
 pub fn workspace() -> Result<Arc<dyn WorkspaceService>, ApiError> {
     use_context::<Workspace>()
         .map(|w| w.0)

@@ -216,3 +216,184 @@ pub struct ScheduleEdit {
     #[serde(default)]
     pub resume: bool,
 }
+
+impl When {
+    /// The kind as a form names it (`cron`, `every`, `once`) and what was typed for it.
+    pub fn parts(&self) -> (&'static str, &str) {
+        match self {
+            When::Cron { expression } => ("cron", expression),
+            When::Every { interval } => ("every", interval),
+            When::Once { at } => ("once", at),
+        }
+    }
+
+    /// From a form's kind and text; an interval may leave out its leading `every`.
+    pub fn from_parts(kind: &str, text: &str) -> Result<When, String> {
+        let text = text.trim();
+        match kind.trim() {
+            "cron" => Ok(When::Cron {
+                expression: text.to_owned(),
+            }),
+            "every" => Ok(When::Every {
+                interval: if text.starts_with("every") {
+                    text.to_owned()
+                } else {
+                    format!("every {text}")
+                },
+            }),
+            "once" => Ok(When::Once {
+                at: text.to_owned(),
+            }),
+            other => Err(format!("when: {other:?} is not cron, every or once")),
+        }
+    }
+
+    /// In words, as a list shows it: `cron 0 9 * * 1-5`, `every 2h`, `once at 2026-12-24T09:00`.
+    pub fn describe(&self) -> String {
+        match self {
+            When::Cron { expression } => format!("cron {expression}"),
+            When::Every { interval } => interval.clone(),
+            When::Once { at } => format!("once at {at}"),
+        }
+    }
+}
+
+/// A choice a form sends as its serialized name (`catch_up`, `one_thread`, …), or the
+/// refusal naming `field`.
+pub fn choice<T: serde::de::DeserializeOwned>(field: &str, text: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(text.trim().to_owned()))
+        .map_err(|_| format!("{field}: {:?} is not one of the choices", text.trim()))
+}
+
+/// The serialized name of a choice, as a form's option carries it.
+pub fn choice_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+impl Missed {
+    pub fn label(self) -> &'static str {
+        match self {
+            Missed::Skip => "Skip missed fires",
+            Missed::CatchUp => "Catch up once, within the window",
+        }
+    }
+}
+
+impl Overlap {
+    pub fn label(self) -> &'static str {
+        match self {
+            Overlap::Skip => "Skip while the last one runs",
+            Overlap::Queue => "Queue one",
+            Overlap::Allow => "Run beside it",
+            Overlap::Cancel => "Stop the running one",
+        }
+    }
+}
+
+impl Target {
+    pub fn label(self) -> &'static str {
+        match self {
+            Target::NewThread => "A new thread for every fire",
+            Target::OneThread => "One thread for every fire",
+        }
+    }
+}
+
+impl AskPolicy {
+    pub fn label(self) -> &'static str {
+        match self {
+            AskPolicy::Wait => "Wait in the inbox",
+            AskPolicy::Deny => "Deny at once",
+        }
+    }
+}
+
+/// How late a fire may start before the page calls it late, in milliseconds.
+pub const LATE_AFTER_MS: i64 = 5_000;
+
+impl Fire {
+    /// Started more than [`LATE_AFTER_MS`] after its time (a fire run on request or
+    /// caught up is late by design, not by fault).
+    pub fn late(&self) -> bool {
+        !self.manual
+            && !self.catch_up
+            && self
+                .fired_at_ms
+                .is_some_and(|fired| fired - self.slot_ms > LATE_AFTER_MS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_form_names_when_and_an_interval_may_leave_out_every() {
+        assert_eq!(
+            When::from_parts("every", "2h"),
+            Ok(When::Every {
+                interval: "every 2h".into()
+            })
+        );
+        assert_eq!(
+            When::from_parts("cron", " 0 9 * * 1-5 ").map(|when| when.describe()),
+            Ok("cron 0 9 * * 1-5".to_owned())
+        );
+        assert!(
+            When::from_parts("sometimes", "x")
+                .unwrap_err()
+                .starts_with("when:")
+        );
+        let once = When::Once {
+            at: "2026-12-24T09:00".into(),
+        };
+        assert_eq!(When::from_parts(once.parts().0, once.parts().1), Ok(once));
+    }
+
+    #[test]
+    fn a_choice_round_trips_through_its_name_and_a_wrong_one_names_the_field() {
+        for overlap in [
+            Overlap::Skip,
+            Overlap::Queue,
+            Overlap::Allow,
+            Overlap::Cancel,
+        ] {
+            assert_eq!(
+                choice::<Overlap>("overlap", &choice_name(&overlap)),
+                Ok(overlap)
+            );
+        }
+        assert_eq!(choice::<Missed>("missed", "catch_up"), Ok(Missed::CatchUp));
+        assert!(
+            choice::<Target>("target", "elsewhere")
+                .unwrap_err()
+                .starts_with("target:")
+        );
+    }
+
+    #[test]
+    fn a_fire_is_late_only_when_it_started_late_at_its_own_time() {
+        let mut fire = Fire {
+            slot_ms: 1_000_000,
+            fired_at_ms: Some(1_000_000 + LATE_AFTER_MS + 1),
+            outcome: "completed".into(),
+            manual: false,
+            catch_up: false,
+            job_id: None,
+            thread_id: None,
+            run_id: None,
+            error: None,
+        };
+        assert!(fire.late());
+        fire.catch_up = true;
+        assert!(!fire.late());
+        fire.catch_up = false;
+        fire.fired_at_ms = Some(1_000_000 + 200);
+        assert!(!fire.late());
+        fire.fired_at_ms = None;
+        assert!(!fire.late());
+    }
+}

@@ -12,6 +12,8 @@ pub mod notes;
 pub mod passvault;
 pub mod project;
 pub mod projects;
+pub mod schedule;
+pub mod schedules;
 pub mod section;
 pub mod sign_in;
 pub mod thread;

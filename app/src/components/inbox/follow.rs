@@ -7,17 +7,13 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use crate::codec::Json;
-use crate::error::ApiError;
 use crate::live::Connection;
-use crate::model::inbox::{Inbox, InboxChange};
+use crate::model::inbox::InboxChange;
 
-pub(super) fn start(
-    loaded: Resource<Result<Inbox, ApiError>, Json>,
-    live: RwSignal<Option<Inbox>>,
-    connection: RwSignal<Connection>,
-    skew: RwSignal<Option<i64>>,
-) {
+pub(super) fn start(tenant: super::TenantInbox) {
+    let super::TenantInbox {
+        loaded, live, skew, ..
+    } = tenant;
     let source: StoredValue<Option<send_wrapper::SendWrapper<web_sys::EventSource>>> =
         StoredValue::new(None);
     Effect::new(move |_| {
@@ -30,7 +26,7 @@ pub(super) fn start(
         let cursor = inbox.cursor;
         skew.set(Some(inbox.now_ms - js_sys::Date::now() as i64));
         live.set(Some(inbox));
-        let opened = open(cursor, live, connection, move || {
+        let opened = open(cursor, tenant, move || {
             live.set(None);
             loaded.refetch();
         });
@@ -45,10 +41,16 @@ pub(super) fn start(
 
 fn open(
     cursor: u64,
-    live: RwSignal<Option<Inbox>>,
-    connection: RwSignal<Connection>,
+    inbox: super::TenantInbox,
     reset: impl Fn() + 'static,
 ) -> Option<web_sys::EventSource> {
+    let super::TenantInbox {
+        live,
+        connection,
+        jobs_changed,
+        schedules_changed,
+        ..
+    } = inbox;
     let url = format!("/api/v1/inbox/events?after={cursor}");
     let Ok(source) = web_sys::EventSource::new(&url) else {
         connection.set(Connection::Reconnecting);
@@ -56,6 +58,18 @@ fn open(
     };
     crate::components::identity::reload_when_moved(&source);
     let on_message = crate::live::batched_messages::<InboxChange>("change", move |batch| {
+        let jobs = batch
+            .iter()
+            .any(|change| matches!(change, InboxChange::Job { .. }));
+        let schedules = batch
+            .iter()
+            .any(|change| matches!(change, InboxChange::Schedule { .. }));
+        if jobs {
+            jobs_changed.try_update(|count| *count += 1);
+        }
+        if schedules {
+            schedules_changed.try_update(|count| *count += 1);
+        }
         live.try_update(|live| {
             if let Some(inbox) = live {
                 for change in batch {

@@ -31,6 +31,64 @@ pub struct TenantInbox {
     pub connection: RwSignal<Connection>,
     /// The server's clock less this browser's, measured as the inbox reached the browser.
     pub skew: RwSignal<Option<i64>>,
+    /// Counts the batches of job changes the stream carried (the Curator page follows it).
+    jobs_changed: RwSignal<u64>,
+    /// Counts the batches of schedule changes (the Schedules page follows it).
+    schedules_changed: RwSignal<u64>,
+}
+
+/// Which background work a page follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Background {
+    Jobs,
+    Schedules,
+}
+
+/// The least time between two re-reads of a page that follows background work: a busy
+/// engine changes jobs many times a second, and the page reads them again as a whole.
+#[cfg(any(feature = "hydrate", feature = "csr"))]
+const REREAD_EVERY_MS: f64 = 1000.0;
+
+/// A number that moves when the tenant's `which` changed on the live stream, at most
+/// once a second: a page puts it in its resource's source to read again.
+pub fn background_changes(which: Background) -> Signal<u64> {
+    let Some(inbox) = use_inbox() else {
+        return Signal::derive(|| 0);
+    };
+    let source = match which {
+        Background::Jobs => inbox.jobs_changed,
+        Background::Schedules => inbox.schedules_changed,
+    };
+    let settled = RwSignal::new(source.get_untracked());
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        let last = StoredValue::new(0.0_f64);
+        let waiting = StoredValue::new(false);
+        Effect::new(move |_| {
+            let count = source.get();
+            if count == settled.get_untracked() || waiting.get_value() {
+                return;
+            }
+            let since = js_sys::Date::now() - last.get_value();
+            if since >= REREAD_EVERY_MS {
+                last.set_value(js_sys::Date::now());
+                settled.set(count);
+                return;
+            }
+            waiting.set_value(true);
+            set_timeout(
+                move || {
+                    waiting.try_set_value(false);
+                    last.try_set_value(js_sys::Date::now());
+                    if let Some(count) = source.try_get_untracked() {
+                        settled.try_set(count);
+                    }
+                },
+                std::time::Duration::from_millis((REREAD_EVERY_MS - since).max(0.0) as u64),
+            );
+        });
+    }
+    settled.into()
 }
 
 impl TenantInbox {
@@ -150,10 +208,12 @@ pub fn provide_inbox() -> TenantInbox {
         live: RwSignal::new(None),
         connection: RwSignal::new(Connection::Idle),
         skew: RwSignal::new(None),
+        jobs_changed: RwSignal::new(0),
+        schedules_changed: RwSignal::new(0),
     };
     provide_context(inbox);
     #[cfg(any(feature = "hydrate", feature = "csr"))]
-    follow::start(inbox.loaded, inbox.live, inbox.connection, inbox.skew);
+    follow::start(inbox);
     inbox
 }
 

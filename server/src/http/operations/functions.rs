@@ -295,4 +295,51 @@ pub const OPERATIONS: &[Operation] = &[
         Owner,
         "token.revoke",
     ),
+    reads("/fn/schedules", "the tenant's schedules", Viewer),
+    reads(
+        "/fn/schedule",
+        "a schedule with its next times and last fires",
+        Viewer,
+    ),
+    reads(
+        "/fn/schedule_agents",
+        "the agents a schedule may name",
+        Viewer,
+    ),
+    changes(
+        "/fn/create_schedule",
+        "make a schedule",
+        Operator,
+        "schedule.create",
+    ),
+    changes(
+        "/fn/edit_schedule",
+        "edit a schedule",
+        Operator,
+        "schedule.edit",
+    ),
+    changes(
+        "/fn/pause_schedule",
+        "pause a schedule",
+        Operator,
+        "schedule.pause",
+    ),
+    changes(
+        "/fn/resume_schedule",
+        "resume a schedule",
+        Operator,
+        "schedule.resume",
+    ),
+    changes(
+        "/fn/run_schedule",
+        "fire a schedule now",
+        Operator,
+        "schedule.run",
+    ),
+    changes(
+        "/fn/delete_schedule",
+        "delete a schedule",
+        Operator,
+        "schedule.delete",
+    ),
 ];
