@@ -8,6 +8,7 @@ use leptos_router::LazyRoute;
 
 use crate::model::section::Section;
 use crate::pages::audit::AuditPage;
+use crate::pages::curator::CuratorPage;
 use crate::pages::gallery::GalleryPage;
 use crate::pages::members::MembersPage;
 use crate::pages::memory::MemoryPage;
@@ -105,7 +106,7 @@ lazy_page!(
     CuratorJobs,
     curator_jobs_page,
     __preload_curator_jobs_page,
-    view! { <SectionPage section=Section::CuratorJobs /> }
+    view! { <CuratorPage /> }
 );
 
 lazy_page!(

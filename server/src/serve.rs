@@ -182,8 +182,11 @@ fn start_jobs(
     }
     tracing::info!(worker = %engine.worker(), "job engine started");
     let background = Background {
-        schedules: Arc::new(SchedulesServiceImpl::new(schedules, runs)),
+        schedules: Arc::new(SchedulesServiceImpl::new(schedules, runs.clone())),
         jobs: Arc::new(JobsServiceImpl::new(engine.clone())),
+        gateway_jobs: Arc::new(crate::schedules::gateway::GatewayJobsServiceImpl::new(
+            runs.clone(),
+        )),
     };
     (engine, background)
 }

@@ -72,7 +72,7 @@ struct Doomed {
     projects: (String, String),
     secrets: (String, String),
     memory: (String, String),
-    schedule: String,
+    schedules: (String, String),
 }
 
 impl Objects {
@@ -105,7 +105,8 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{Z}", &own.secrets.1)
         .replace("{G}", &own.memory.0)
         .replace("{H}", &own.memory.1)
-        .replace("{O}", &own.schedule)
+        .replace("{O}", &own.schedules.0)
+        .replace("{U}", &own.schedules.1)
         .replace("{S}", &objects.schedule)
         .replace("{B}", &objects.job)
         .replace("{L}", &objects.proposal)
@@ -318,7 +319,7 @@ async fn probe_every_route(api: &Api) {
                 remembered(api, &format!("doomed {persona:?}")).await,
                 remembered(api, &format!("doomed too {persona:?}")).await,
             ),
-            schedule: paused_schedule(api).await,
+            schedules: (paused_schedule(api).await, paused_schedule(api).await),
         };
         doomed.insert(format!("{persona:?}"), own);
     }

@@ -30,6 +30,8 @@ fn job(id: &str, kind: &str, run_at_ms: i64) -> NewJob {
         idempotency_key: None,
         created_by: "system".to_owned(),
         created_at_ms: run_at_ms,
+        agent: None,
+        project_id: None,
     }
 }
 
@@ -289,13 +291,15 @@ async fn cancel_ends_waiting_jobs_and_asks_running_ones_to_stop() {
 async fn bulk_retry_makes_failed_jobs_matching_the_filter_available_again() {
     for backend in backends::all().await {
         let store = backend.store.clone();
-        for (id, kind) in [
-            ("a", "curator.pass"),
-            ("b", "curator.pass"),
-            ("c", "schedule.fire"),
+        for (id, kind, agent) in [
+            ("a", "curator.pass", None),
+            ("b", "curator.pass", Some("scout")),
+            ("c", "schedule.fire", Some("demo")),
         ] {
             let mut once = job(id, kind, 1);
             once.max_attempts = 1;
+            once.agent = agent.map(str::to_owned);
+            once.project_id = agent.map(|_| "prj-ops".to_owned());
             store.enqueue_job(&once, 1).await.unwrap();
         }
         for claimed in store.claim_jobs("w", 10, 1_000, 5).await.unwrap() {
@@ -313,7 +317,7 @@ async fn bulk_retry_makes_failed_jobs_matching_the_filter_available_again() {
         let filter = JobFilter {
             state: Some(JobState::Failed),
             kind: Some("curator.pass".into()),
-            text: None,
+            ..JobFilter::default()
         };
         let listed = store.list_jobs("default", &filter, 0, 50).await.unwrap();
         assert_eq!(listed.jobs.len(), 2, "{}", backend.name);
@@ -336,6 +340,17 @@ async fn bulk_retry_makes_failed_jobs_matching_the_filter_available_again() {
             found.jobs.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(),
             ["c"]
         );
+        let by_agent = JobFilter {
+            agent: Some("scout".into()),
+            project_id: Some("prj-ops".into()),
+            ..JobFilter::default()
+        };
+        let found = store.list_jobs("default", &by_agent, 0, 50).await.unwrap();
+        assert_eq!(
+            found.jobs.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(),
+            ["b"]
+        );
+        assert_eq!(found.jobs[0].agent.as_deref(), Some("scout"));
     }
 }
 

@@ -533,6 +533,51 @@ pub trait SchedulesService: Send + Sync + 'static {
 #[derive(Clone)]
 pub struct Schedules(pub Arc<dyn SchedulesService>);
 
+/// The agents' own schedulers (a Hermes gateway's `cron.manage`). A scheduler shared by
+/// every tenant is read and changed by owners only.
+#[async_trait::async_trait]
+pub trait GatewayJobsService: Send + Sync + 'static {
+    /// Each agent's jobs that the caller may see, with the paused ones the agent no
+    /// longer lists.
+    async fn gateway_jobs(
+        &self,
+        context: &RequestContext,
+    ) -> Result<Vec<crate::model::gateway_jobs::GatewayJobs>, ApiError>;
+    async fn add_gateway_job(
+        &self,
+        context: &RequestContext,
+        agent: &str,
+        job: crate::model::gateway_jobs::NewGatewayJob,
+    ) -> Result<crate::model::gateway_jobs::GatewayJob, ApiError>;
+    async fn pause_gateway_job(
+        &self,
+        context: &RequestContext,
+        agent: &str,
+        id: &str,
+    ) -> Result<crate::model::gateway_jobs::GatewayJob, ApiError>;
+    async fn resume_gateway_job(
+        &self,
+        context: &RequestContext,
+        agent: &str,
+        id: &str,
+    ) -> Result<crate::model::gateway_jobs::GatewayJob, ApiError>;
+    async fn remove_gateway_job(
+        &self,
+        context: &RequestContext,
+        agent: &str,
+        id: &str,
+    ) -> Result<(), ApiError>;
+}
+
+#[derive(Clone)]
+pub struct GatewayJobsOf(pub Arc<dyn GatewayJobsService>);
+
+pub fn gateway_jobs() -> Result<Arc<dyn GatewayJobsService>, ApiError> {
+    use_context::<GatewayJobsOf>()
+        .map(|jobs| jobs.0)
+        .ok_or_else(|| ApiError::Internal("the gateway jobs service is not provided".into()))
+}
+
 /// A tenant's background jobs; every method acts in the context's tenant.
 #[async_trait::async_trait]
 pub trait JobsService: Send + Sync + 'static {

@@ -84,6 +84,9 @@ pub struct Job {
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
     pub finished_at_ms: Option<i64>,
+    /// The agent it works with, and the project it works for, when it has them.
+    pub agent: Option<String>,
+    pub project_id: Option<String>,
 }
 
 /// One attempt at a job.
@@ -128,6 +131,10 @@ pub struct JobFilter {
     pub state: Option<JobState>,
     #[serde(default)]
     pub kind: Option<String>,
+    #[serde(default)]
+    pub agent: Option<String>,
+    #[serde(default)]
+    pub project_id: Option<String>,
     /// Words the kind, the creator, the error or the payload hold.
     #[serde(default)]
     pub text: Option<String>,

@@ -1,6 +1,9 @@
 //! One module per route.
 
+pub mod agent_jobs;
 pub mod audit;
+pub mod curator;
+pub mod curator_job;
 pub mod gallery;
 pub mod home;
 pub mod members;

@@ -17,6 +17,7 @@ use crate::components::inbox::{Background, background_changes};
 use crate::components::layout::ContextFrame;
 use crate::error::ApiError;
 use crate::model::schedules::{Schedule, ScheduleDetail, ScheduleList};
+use crate::pages::agent_jobs::AgentJobsSection;
 use crate::pages::notes::time_view;
 use crate::pages::schedule::{ScheduleFields, ScheduleView};
 
@@ -319,6 +320,7 @@ pub fn SchedulesPage() -> impl IntoView {
                 })}
             </Transition>
             {move || selected().map(|id| view! { <ScheduleView id actions agents heard /> })}
+            <AgentJobsSection />
         </main>
         <ContextFrame>
             <section class="pane-section">

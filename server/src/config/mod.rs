@@ -440,6 +440,7 @@ impl ServeConfig {
                 .passing_env(&[
                     "AGENT_OS_DEMO_DELAY_MS".to_owned(),
                     crate::demo::gateway::JOURNAL_ENV.to_owned(),
+                    crate::demo::gateway::CRON_FILE_ENV.to_owned(),
                 ]),
             ));
         }

@@ -378,6 +378,24 @@ pub trait Connector: Send + Sync + 'static {
     async fn cancel(&self, _host: &Arc<Host>, _run: &RunRecord) -> bool {
         false
     }
+    /// The agent's own scheduler, when it keeps one (a Hermes gateway's `cron.manage`).
+    fn own_jobs(&self) -> Option<&dyn OwnJobs> {
+        None
+    }
+}
+
+/// An agent's own scheduled jobs, kept by the agent rather than the console.
+#[async_trait::async_trait]
+pub trait OwnJobs: Send + Sync {
+    /// One scheduler serves every tenant (so its jobs are every tenant's).
+    fn shared(&self) -> bool;
+    /// Sends one call for `tenant`; the agent's answer, or why there is none.
+    async fn call(
+        &self,
+        host: &Arc<Host>,
+        tenant: &str,
+        call: &app::protocol::hermes::cron::CronCall,
+    ) -> Result<serde_json::Value, String>;
 }
 
 /// The configured agents; the first is the default for new threads.

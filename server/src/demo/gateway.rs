@@ -13,7 +13,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+mod cron;
 mod turn;
+
+pub use cron::CRON_FILE_ENV;
 
 use turn::Turn;
 
@@ -284,6 +287,12 @@ pub async fn serve(mut incoming: mpsc::UnboundedReceiver<String>, out: Out) {
                 }
             }
             "session.close" => write(&out, reply(json!({"closed": true}))).await,
+            "cron.manage" => match cron::manage(&params) {
+                Ok(result) => write(&out, reply(result)).await,
+                Err((code, message)) => {
+                    write(&out, json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})).await;
+                }
+            },
             other => {
                 write(&out, json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": format!("unknown method {other}")}})).await;
             }

@@ -72,6 +72,10 @@ pub const OPERATIONS: &[Operation] = &[
 struct ListQuery {
     state: Option<JobState>,
     kind: Option<String>,
+    /// The agent the jobs work with.
+    agent: Option<String>,
+    /// The project the jobs work for.
+    project: Option<String>,
     q: Option<String>,
     #[serde(default)]
     offset: u32,
@@ -86,6 +90,8 @@ async fn list(
     let filter = JobFilter {
         state: query.state,
         kind: query.kind,
+        agent: query.agent,
+        project_id: query.project,
         text: query.q,
     };
     let list = jobs

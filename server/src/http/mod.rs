@@ -15,6 +15,7 @@ mod context_pins;
 mod credentials;
 pub mod error;
 mod forms;
+mod gateway_jobs;
 pub mod guard;
 pub mod headers;
 mod inbox;
@@ -64,6 +65,7 @@ struct Services {
     tools: Arc<dyn ToolsService>,
     schedules: Arc<dyn SchedulesService>,
     jobs: Arc<dyn JobsService>,
+    gateway_jobs: Arc<dyn app::api::service::GatewayJobsService>,
     media_hosts: Arc<dyn MediaHostsService>,
 }
 
@@ -79,6 +81,7 @@ impl Services {
         provide_context(Tools(self.tools.clone()));
         provide_context(Schedules(self.schedules.clone()));
         provide_context(Jobs(self.jobs.clone()));
+        provide_context(app::api::service::GatewayJobsOf(self.gateway_jobs.clone()));
         provide_context(MediaHosts(self.media_hosts.clone()));
     }
 }
@@ -102,6 +105,7 @@ pub fn operations() -> operations::Operations {
         audit::OPERATIONS,
         schedules::OPERATIONS,
         jobs::OPERATIONS,
+        gateway_jobs::OPERATIONS,
         operations::openapi::OPERATIONS,
         forms::OPERATIONS,
         operations::functions::OPERATIONS,
@@ -124,6 +128,7 @@ pub fn router(mut state: AppState, demo: Option<Router>) -> Router {
         tools: state.tools.clone(),
         schedules: state.schedules.clone(),
         jobs: state.jobs.clone(),
+        gateway_jobs: state.gateway_jobs.clone(),
         media_hosts: Arc::new(state.accounts.clone()),
     };
     let fallback_services = services.clone();

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    ContextService, JobsService, MemoryService, NotesService, PassvaultService, ProjectsService,
-    SchedulesService, ToolsService, WorkspaceService,
+    ContextService, GatewayJobsService, JobsService, MemoryService, NotesService, PassvaultService,
+    ProjectsService, SchedulesService, ToolsService, WorkspaceService,
 };
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
@@ -37,6 +37,7 @@ pub struct AppState {
     pub tools: Arc<dyn ToolsService>,
     pub schedules: Arc<dyn SchedulesService>,
     pub jobs: Arc<dyn JobsService>,
+    pub gateway_jobs: Arc<dyn GatewayJobsService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<crate::auth::throttle::LoginThrottle>,
@@ -52,10 +53,12 @@ pub struct AppState {
 #[derive(Clone, Default)]
 pub struct OpenApiText(pub Arc<str>);
 
-/// The services of background work: schedules and the jobs behind them.
+/// The services of background work: schedules, the jobs behind them, and the agents'
+/// own schedulers.
 pub struct Background {
     pub schedules: Arc<dyn SchedulesService>,
     pub jobs: Arc<dyn JobsService>,
+    pub gateway_jobs: Arc<dyn GatewayJobsService>,
 }
 
 /// What the door checks besides credentials: the host names answered besides the
@@ -112,6 +115,7 @@ impl AppState {
             )),
             schedules: background.schedules,
             jobs: background.jobs,
+            gateway_jobs: background.gateway_jobs,
             runs,
             accounts,
             login_throttle: Arc::default(),

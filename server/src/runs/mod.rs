@@ -109,6 +109,11 @@ impl Runs {
         }
     }
 
+    /// What connectors are given to reach the store, the live channels and the clock.
+    pub fn host(&self) -> &Arc<Host> {
+        &self.host
+    }
+
     pub fn vault(&self) -> &Arc<Vault> {
         &self.vault
     }

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod fire;
+pub mod gateway;
 pub mod plan;
 pub mod service;
 pub mod when;

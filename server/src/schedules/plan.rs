@@ -27,6 +27,8 @@ pub fn fire_job(tenant_id: &str, schedule: &Schedule, slot_ms: i64, now_ms: i64)
         idempotency_key: Some(format!("fire:{}:{slot_ms}", schedule.id)),
         created_by: format!("schedule:{}", schedule.id),
         created_at_ms: now_ms,
+        agent: Some(schedule.agent.clone()),
+        project_id: schedule.project_id.clone(),
     }
 }
 

@@ -20,6 +20,9 @@ pub struct NewJob {
     pub idempotency_key: Option<String>,
     pub created_by: String,
     pub created_at_ms: i64,
+    /// The agent it works with, and the project it works for, when it has them.
+    pub agent: Option<String>,
+    pub project_id: Option<String>,
 }
 
 /// What adding a job did.

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod feed;
+pub mod gateway_jobs;
 pub mod invitations;
 pub mod jobs;
 pub mod memory;
@@ -173,6 +174,7 @@ pub trait Store:
     accounts::AccountStore
     + audit::AuditStore
     + feed::FeedStore
+    + gateway_jobs::GatewayJobStore
     + invitations::InvitationStore
     + jobs::JobStore
     + memory::MemoryStore

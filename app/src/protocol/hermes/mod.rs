@@ -12,6 +12,7 @@ use super::limits::{self, excerpt};
 
 mod answers;
 mod asks;
+pub mod cron;
 pub use self::asks::gateway_timeout_ms;
 mod events;
 mod wire;

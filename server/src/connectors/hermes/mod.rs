@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 
 use self::gateway::HermesGateway;
 use super::{
-    AnswerRoute, Connector, Host, Launch, Prepared, Turn, program_of, url_without_credentials,
+    AnswerRoute, Connector, Host, Launch, OwnJobs, Prepared, Turn, program_of,
+    url_without_credentials,
 };
 use crate::store::{AskRecord, RunRecord};
 
@@ -161,6 +162,29 @@ impl Connector for HermesConnector {
             Ok(gateway) => gateway.interrupt(&run.id).await.unwrap_or(false),
             Err(_) => false,
         }
+    }
+
+    fn own_jobs(&self) -> Option<&dyn OwnJobs> {
+        Some(self)
+    }
+}
+
+#[async_trait::async_trait]
+impl OwnJobs for HermesConnector {
+    fn shared(&self) -> bool {
+        !self.per_tenant
+    }
+
+    async fn call(
+        &self,
+        host: &Arc<Host>,
+        tenant: &str,
+        call: &app::protocol::hermes::cron::CronCall,
+    ) -> Result<Value, String> {
+        self.gateway(host, tenant)
+            .await?
+            .request(app::protocol::hermes::cron::CRON_METHOD, call.params())
+            .await
     }
 }
 

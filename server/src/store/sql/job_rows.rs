@@ -12,7 +12,8 @@ use crate::store::jobs::{Selection, state_of};
 
 pub(super) const COLUMNS: &str = "id, tenant_id, kind, payload, state, run_at_ms, attempts, max_attempts, \
     lease_owner, lease_until_ms, heartbeat_at_ms, progress, result, error, idempotency_key, \
-    created_by, cancel_requested_at_ms, created_at_ms, updated_at_ms, finished_at_ms";
+    created_by, cancel_requested_at_ms, created_at_ms, updated_at_ms, finished_at_ms, agent, \
+    project_id";
 
 /// The states of a job that waits to be claimed.
 pub(super) const WAITING: &str = "('scheduled', 'available', 'retryable')";
@@ -52,6 +53,8 @@ pub(super) fn job_of(row: &AnyRow) -> Result<(String, Job), StoreError> {
             created_at_ms: row.try_get("created_at_ms")?,
             updated_at_ms: row.try_get("updated_at_ms")?,
             finished_at_ms: row.try_get("finished_at_ms")?,
+            agent: row.try_get("agent")?,
+            project_id: row.try_get("project_id")?,
         },
     ))
 }
@@ -64,6 +67,14 @@ pub(super) fn push_filter(statement: &mut Statement<'_>, filter: &JobFilter, wit
     }
     if let Some(kind) = filter.kind.as_deref().filter(|kind| !kind.is_empty()) {
         statement.push(" AND kind = ").push_bind(kind.to_owned());
+    }
+    if let Some(agent) = filter.agent.as_deref().filter(|agent| !agent.is_empty()) {
+        statement.push(" AND agent = ").push_bind(agent.to_owned());
+    }
+    if let Some(project) = filter.project_id.as_deref().filter(|id| !id.is_empty()) {
+        statement
+            .push(" AND project_id = ")
+            .push_bind(project.to_owned());
     }
     let text = filter.text.as_deref().unwrap_or_default();
     for word in text.split_whitespace() {

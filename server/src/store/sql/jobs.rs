@@ -27,8 +27,8 @@ pub(super) async fn enqueue_on(
     };
     let inserted = sqlx::query(&format!(
         "INSERT INTO jobs (id, tenant_id, kind, payload, state, run_at_ms, max_attempts, \
-         idempotency_key, created_by, created_at_ms, updated_at_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) \
+         idempotency_key, created_by, created_at_ms, updated_at_ms, agent, project_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12) \
          ON CONFLICT (tenant_id, idempotency_key) DO NOTHING RETURNING {COLUMNS}"
     ))
     .bind(&job.id)
@@ -41,6 +41,8 @@ pub(super) async fn enqueue_on(
     .bind(job.idempotency_key.as_deref())
     .bind(&job.created_by)
     .bind(job.created_at_ms)
+    .bind(job.agent.as_deref())
+    .bind(job.project_id.as_deref())
     .fetch_optional(&mut *connection)
     .await?;
     if let Some(row) = inserted {

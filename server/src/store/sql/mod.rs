@@ -9,6 +9,7 @@ mod audit;
 mod deliveries;
 mod events;
 mod feed;
+mod gateway_jobs;
 mod invitations;
 mod job_rows;
 mod jobs;

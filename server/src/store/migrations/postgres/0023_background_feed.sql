@@ -1,3 +1,8 @@
+-- A job names the agent and the project it works for, when it has them, so the
+-- Curator page filters by them.
+ALTER TABLE jobs ADD COLUMN agent TEXT;
+ALTER TABLE jobs ADD COLUMN project_id TEXT;
+
 -- Background work on the tenant's feed: a job made, moved to another state, attempted
 -- again, further along or asked to stop; a schedule made, changed or deleted, and each
 -- of its fires. Lease renewals are not changes anyone watches, so they make no row.
@@ -32,3 +37,15 @@ CREATE TRIGGER tenant_feed_fire_moved AFTER UPDATE OF outcome, run_id ON schedul
     FOR EACH ROW
     WHEN (OLD.outcome IS DISTINCT FROM NEW.outcome OR OLD.run_id IS DISTINCT FROM NEW.run_id)
     EXECUTE FUNCTION tenant_feed_note('schedule', 'schedule_id');
+
+-- An agent's own scheduled jobs paused through the console: a Hermes gateway stops
+-- listing a job once it is paused, so the console keeps what pausing answered. `scope`
+-- is the tenant, or '' for a gateway that serves every tenant.
+CREATE TABLE gateway_paused_jobs (
+    scope        TEXT NOT NULL,
+    agent        TEXT NOT NULL,
+    job_id       TEXT NOT NULL,
+    job          TEXT NOT NULL,
+    paused_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (scope, agent, job_id)
+);

@@ -1,3 +1,8 @@
+-- A job names the agent and the project it works for, when it has them, so the
+-- Curator page filters by them.
+ALTER TABLE jobs ADD COLUMN agent TEXT;
+ALTER TABLE jobs ADD COLUMN project_id TEXT;
+
 -- Background work on the tenant's feed: a job made, moved to another state, attempted
 -- again, further along or asked to stop; a schedule made, changed or deleted, and each
 -- of its fires. Lease renewals are not changes anyone watches, so they make no row.
@@ -30,3 +35,15 @@ WHEN old.outcome IS NOT new.outcome OR old.run_id IS NOT new.run_id BEGIN
     INSERT INTO tenant_feed (tenant_id, subject, key)
         VALUES (new.tenant_id, 'schedule', new.schedule_id);
 END;
+
+-- An agent's own scheduled jobs paused through the console: a Hermes gateway stops
+-- listing a job once it is paused, so the console keeps what pausing answered. `scope`
+-- is the tenant, or '' for a gateway that serves every tenant.
+CREATE TABLE gateway_paused_jobs (
+    scope        TEXT NOT NULL,
+    agent        TEXT NOT NULL,
+    job_id       TEXT NOT NULL,
+    job          TEXT NOT NULL,
+    paused_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (scope, agent, job_id)
+);

@@ -1,0 +1,547 @@
+//! `/curator`: every background job of the tenant — tabs by state with their counts,
+//! filters by kind, agent, project and text, one job in full with `?id=` — and retry or
+//! cancel of one job or of everything the filter matches. Viewers read; operators act;
+//! the server audits each action. The page follows the tenant's live stream.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::codec::Json;
+use crate::components::identity::may_act;
+use crate::components::inbox::{Background, background_changes};
+use crate::components::layout::ContextFrame;
+use crate::components::search_box::query_value;
+use crate::error::ApiError;
+use crate::model::jobs::{Job, JobCounts, JobDetail, JobFilter, JobList, JobState, JobsTouched};
+use crate::pages::curator_job::JobView;
+use crate::pages::notes::time_view;
+
+/// Jobs a page lists.
+const PAGE: u32 = 50;
+
+/// The kinds of job the console runs, offered as the kind is typed.
+const KINDS: &[&str] = &["schedule.fire", "curator.pass", "retention"];
+
+/// The filter as a form and a link carry it: empty fields filter nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobQuery {
+    pub state: String,
+    pub kind: String,
+    pub agent: String,
+    pub project: String,
+    pub q: String,
+}
+
+impl JobQuery {
+    pub fn filter(&self) -> JobFilter {
+        let given = |text: &str| Some(text.trim().to_owned()).filter(|text| !text.is_empty());
+        JobFilter {
+            state: JobState::parse(self.state.trim()),
+            kind: given(&self.kind),
+            agent: given(&self.agent),
+            project_id: given(&self.project),
+            text: given(&self.q),
+        }
+    }
+
+    /// The page's link with this filter, at `offset`, with the job `id` open.
+    pub fn href(&self, offset: u32, id: Option<&str>) -> String {
+        let mut parts = Vec::new();
+        for (name, value) in [
+            ("state", &self.state),
+            ("kind", &self.kind),
+            ("agent", &self.agent),
+            ("project", &self.project),
+            ("q", &self.q),
+        ] {
+            if !value.trim().is_empty() {
+                parts.push(format!("{name}={}", query_value(value.trim())));
+            }
+        }
+        if offset > 0 {
+            parts.push(format!("offset={offset}"));
+        }
+        if let Some(id) = id {
+            parts.push(format!("id={}", query_value(id)));
+        }
+        match parts.is_empty() {
+            true => "/curator".to_owned(),
+            false => format!("/curator?{}", parts.join("&")),
+        }
+    }
+
+    /// The same filter in another state tab (empty: all).
+    fn in_state(&self, state: &str) -> JobQuery {
+        JobQuery {
+            state: state.to_owned(),
+            ..self.clone()
+        }
+    }
+}
+
+#[server(prefix = "/fn", endpoint = "jobs")]
+pub async fn load_jobs(
+    state: String,
+    kind: String,
+    agent: String,
+    project: String,
+    q: String,
+    offset: u32,
+) -> Result<JobList, ApiError> {
+    use crate::api::service::*;
+    let filter = JobQuery {
+        state,
+        kind,
+        agent,
+        project,
+        q,
+    }
+    .filter();
+    with_status(jobs()?.list_jobs(&context()?, &filter, offset, PAGE).await)
+}
+
+#[server(prefix = "/fn", endpoint = "job")]
+pub async fn load_job(job_id: String) -> Result<JobDetail, ApiError> {
+    use crate::api::service::*;
+    with_status(jobs()?.job(&context()?, &job_id).await)
+}
+
+#[server(prefix = "/fn", endpoint = "cancel_job")]
+pub async fn cancel_job(job_id: String) -> Result<JobsTouched, ApiError> {
+    use crate::api::service::*;
+    let filter = JobFilter::default();
+    with_status(
+        jobs()?
+            .cancel_jobs(&context()?, Some(&job_id), &filter)
+            .await,
+    )
+}
+
+#[server(prefix = "/fn", endpoint = "retry_job")]
+pub async fn retry_job(job_id: String) -> Result<JobsTouched, ApiError> {
+    use crate::api::service::*;
+    let filter = JobFilter::default();
+    with_status(
+        jobs()?
+            .retry_jobs(&context()?, Some(&job_id), &filter)
+            .await,
+    )
+}
+
+/// Cancels every job matching the filter.
+#[server(prefix = "/fn", endpoint = "cancel_matching_jobs")]
+pub async fn cancel_matching_jobs(
+    state: String,
+    kind: String,
+    agent: String,
+    project: String,
+    q: String,
+) -> Result<JobsTouched, ApiError> {
+    use crate::api::service::*;
+    let query = JobQuery {
+        state,
+        kind,
+        agent,
+        project,
+        q,
+    };
+    with_status(
+        jobs()?
+            .cancel_jobs(&context()?, None, &query.filter())
+            .await,
+    )
+}
+
+/// Runs every failed or cancelled job matching the filter again.
+#[server(prefix = "/fn", endpoint = "retry_matching_jobs")]
+pub async fn retry_matching_jobs(
+    state: String,
+    kind: String,
+    agent: String,
+    project: String,
+    q: String,
+) -> Result<JobsTouched, ApiError> {
+    use crate::api::service::*;
+    let query = JobQuery {
+        state,
+        kind,
+        agent,
+        project,
+        q,
+    };
+    with_status(jobs()?.retry_jobs(&context()?, None, &query.filter()).await)
+}
+
+/// The actions of the page, and a count that moves when one worked.
+#[derive(Clone, Copy)]
+pub struct JobActions {
+    pub cancel: ServerAction<CancelJob>,
+    pub retry: ServerAction<RetryJob>,
+    pub cancel_matching: ServerAction<CancelMatchingJobs>,
+    pub retry_matching: ServerAction<RetryMatchingJobs>,
+    pub changed: RwSignal<u32>,
+}
+
+impl JobActions {
+    fn new() -> Self {
+        let actions = Self {
+            cancel: ServerAction::new(),
+            retry: ServerAction::new(),
+            cancel_matching: ServerAction::new(),
+            retry_matching: ServerAction::new(),
+            changed: RwSignal::new(0),
+        };
+        let JobActions {
+            cancel,
+            retry,
+            cancel_matching,
+            retry_matching,
+            changed,
+        } = actions;
+        for value in [
+            cancel.value(),
+            retry.value(),
+            cancel_matching.value(),
+            retry_matching.value(),
+        ] {
+            Effect::new(move |_| {
+                if value.with(|value| matches!(value, Some(Ok(_)))) {
+                    changed.update(|count| *count += 1);
+                }
+            });
+        }
+        actions
+    }
+
+    /// The last action's outcome in words: how many jobs it reached, or why not.
+    fn said(&self) -> Option<Result<String, String>> {
+        let said = |value: Option<Result<JobsTouched, ApiError>>, verb: &str| {
+            value.map(|value| match value {
+                Ok(touched) if touched.count == 1 => Ok(format!("1 job {verb}.")),
+                Ok(touched) => Ok(format!("{} jobs {verb}.", touched.count)),
+                Err(error) => Err(error.say()),
+            })
+        };
+        [
+            said(self.cancel.value().get(), "cancelled"),
+            said(self.retry.value().get(), "to run again"),
+            said(self.cancel_matching.value().get(), "cancelled"),
+            said(self.retry_matching.value().get(), "to run again"),
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+    }
+}
+
+#[component]
+pub fn CuratorPage() -> impl IntoView {
+    let query_map = use_query_map();
+    let query = Memo::new(move |_| {
+        query_map.with(|map| JobQuery {
+            state: map.get("state").unwrap_or_default(),
+            kind: map.get("kind").unwrap_or_default(),
+            agent: map.get("agent").unwrap_or_default(),
+            project: map.get("project").unwrap_or_default(),
+            q: map.get("q").unwrap_or_default(),
+        })
+    });
+    let offset = move || {
+        query_map.with(|map| {
+            map.get("offset")
+                .and_then(|offset| offset.parse::<u32>().ok())
+                .unwrap_or(0)
+        })
+    };
+    let selected = move || query_map.with(|map| map.get("id"));
+    let actions = JobActions::new();
+    let heard = background_changes(Background::Jobs);
+    let list = Resource::<_, Json>::new_with_options(
+        move || (query.get(), offset(), actions.changed.get(), heard.get()),
+        |(query, offset, _, _)| {
+            let JobQuery {
+                state,
+                kind,
+                agent,
+                project,
+                q,
+            } = query;
+            load_jobs(state, kind, agent, project, q, offset)
+        },
+        false,
+    );
+    view! {
+        <Title text="Curator jobs" />
+        <main class="main section-page curator-page" id="main" tabindex="-1">
+            <h1>"Curator jobs"</h1>
+            <p class="muted">"All background work of this tenant: schedule fires, curator passes, retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
+            {move || actions.said().map(|said| match said {
+                Ok(done) => view! { <p class="muted" role="status">{done}</p> }.into_any(),
+                Err(problem) => view! { <p class="error-text" role="alert">{problem}</p> }.into_any(),
+            })}
+            <Filters query=query.into() />
+            <Transition fallback=|| view! { <p class="muted">"Loading jobs…"</p> }>
+                {move || Suspend::new(async move {
+                    match list.await {
+                        Ok(list) => view! { <Listing list query=query.get_untracked() offset=offset() actions /> }.into_any(),
+                        Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+            {move || selected().map(|id| view! { <JobView id actions heard /> })}
+        </main>
+        <ContextFrame>
+            <section class="pane-section">
+                <h2>"Background work"</h2>
+                <p class="muted">"A job waits (scheduled, then available; after a failed attempt, retryable), runs under a lease its worker renews, and ends completed, failed or cancelled. A job whose worker stopped is taken again by any worker once its lease runs out."</p>
+                <p class="muted">"Retry and cancel of everything matching the filter act on what matches when you press them."</p>
+            </section>
+        </ContextFrame>
+    }
+}
+
+#[component]
+fn Filters(query: Signal<JobQuery>) -> impl IntoView {
+    let now = query.get_untracked();
+    view! {
+        <form class="work-filters" method="get" action="/curator" role="search" aria-label="Filter jobs">
+            <input type="hidden" name="state" value=now.state.clone() />
+            <label>"Kind"
+                <input name="kind" list="job-kinds" value=now.kind.clone() spellcheck="false" />
+            </label>
+            <datalist id="job-kinds">{KINDS.iter().map(|kind| view! { <option value=*kind></option> }).collect_view()}</datalist>
+            <label>"Agent"
+                <input name="agent" value=now.agent.clone() spellcheck="false" />
+            </label>
+            <label>"Project id"
+                <input name="project" value=now.project.clone() spellcheck="false" />
+            </label>
+            <label>"Words"
+                <input type="search" name="q" value=now.q.clone() placeholder="error, creator, payload" />
+            </label>
+            <button type="submit" class="button small">"Filter"</button>
+            <a class="button small ghost" href="/curator">"Clear"</a>
+        </form>
+    }
+}
+
+/// The state tabs with their counts, the bulk actions and the jobs of this page.
+#[component]
+fn Listing(list: JobList, query: JobQuery, offset: u32, actions: JobActions) -> impl IntoView {
+    let may_act = may_act();
+    let JobList {
+        jobs,
+        counts,
+        next_offset,
+    } = list;
+    let total: u64 = JobState::ALL
+        .iter()
+        .map(|state| count_of(&counts, *state))
+        .sum();
+    let matching = if query.state.is_empty() {
+        total
+    } else {
+        JobState::parse(&query.state).map_or(0, |state| count_of(&counts, state))
+    };
+    let tab = |label: String, state: &str, count: u64| {
+        let current = query.state == state;
+        view! {
+            <li><a href=query.in_state(state).href(0, None) aria-current=current.then_some("page")>
+                {label} <span class="count">{count}</span>
+            </a></li>
+        }
+    };
+    let tabs = std::iter::once(tab("All".to_owned(), "", total))
+        .chain(JobState::ALL.into_iter().map(|state| {
+            let name = state.as_str();
+            tab(capitalized(name), name, count_of(&counts, state))
+        }))
+        .collect_view();
+    let previous = offset.checked_sub(PAGE);
+    let any_matching = matching > 0;
+    let (bulk_query, pages_query) = (query.clone(), query.clone());
+    view! {
+        <nav aria-label="Jobs by state"><ul class="work-tabs">{tabs}</ul></nav>
+        <Show when=move || may_act.get() && any_matching>
+            <BulkActions query=bulk_query.clone() matching actions />
+        </Show>
+        {if jobs.is_empty() {
+            view! { <p class="muted" role="status">"No job matches."</p> }.into_any()
+        } else {
+            view! {
+                <table class="job-table" aria-label="Jobs">
+                    <thead><tr>
+                        <th scope="col">"Job"</th><th scope="col">"State"</th><th scope="col">"Attempts"</th>
+                        <th scope="col">"Progress"</th><th scope="col">"Made by"</th><th scope="col">"Changed"</th>
+                    </tr></thead>
+                    <tbody>{jobs.into_iter().map(|job| job_row(job, &query, offset)).collect_view()}</tbody>
+                </table>
+            }.into_any()
+        }}
+        <nav class="note-pages" aria-label="Pages">
+            {previous.map(|at| view! { <a href=pages_query.href(at, None)>"Previous"</a> })}
+            {next_offset.map(|at| view! { <a href=pages_query.href(at, None)>"Next"</a> })}
+        </nav>
+    }
+}
+
+fn count_of(counts: &JobCounts, state: JobState) -> u64 {
+    match state {
+        JobState::Scheduled => counts.scheduled,
+        JobState::Available => counts.available,
+        JobState::Running => counts.running,
+        JobState::Retryable => counts.retryable,
+        JobState::Completed => counts.completed,
+        JobState::Failed => counts.failed,
+        JobState::Cancelled => counts.cancelled,
+    }
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn job_row(job: Job, query: &JobQuery, offset: u32) -> impl IntoView {
+    let href = query.href(offset, Some(&job.id));
+    let progress = job
+        .progress
+        .clone()
+        .map(|progress| progress_view(&progress));
+    let who = job
+        .agent
+        .clone()
+        .map(|agent| format!("{} · {agent}", job.created_by))
+        .unwrap_or_else(|| job.created_by.clone());
+    view! {
+        <tr data-job=job.id.clone() data-state=job.state.as_str()>
+            <td>
+                <a href=href>{job.kind.clone()}</a>
+                {job.error.clone().map(|error| view! { <p class="muted fire-error">{error}</p> })}
+            </td>
+            <td><span class=format!("job-state {}", job.state.as_str())>{job.state.as_str()}</span>
+                {job.cancel_requested_at_ms.filter(|_| job.state == JobState::Running).map(|_| view! { " " <span class="fire-tag">"stopping"</span> })}
+            </td>
+            <td>{format!("{} of {}", job.attempts, job.max_attempts)}</td>
+            <td>{progress}</td>
+            <td>{who}</td>
+            <td>{time_view(job.updated_at_ms)}</td>
+        </tr>
+    }
+}
+
+/// How far a job got: a bar when its total is known, and its note.
+pub fn progress_view(progress: &crate::model::jobs::JobProgress) -> impl IntoView + use<> {
+    let bar = progress.total.map(|total| {
+        let label = format!("{} of {total}", progress.done);
+        view! { <progress class="job-progress" max=total.to_string() value=progress.done.to_string() aria-label=label></progress> }
+    });
+    let note = (!progress.note.is_empty()).then(|| progress.note.clone());
+    view! { {bar} " " <span class="muted">{note}</span> }
+}
+
+/// Retry or cancel of everything matching the filter, after saying how much that is.
+#[component]
+fn BulkActions(query: JobQuery, matching: u64, actions: JobActions) -> impl IntoView {
+    let confirm = RwSignal::new(None::<&'static str>);
+    let fields = StoredValue::new(query);
+    let dispatch = move |which: &'static str| {
+        let JobQuery {
+            state,
+            kind,
+            agent,
+            project,
+            q,
+        } = fields.get_value();
+        match which {
+            "retry" => {
+                actions.retry_matching.dispatch(RetryMatchingJobs {
+                    state,
+                    kind,
+                    agent,
+                    project,
+                    q,
+                });
+            }
+            _ => {
+                actions.cancel_matching.dispatch(CancelMatchingJobs {
+                    state,
+                    kind,
+                    agent,
+                    project,
+                    q,
+                });
+            }
+        }
+        confirm.set(None);
+    };
+    view! {
+        <div class="note-actions work-bulk">
+            <button type="button" class="button small" on:click=move |_| confirm.set(Some("retry"))>
+                {format!("Retry the {matching} matching…")}
+            </button>
+            <button type="button" class="button small ghost" on:click=move |_| confirm.set(Some("cancel"))>
+                {format!("Cancel the {matching} matching…")}
+            </button>
+        </div>
+        {move || confirm.get().map(|which| {
+            let words = if which == "retry" {
+                format!("Run again every failed or cancelled job of the {matching} matching this filter?")
+            } else {
+                format!("Cancel every waiting or running job of the {matching} matching this filter? Running ones are asked to stop.")
+            };
+            view! {
+                <div class="note-confirm" role="alertdialog" aria-label="Act on every matching job?">
+                    <p>{words}</p>
+                    <button type="button" class="button primary" on:click=move |_| dispatch(which)>
+                        {if which == "retry" { "Retry them" } else { "Cancel them" }}
+                    </button>
+                    <button type="button" class="button ghost" on:click=move |_| confirm.set(None)>"Not now"</button>
+                </div>
+            }
+        })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_link_keeps_every_field_given_and_drops_empty_ones() {
+        let query = JobQuery {
+            state: "failed".into(),
+            kind: "schedule.fire".into(),
+            q: "model quota".into(),
+            ..JobQuery::default()
+        };
+        assert_eq!(
+            query.href(50, Some("job-1")),
+            "/curator?state=failed&kind=schedule.fire&q=model%20quota&offset=50&id=job-1"
+        );
+        assert_eq!(JobQuery::default().href(0, None), "/curator");
+        assert_eq!(
+            query.in_state("").href(0, None),
+            "/curator?kind=schedule.fire&q=model%20quota"
+        );
+    }
+
+    #[test]
+    fn a_filter_reads_a_known_state_and_ignores_empty_fields() {
+        let query = JobQuery {
+            state: "retryable".into(),
+            agent: " scout ".into(),
+            project: " ".into(),
+            ..JobQuery::default()
+        };
+        let filter = query.filter();
+        assert_eq!(filter.state, Some(JobState::Retryable));
+        assert_eq!(filter.agent.as_deref(), Some("scout"));
+        assert_eq!(filter.project_id, None);
+        assert_eq!(filter.text, None);
+    }
+}
