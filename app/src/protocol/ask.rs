@@ -332,7 +332,18 @@ pub struct Ask {
     pub state: AskState,
 }
 
+/// The actions that say no, most explicit first: what a policy that refuses every ask of
+/// unattended work answers with.
+const REFUSALS: [&str; 5] = ["deny", "reject", "decline", "cancel", "skip"];
+
 impl Ask {
+    /// The action of this ask that says no (deny, reject, cancel, skip…), if it has one.
+    pub fn refusal(&self) -> Option<&'static str> {
+        REFUSALS
+            .into_iter()
+            .find(|refusal| self.actions.iter().any(|action| action == refusal))
+    }
+
     /// A pending ask with nothing but what every ask has; the rest is set by name
     /// (`Ask { tool, ..Ask::new(…) }`).
     pub fn new(
@@ -438,6 +449,29 @@ pub(crate) fn strings(value: Option<&Value>) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_refusal_of_an_ask_is_its_own_action_that_says_no() {
+        let ask = |component, actions: &[&str]| {
+            Ask::new(
+                "a".into(),
+                AskKind::Approval,
+                component,
+                "t".into(),
+                actions.iter().map(|action| (*action).to_owned()).collect(),
+                AskOrigin::AgUiCustomInterrupt,
+            )
+        };
+        let approval = ask(Component::ApprovalCard, &["once", "always", "deny"]);
+        assert_eq!(approval.refusal(), Some("deny"));
+        let diff = ask(Component::CodeDiff, &["accept", "reject"]);
+        assert_eq!(diff.refusal(), Some("reject"));
+        let question = ask(Component::OptionList, &["answer", "cancel"]);
+        assert_eq!(question.refusal(), Some("cancel"));
+        let sudo = ask(Component::SudoPrompt, &["submit", "skip"]);
+        assert_eq!(sudo.refusal(), Some("skip"));
+        assert_eq!(ask(Component::FrontendTool, &["submit"]).refusal(), None);
+    }
 
     #[test]
     fn every_way_an_ask_ends_has_its_own_outcome() {
