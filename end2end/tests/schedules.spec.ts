@@ -60,6 +60,9 @@ test('a schedule is made, runs now as a real run followed live, is paused, resum
   await fire.getByRole('link', { name: 'Open the run' }).click();
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('log', { name: 'Run timeline' })).toContainText('hello', { timeout: 10_000 });
+  // Its context pane names the schedule and the fire, and links back.
+  const pane = page.getByRole('complementary', { name: 'Context' });
+  await expect(pane.getByRole('link', { name: `${name} · due` })).toHaveAttribute('href', /\/schedules\?id=sch-/);
   await page.goBack();
   await openHydrated(page, page.url().replace(/^https?:\/\/[^/]+/, ''));
 

@@ -1,6 +1,7 @@
 //! Asks raised by unattended work, against a real server and its demo agent: a fire's ask
 //! waits in the inbox like any other and, once answered there, the fire completes; a
-//! schedule whose policy denies asks refuses each in its own name as it opens.
+//! schedule whose policy denies asks refuses each in its own name as it opens; a fire's run
+//! is told which schedule and fire it belongs to.
 
 #![allow(clippy::unwrap_used)]
 
@@ -119,6 +120,12 @@ async fn a_schedule_that_denies_asks_refuses_each_in_its_own_name() {
     assert_eq!(answer["actor"], format!("schedule:{id}"), "{ask}");
     let (_, inbox) = api.get("/api/v1/inbox").await;
     assert_eq!(inbox["pending"], 0, "{inbox}");
+    // The run was told which schedule and fire it belongs to, and keeps it.
+    let (_, view) = api.get(&format!("/api/v1/runs/{run}")).await;
+    let given = view["view"]["given"].as_array().unwrap();
+    let fire = given.iter().find(|item| item["kind"] == "schedule").unwrap();
+    assert_eq!(fire["id"], id.as_str(), "{view}");
+    assert!(fire["title"].as_str().unwrap().starts_with("Hands off · due "), "{fire}");
     let (_, jobs) = api.get(&format!("/api/v1/jobs?q={id}")).await;
     let job = jobs["jobs"][0]["id"].as_str().unwrap();
     let (_, detail) = api.get(&format!("/api/v1/jobs/{job}")).await;

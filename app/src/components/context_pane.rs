@@ -78,8 +78,25 @@ pub fn ContextPane(
                 .map(|(position, run)| (position, *run, runs.len()))
         })
     };
+    // A run a schedule started names the schedule and the fire, and links back to it.
+    let started_by = move || {
+        latest().and_then(|run| {
+            run.view.with(|view| {
+                view.given
+                    .iter()
+                    .find(|item| item.kind == "schedule")
+                    .cloned()
+            })
+        })
+    };
     view! {
         <ContextFrame>
+            {move || started_by().map(|fire| view! {
+                <section class="pane-section" aria-labelledby="ctx-schedule">
+                    <h2 id="ctx-schedule">"Schedule"</h2>
+                    <p>"Started by the schedule " <a href=format!("/schedules?id={}", fire.id)>{fire.title}</a></p>
+                </section>
+            })}
             <section class="pane-section" aria-labelledby="ctx-plan">
                 <h2 id="ctx-plan">"Plan"</h2>
                 {move || {

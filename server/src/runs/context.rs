@@ -1,6 +1,7 @@
-//! What a run is given besides the conversation: the notes and memory entries pinned to
-//! its thread and to the thread's project, each as it is now — as AG-UI `context` entries
-//! for the agent and as the `context_given` event the run keeps.
+//! What a run is given besides the conversation: the schedule fire that started it, and
+//! the notes and memory entries pinned to its thread and to the thread's project, each as
+//! it is now — as AG-UI `context` entries for the agent and as the `context_given` event
+//! the run keeps.
 
 use app::error::ApiError;
 use app::memory::ScopeKind;
@@ -110,8 +111,9 @@ impl GivenContext {
 }
 
 impl Runs {
-    /// What a run of thread `thread_id` is given now: the project's pins first (the wider
-    /// frame), then the thread's; a note pinned by both is given once.
+    /// What a run of thread `thread_id` is given now: the fire that starts it, if one
+    /// does; the project's pins (the wider frame), then the thread's; a note pinned by both
+    /// is given once.
     pub(super) async fn given_context(
         &self,
         tenant_id: &str,
@@ -119,6 +121,12 @@ impl Runs {
     ) -> Result<GivenContext, ApiError> {
         let store = self.host.store.as_ref();
         let mut given = GivenContext::default();
+        if let Some((entry, item)) =
+            crate::schedules::context::fire_context(store, tenant_id, thread_id).await?
+        {
+            given.entries.push(entry);
+            given.items.push(item);
+        }
         let project = match store.get_thread(tenant_id, thread_id).await? {
             Some(thread) => thread.project_id,
             None => None,

@@ -2,6 +2,7 @@
 //! real run in a real thread (docs/jobs.md#schedules).
 
 pub mod api;
+pub mod context;
 pub mod fire;
 pub mod gateway;
 pub mod plan;

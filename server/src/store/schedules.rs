@@ -106,6 +106,14 @@ pub trait ScheduleStore: Send + Sync {
 
     async fn get_fire(&self, schedule_id: &str, slot_ms: i64) -> Result<Option<Fire>, StoreError>;
 
+    /// The fire whose run is being started in thread `thread_id` (its thread set, its
+    /// run not yet): the schedule it belongs to, and the fire.
+    async fn fire_starting_in(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<(Schedule, Fire)>, StoreError>;
+
     async fn update_fire(
         &self,
         schedule_id: &str,

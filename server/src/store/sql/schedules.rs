@@ -395,6 +395,31 @@ impl ScheduleStore for SqlStore {
         .transpose()
     }
 
+    async fn fire_starting_in(
+        &self,
+        tenant_id: &str,
+        thread_id: &str,
+    ) -> Result<Option<(Schedule, Fire)>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT schedule_id, {FIRE_COLUMNS} FROM schedule_fires \
+             WHERE tenant_id = $1 AND thread_id = $2 AND run_id IS NULL \
+             ORDER BY slot_ms DESC LIMIT 1"
+        ))
+        .bind(tenant_id)
+        .bind(thread_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let schedule_id: String = row.try_get("schedule_id")?;
+        let fire = fire_of(&row)?;
+        Ok(self
+            .get_schedule(tenant_id, &schedule_id)
+            .await?
+            .map(|schedule| (schedule, fire)))
+    }
+
     async fn update_fire(
         &self,
         schedule_id: &str,
