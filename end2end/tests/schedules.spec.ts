@@ -176,3 +176,37 @@ test('a viewer reads schedules and jobs but is offered nothing to change', async
   await expect(viewer.getByRole('button', { name: /Retry the/ })).toHaveCount(0);
   await viewerContext.close();
 });
+
+test("an agent's own schedule is listed beside the console's, and an owner adds, pauses, resumes and removes its jobs", async ({ page }) => {
+  const name = `gateway-${unique()}`;
+  await openHydrated(page, '/schedules');
+  const section = page.getByRole('region', { name: "Agents' own schedules" });
+  const gateway = section.locator('[data-agent="demo-hermes"]');
+  await expect(gateway).toContainText('serves every tenant');
+  await gateway.getByText('Add a job to demo-hermes').click();
+  await gateway.getByLabel('Job name').fill(name);
+  await gateway.getByLabel('Schedule (cron or every …)').fill('every 2h');
+  await gateway.getByLabel('Job prompt').fill('Check the queue');
+  await gateway.getByRole('button', { name: 'Add job' }).click();
+  const jobs = gateway.getByRole('table', { name: 'Jobs of demo-hermes' });
+  const row = jobs.locator('tbody tr').filter({ hasText: name });
+  // Kept as the gateway keeps it.
+  await expect(row).toContainText('every 120m');
+  await expect(row).toHaveAttribute('data-state', 'scheduled');
+
+  // Paused, it stays listed here though the gateway itself stops listing it.
+  await row.getByRole('button', { name: `Pause ${name}` }).click();
+  await expect(row).toHaveAttribute('data-state', 'paused');
+  await openHydrated(page, '/schedules');
+  await expect(row).toHaveAttribute('data-state', 'paused');
+  await row.getByRole('button', { name: `Resume ${name}` }).click();
+  await expect(row).toHaveAttribute('data-state', 'scheduled');
+  await row.getByRole('button', { name: `Remove ${name}` }).click();
+  await expect(row).toHaveCount(0);
+
+  const audit = await (await page.request.get('/api/v1/audit')).json();
+  const actions = audit.entries.map((entry: { action: string }) => entry.action);
+  for (const action of ['agent_job.add', 'agent_job.pause', 'agent_job.resume', 'agent_job.remove']) {
+    expect(actions).toContain(action);
+  }
+});
