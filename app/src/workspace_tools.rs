@@ -1,5 +1,5 @@
 //! The workspace tools the console offers AG-UI agents and runs on the server: `memory`
-//! (Hermes' tool), `notes_search`, `note_read` and `note_write`. Their definitions as an
+//! (Hermes' tool), `notes_search`, `note_read`, `note_write` and `schedule_create`. Their definitions as an
 //! agent sees them, each call's arguments checked, whether it writes, and the per-tenant
 //! policy of which run at once and which ask an operator first.
 
@@ -12,8 +12,9 @@ pub const MEMORY: &str = "memory";
 pub const NOTES_SEARCH: &str = "notes_search";
 pub const NOTE_READ: &str = "note_read";
 pub const NOTE_WRITE: &str = "note_write";
+pub const SCHEDULE_CREATE: &str = "schedule_create";
 /// Every workspace tool, in the order they are offered.
-pub const NAMES: [&str; 4] = [MEMORY, NOTES_SEARCH, NOTE_READ, NOTE_WRITE];
+pub const NAMES: [&str; 5] = [MEMORY, NOTES_SEARCH, NOTE_READ, NOTE_WRITE, SCHEDULE_CREATE];
 
 /// The most notes one search returns to an agent.
 pub const SEARCH_MOST: u32 = 20;
@@ -50,11 +51,17 @@ impl ToolPolicy {
 /// asks first; `memory` runs freely because what it proposes waits in the memory review
 /// queue (asked first, an allowed call is applied at once as approved by the operator).
 pub fn default_policy(name: &str) -> ToolPolicy {
-    if name == NOTE_WRITE {
+    if name == NOTE_WRITE || always_asks(name) {
         ToolPolicy::Ask
     } else {
         ToolPolicy::Free
     }
+}
+
+/// Whether the tool asks an operator first whatever the tenant's policy: an agent that
+/// makes a schedule makes work that goes on without anyone at the keyboard.
+pub fn always_asks(name: &str) -> bool {
+    name == SCHEDULE_CREATE
 }
 
 pub fn is_workspace_tool(name: &str) -> bool {
@@ -63,7 +70,7 @@ pub fn is_workspace_tool(name: &str) -> bool {
 
 /// Whether the tool changes the workspace.
 pub fn writes(name: &str) -> bool {
-    matches!(name, MEMORY | NOTE_WRITE)
+    matches!(name, MEMORY | NOTE_WRITE | SCHEDULE_CREATE)
 }
 
 /// A tool as a tenant's settings list it.
@@ -99,6 +106,13 @@ pub enum WorkspaceCall {
         tags: Vec<String>,
         /// The version the agent read: a note changed since is not overwritten.
         version: Option<u32>,
+    },
+    /// A schedule proposed by the agent: its own prompt to itself on a clock.
+    ScheduleCreate {
+        name: String,
+        prompt: String,
+        when: crate::model::schedules::When,
+        timezone: String,
     },
 }
 
@@ -188,6 +202,36 @@ impl WorkspaceCall {
             NOTE_READ => Ok(WorkspaceCall::NoteRead {
                 id: required(arguments, name, "id")?,
             }),
+            SCHEDULE_CREATE => {
+                use crate::model::schedules::When;
+                let given: Vec<(&str, String)> = ["cron", "every", "at"]
+                    .into_iter()
+                    .filter_map(|field| {
+                        text_field(arguments, name, field)
+                            .transpose()
+                            .map(|text| text.map(|text| (field, text)))
+                    })
+                    .collect::<Result<_, _>>()?;
+                let when = match given.as_slice() {
+                    [(kind, text)] => {
+                        When::from_parts(if *kind == "at" { "once" } else { kind }, text)
+                            .map_err(|problem| format!("schedule_create: {problem}"))?
+                    }
+                    _ => {
+                        return Err(
+                            "schedule_create: give exactly one of `cron`, `every` or `at`".into(),
+                        );
+                    }
+                };
+                Ok(WorkspaceCall::ScheduleCreate {
+                    name: required(arguments, name, "name")?,
+                    prompt: required(arguments, name, "prompt")?,
+                    when,
+                    timezone: text_field(arguments, name, "timezone")?
+                        .filter(|zone| !zone.trim().is_empty())
+                        .unwrap_or_else(|| "UTC".to_owned()),
+                })
+            }
             _ => {
                 let tags = match arguments.get("tags") {
                     None | Some(Value::Null) => Vec::new(),
@@ -224,6 +268,7 @@ impl WorkspaceCall {
             WorkspaceCall::NotesSearch { .. } => NOTES_SEARCH,
             WorkspaceCall::NoteRead { .. } => NOTE_READ,
             WorkspaceCall::NoteWrite { .. } => NOTE_WRITE,
+            WorkspaceCall::ScheduleCreate { .. } => SCHEDULE_CREATE,
         }
     }
 
@@ -251,6 +296,16 @@ impl WorkspaceCall {
                 title,
                 ..
             } => format!("Change note {id} (“{title}”)"),
+            WorkspaceCall::ScheduleCreate {
+                name,
+                prompt,
+                when,
+                timezone,
+            } => format!(
+                "Make the schedule “{name}”: {} in {timezone}, each time telling the agent “{}”",
+                when.describe(),
+                crate::protocol::limits::excerpt(prompt, 200)
+            ),
         }
     }
 }
@@ -311,6 +366,25 @@ pub fn definitions() -> Vec<Value> {
                 "required": ["title", "body"]
             }
         }),
+        json!({
+            "name": SCHEDULE_CREATE,
+            "description": "Propose a schedule: the console gives you `prompt` on a clock, as a new run \
+                each time. Give exactly one of cron (5 fields), every (an interval such as 2h) or at \
+                (once, 2026-12-24T09:00), read in timezone (IANA, default UTC). An operator always \
+                approves it first.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "prompt": {"type": "string", "description": "Markdown: what you are told each time."},
+                    "cron": {"type": "string"},
+                    "every": {"type": "string"},
+                    "at": {"type": "string"},
+                    "timezone": {"type": "string"}
+                },
+                "required": ["name", "prompt"]
+            }
+        }),
     ]
 }
 
@@ -367,5 +441,32 @@ mod tests {
             .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
             .collect();
         assert_eq!(names, NAMES);
+    }
+
+    #[test]
+    fn a_schedule_an_agent_proposes_names_exactly_one_clock_and_always_asks() {
+        let refused = |arguments: &str| {
+            WorkspaceCall::from_call(SCHEDULE_CREATE, arguments)
+                .and_then(Result::err)
+                .unwrap_or_default()
+        };
+        assert!(refused(r#"{"name":"n","prompt":"p"}"#).contains("exactly one"));
+        assert!(
+            refused(r#"{"name":"n","prompt":"p","cron":"0 9 * * *","every":"2h"}"#)
+                .contains("exactly one")
+        );
+        assert!(refused(r#"{"prompt":"p","every":"2h"}"#).contains("`name` is missing"));
+        let made = WorkspaceCall::from_call(
+            SCHEDULE_CREATE,
+            r#"{"name":"Digest","prompt":"Summarise","every":"2h","timezone":"Europe/Berlin"}"#,
+        )
+        .and_then(Result::ok)
+        .unwrap();
+        assert_eq!(
+            made.describe(),
+            "Make the schedule “Digest”: every 2h in Europe/Berlin, each time telling the agent “Summarise”"
+        );
+        assert_eq!(default_policy(SCHEDULE_CREATE), ToolPolicy::Ask);
+        assert!(always_asks(SCHEDULE_CREATE) && !always_asks(NOTE_WRITE));
     }
 }

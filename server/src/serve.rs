@@ -78,7 +78,8 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     )
     .map_err(|error| StartupError::Vault(error.to_string()))?;
     let runs = Runs::new(host, agents, Arc::new(vault));
-    runs.set_tool_runner(Arc::new(WorkspaceToolsImpl::new(store.clone())));
+    let tools = Arc::new(WorkspaceToolsImpl::new(store.clone()));
+    runs.set_tool_runner(tools.clone());
     match runs.recover().await {
         Ok(0) => {}
         Ok(count) => tracing::warn!(
@@ -103,8 +104,13 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
             source,
         })?;
     let workspace = Arc::new(WorkspaceServiceImpl::new(store.clone(), runs.clone()));
-    let (engine, background) =
-        start_jobs(&config, &database, store, workspace.clone(), runs.clone());
+    let (engine, background) = start_jobs(
+        &config,
+        &database,
+        store,
+        (workspace.clone(), tools),
+        runs.clone(),
+    );
     let state = AppState::new(
         addr,
         &config.site_root,
@@ -158,7 +164,7 @@ fn start_jobs(
     config: &ServeConfig,
     database: &str,
     store: Arc<dyn crate::store::Store>,
-    workspace: Arc<WorkspaceServiceImpl>,
+    (workspace, tools): (Arc<WorkspaceServiceImpl>, Arc<WorkspaceToolsImpl>),
     runs: Arc<Runs>,
 ) -> (Arc<Engine>, Background) {
     let kinds: Vec<Arc<dyn crate::jobs::JobKind>> = vec![Arc::new(FireKind::new(
@@ -176,6 +182,7 @@ fn start_jobs(
         live.tenant_changed(tenant_id)
     }));
     let schedules = Schedules::new(store, engine.clone(), config.pacing.schedules.clone());
+    tools.use_schedules(schedules.clone());
     engine.start();
     if database.starts_with("postgres") {
         listen_postgres(engine.clone(), database.to_owned());

@@ -135,7 +135,10 @@ async fn a_gateways_refusal_and_bad_input_are_answered_in_words() {
     let (status, refused) = call(&api, "/api/v1/agent-jobs/demo-hermes/nope/pause").await;
     assert_eq!(status, 409, "{refused}");
     assert!(
-        refused["error"]["message"].as_str().unwrap().contains("not found"),
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not found"),
         "{refused}"
     );
     let (status, bad) = api
@@ -146,7 +149,10 @@ async fn a_gateways_refusal_and_bad_input_are_answered_in_words() {
         .await;
     assert_eq!(status, 400, "{bad}");
     assert!(
-        bad["error"]["message"].as_str().unwrap().starts_with("schedule:"),
+        bad["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("schedule:"),
         "{bad}"
     );
     let (status, empty) = api
@@ -156,7 +162,12 @@ async fn a_gateways_refusal_and_bad_input_are_answered_in_words() {
         )
         .await;
     assert_eq!(status, 400);
-    assert!(empty["error"]["message"].as_str().unwrap().starts_with("name:"));
+    assert!(
+        empty["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("name:")
+    );
     let (status, none) = api
         .post(
             "/api/v1/agent-jobs/demo",

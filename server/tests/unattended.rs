@@ -74,7 +74,10 @@ async fn an_unattended_runs_ask_waits_in_the_inbox_and_once_answered_the_fire_co
         "{waiting}"
     );
     let (_, detail) = api.get(&format!("/api/v1/schedules/{id}")).await;
-    assert_eq!(detail["fires"][0]["outcome"], "running", "it waits on the ask");
+    assert_eq!(
+        detail["fires"][0]["outcome"], "running",
+        "it waits on the ask"
+    );
 
     // It waits on both of the run's asks: answered from the inbox, the run goes on.
     for ask in ["approve-budget", "confirm-date"] {
@@ -88,7 +91,9 @@ async fn an_unattended_runs_ask_waits_in_the_inbox_and_once_answered_the_fire_co
         let (_, detail) = api.get(&format!("/api/v1/schedules/{id}")).await;
         let fires = detail["fires"].as_array().unwrap();
         let first = fires.iter().find(|each| each["run_id"] == run.as_str());
-        outcome = first.map(|each| each["outcome"].clone()).unwrap_or_default();
+        outcome = first
+            .map(|each| each["outcome"].clone())
+            .unwrap_or_default();
         if outcome == "completed" {
             break;
         }
@@ -111,9 +116,7 @@ async fn a_schedule_that_denies_asks_refuses_each_in_its_own_name() {
     .await;
     assert_eq!(fire["outcome"], "completed", "{fire}");
     let run = fire["run_id"].as_str().unwrap();
-    let (status, ask) = api
-        .get(&format!("/api/v1/asks/{run}:approve-budget"))
-        .await;
+    let (status, ask) = api.get(&format!("/api/v1/asks/{run}:approve-budget")).await;
     assert_eq!(status, 200, "{ask}");
     let answer = &ask["ask"]["ask"]["state"]["answer"];
     assert_eq!(answer["action"], "deny", "{ask}");
@@ -123,9 +126,18 @@ async fn a_schedule_that_denies_asks_refuses_each_in_its_own_name() {
     // The run was told which schedule and fire it belongs to, and keeps it.
     let (_, view) = api.get(&format!("/api/v1/runs/{run}")).await;
     let given = view["view"]["given"].as_array().unwrap();
-    let fire = given.iter().find(|item| item["kind"] == "schedule").unwrap();
+    let fire = given
+        .iter()
+        .find(|item| item["kind"] == "schedule")
+        .unwrap();
     assert_eq!(fire["id"], id.as_str(), "{view}");
-    assert!(fire["title"].as_str().unwrap().starts_with("Hands off · due "), "{fire}");
+    assert!(
+        fire["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Hands off · due "),
+        "{fire}"
+    );
     let (_, jobs) = api.get(&format!("/api/v1/jobs?q={id}")).await;
     let job = jobs["jobs"][0]["id"].as_str().unwrap();
     let (_, detail) = api.get(&format!("/api/v1/jobs/{job}")).await;

@@ -12,49 +12,8 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::agent::{of_run, said};
 use common::api::{Api, texts};
 use serde_json::{Value, json};
-
-/// An agent whose user message is `{"tool": name, "arguments": {…}}`: it calls that tool
-/// and ends waiting for the result; the run that brings the result says "got: <result>",
-/// and one that brings other words says "heard: <words>; got: <every result so far>".
-async fn tool_calling_agent() -> (String, Arc<Mutex<Vec<Value>>>) {
-    common::agent::scripted(|input| {
-        let run = input["runId"].as_str().unwrap_or_default();
-        let messages = input["messages"].as_array().unwrap();
-        let last = messages.last().unwrap();
-        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
-        let content = last["content"].as_str().unwrap_or_default();
-        let wanted = serde_json::from_str::<Value>(content).ok();
-        match (last["role"].as_str(), wanted) {
-            (Some("tool"), _) => events.extend(said(&format!("m-{run}"), &format!("got: {content}"))),
-            (_, Some(wanted)) => {
-                let call = format!("call-{run}");
-                events.extend([
-                    json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": wanted["tool"]}),
-                    json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": wanted["arguments"].to_string()}),
-                    json!({"type": "TOOL_CALL_END", "toolCallId": call}),
-                    of_run(input, json!({"type": "RUN_FINISHED",
-                           "outcome": {"type": "success", "pendingToolCallIds": [call]}})),
-                ]);
-                return events;
-            }
-            _ => {
-                let results: Vec<&str> = messages
-                    .iter()
-                    .filter(|message| message["role"] == "tool")
-                    .filter_map(|message| message["content"].as_str())
-                    .collect();
-                let reply = format!("heard: {content}; got: {}", results.join(", "));
-                events.extend(said(&format!("m-{run}"), &reply));
-            }
-        }
-        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
-        events
-    })
-    .await
-}
 
 struct Setup {
     api: Api,
@@ -66,7 +25,7 @@ async fn start(backend: &backends::Backend) -> Setup {
 }
 
 async fn start_with_env(backend: &backends::Backend, env: &[(&str, &str)]) -> Setup {
-    let (url, seen) = tool_calling_agent().await;
+    let (url, seen) = common::agent::tool_calling().await;
     let agent = format!("scripted={url}");
     let api = Api::start_with_env(&["--db", &backend.url, "--agent", &agent], env).await;
     Setup { api, seen }

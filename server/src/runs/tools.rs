@@ -182,7 +182,8 @@ impl Runs {
     }
 
     /// The console's receipt for each pending, unexpired workspace tool call of the run
-    /// that the tenant lets run freely (its result is what running it gives).
+    /// that the tenant lets run freely, or whose arguments are wrong (its result is what
+    /// running it gives, or the error).
     async fn free_tool_receipts(
         &self,
         tenant_id: &str,
@@ -197,10 +198,12 @@ impl Runs {
             if !matches!(record.ask.state, AskState::Pending) || !unexpired {
                 continue;
             }
-            let Some((tool, _)) = workspace_call(&record) else {
+            let Some((tool, call)) = workspace_call(&record) else {
                 continue;
             };
-            if tools.policy(tenant_id, &tool).await? != ToolPolicy::Free {
+            // A call whose arguments are wrong has nothing to approve: the agent is told
+            // at once, whatever the policy.
+            if call.is_ok() && tools.policy(tenant_id, &tool).await? != ToolPolicy::Free {
                 continue;
             }
             let envelope = ReceiptEnvelope {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use app::api::service::WorkspaceService;
+use app::model::Role;
 use app::model::jobs::Job;
 use app::model::schedules::{AskPolicy, Schedule, Target};
-use app::model::Role;
 use app::protocol::receipts::{Receipt, ReceiptEnvelope, ReceiptTime};
 use app::protocol::status::RunStatus;
 use serde_json::{Value, json};
@@ -220,7 +220,8 @@ impl FireKind {
                 (thread, run.id)
             }
         };
-        let refuse_as = (schedule.asks == AskPolicy::Deny).then(|| format!("schedule:{schedule_id}"));
+        let refuse_as =
+            (schedule.asks == AskPolicy::Deny).then(|| format!("schedule:{schedule_id}"));
         let status = self
             .follow(tenant_id, &thread_id, &run_id, refuse_as.as_deref(), work)
             .await?;
@@ -359,7 +360,10 @@ impl FireKind {
             let Some(action) = record.ask.refusal() else {
                 work.log(
                     "warn",
-                    &format!("ask {:?} has no way to say no: it waits in the inbox", record.ask.title),
+                    &format!(
+                        "ask {:?} has no way to say no: it waits in the inbox",
+                        record.ask.title
+                    ),
                 )
                 .await;
                 continue;
@@ -378,17 +382,27 @@ impl FireKind {
                 name: name.to_owned(),
                 role: Role::Operator,
             };
-            match self.runs.answer(tenant_id, &record.key, &by, &envelope).await {
+            match self
+                .runs
+                .answer(tenant_id, &record.key, &by, &envelope)
+                .await
+            {
                 Ok(_) => {
                     work.log(
                         "info",
-                        &format!("refused ask {:?} ({action}): the schedule denies asks", record.ask.title),
+                        &format!(
+                            "refused ask {:?} ({action}): the schedule denies asks",
+                            record.ask.title
+                        ),
                     )
                     .await;
                 }
                 Err(error) => {
-                    work.log("warn", &format!("ask {:?} was not refused: {error}", record.ask.title))
-                        .await;
+                    work.log(
+                        "warn",
+                        &format!("ask {:?} was not refused: {error}", record.ask.title),
+                    )
+                    .await;
                 }
             }
         }

@@ -1,9 +1,9 @@
 //! The workspace tools as the server runs them for agents — searching, reading and
-//! writing notes, proposing or (once allowed) changing memory, each attributed to the
-//! agent, its run and the operator who allowed it — and each tenant's policy of which
-//! run freely, kept in the tenant's settings.
+//! writing notes, proposing or (once allowed) changing memory, making a schedule once an
+//! operator allowed it, each attributed to the agent, its run and the operator who allowed
+//! it — and each tenant's policy of which run freely, kept in the tenant's settings.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use app::api::service::{NotesService, ToolsService};
 use app::error::ApiError;
@@ -12,8 +12,8 @@ use app::model::memory::ProposalOutcome;
 use app::model::notes::{NewNote, NoteEdit, NoteQuery};
 use app::model::{RequestContext, Role};
 use app::workspace_tools::{
-    NAMES, ToolPolicy, ToolSetting, WorkspaceCall, default_policy, definitions, failed,
-    is_workspace_tool, writes,
+    NAMES, ToolPolicy, ToolSetting, WorkspaceCall, always_asks, default_policy, definitions,
+    failed, is_workspace_tool, writes,
 };
 use serde_json::{Value, json};
 
@@ -27,6 +27,8 @@ pub struct WorkspaceToolsImpl {
     store: Arc<dyn Store>,
     notes: NotesServiceImpl,
     memory: MemoryServiceImpl,
+    /// Where a schedule an agent proposed is made (set once the job engine runs).
+    schedules: OnceLock<Arc<crate::schedules::Schedules>>,
 }
 
 fn setting_name(tool: &str) -> String {
@@ -39,7 +41,13 @@ impl WorkspaceToolsImpl {
             notes: NotesServiceImpl::new(store.clone()),
             memory: MemoryServiceImpl::new(store.clone()),
             store,
+            schedules: OnceLock::new(),
         }
+    }
+
+    /// Lets `schedule_create` make schedules (once, at start).
+    pub fn use_schedules(&self, schedules: Arc<crate::schedules::Schedules>) {
+        let _ = self.schedules.set(schedules);
     }
 
     /// The note, when an agent in a thread of `project` may see it: one of another
@@ -157,6 +165,42 @@ impl WorkspaceToolsImpl {
                 let note = self.notes.edit_note(&context, &id, edit).await?;
                 Ok(json!({"written": note.id, "version": note.version}))
             }
+            WorkspaceCall::ScheduleCreate {
+                name,
+                prompt,
+                when,
+                timezone,
+            } => {
+                // Whatever a policy says, a schedule is made only once an operator allowed
+                // this very call.
+                if caller.approved_by.is_none() {
+                    return Err(ApiError::Forbidden(
+                        "schedule_create runs only once an operator allows it".into(),
+                    ));
+                }
+                let schedules = self.schedules.get().ok_or_else(|| {
+                    ApiError::Conflict("schedules are not running in this console".into())
+                })?;
+                let schedule = app::model::schedules::NewSchedule {
+                    name,
+                    agent: caller.agent.clone(),
+                    prompt,
+                    project_id: project,
+                    target: app::model::schedules::Target::NewThread,
+                    when,
+                    timezone,
+                    missed: Default::default(),
+                    catch_up_window_s: 3600,
+                    overlap: Default::default(),
+                    asks: Default::default(),
+                    paused_reason: None,
+                    idempotency_key: Some(format!("tool:{}", caller.run_id)),
+                };
+                let (made, _) = schedules.create(tenant, schedule, &caller.author()).await?;
+                Ok(
+                    json!({"schedule": made.id, "name": made.name, "next_fire_ms": made.next_fire_ms}),
+                )
+            }
             WorkspaceCall::Memory { operation } => {
                 let scope = match project {
                     Some(id) => ScopeRef {
@@ -214,6 +258,9 @@ impl ToolRunner for WorkspaceToolsImpl {
             .store
             .tenant_setting(tenant_id, &setting_name(tool))
             .await?;
+        if always_asks(tool) {
+            return Ok(ToolPolicy::Ask);
+        }
         Ok(stored
             .and_then(|text| ToolPolicy::parse(&text).ok())
             .unwrap_or_else(|| default_policy(tool)))
@@ -250,6 +297,11 @@ impl ToolsService for WorkspaceToolsImpl {
             return Err(ApiError::NotFound(format!(
                 "{tool:?} is not a workspace tool; there are: {}",
                 NAMES.join(", ")
+            )));
+        }
+        if always_asks(tool) && policy != ToolPolicy::Ask {
+            return Err(ApiError::BadRequest(format!(
+                "policy: {tool} always asks an operator first"
             )));
         }
         self.store

@@ -108,3 +108,43 @@ pub async fn recording(reply: &'static str) -> (String, Arc<Mutex<Vec<Value>>>) 
     })
     .await
 }
+
+/// An agent whose user message is `{"tool": name, "arguments": {…}}`: it calls that tool
+/// and ends waiting for the result; the run that brings the result says "got: <result>",
+/// and one that brings other words says "heard: <words>; got: <every result so far>".
+pub async fn tool_calling() -> (String, Arc<Mutex<Vec<Value>>>) {
+    scripted(|input| {
+        let run = input["runId"].as_str().unwrap_or_default();
+        let messages = input["messages"].as_array().unwrap();
+        let last = messages.last().unwrap();
+        let mut events = vec![of_run(input, json!({"type": "RUN_STARTED"}))];
+        let content = last["content"].as_str().unwrap_or_default();
+        let wanted = serde_json::from_str::<Value>(content).ok();
+        match (last["role"].as_str(), wanted) {
+            (Some("tool"), _) => events.extend(said(&format!("m-{run}"), &format!("got: {content}"))),
+            (_, Some(wanted)) => {
+                let call = format!("call-{run}");
+                events.extend([
+                    json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": wanted["tool"]}),
+                    json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": wanted["arguments"].to_string()}),
+                    json!({"type": "TOOL_CALL_END", "toolCallId": call}),
+                    of_run(input, json!({"type": "RUN_FINISHED",
+                           "outcome": {"type": "success", "pendingToolCallIds": [call]}})),
+                ]);
+                return events;
+            }
+            _ => {
+                let results: Vec<&str> = messages
+                    .iter()
+                    .filter(|message| message["role"] == "tool")
+                    .filter_map(|message| message["content"].as_str())
+                    .collect();
+                let reply = format!("heard: {content}; got: {}", results.join(", "));
+                events.extend(said(&format!("m-{run}"), &reply));
+            }
+        }
+        events.push(of_run(input, json!({"type": "RUN_FINISHED"})));
+        events
+    })
+    .await
+}
