@@ -191,6 +191,15 @@ impl ApiError {
     }
 }
 
+/// What an action's last outcome says went wrong, in the operator's words; none when it
+/// worked or has not run.
+pub fn refusal<T>(outcome: &Option<Result<T, ApiError>>) -> Option<String> {
+    match outcome {
+        Some(Err(error)) => Some(error.say()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,9 @@
 // A measuring tool talking to its own processes: a failed request ends the measurement.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
@@ -123,99 +124,17 @@ async fn measure(response: reqwest::Response) -> Vec<f64> {
     delays
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(0)
-}
-
-struct Server {
-    child: Child,
-    base: String,
-    /// A client acting as the store's owner, by an API token.
-    client: reqwest::Client,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// `agent-os ARGS` on the load's store, printing what it says.
-fn on_store(bin: &str, args: &[&str], db: &str, dir: &std::path::Path) -> String {
-    let mut command = Command::new(bin);
-    command
-        .args(args)
-        .arg("--data-dir")
-        .arg(dir)
-        .env("AGENT_OS_PASSWORD", "load-password-1")
-        .env("RUST_LOG", "error");
-    if db != "sqlite" {
-        command.args(["--db", db]);
-    }
-    let output = command.output().expect("agent-os runs");
-    assert!(
-        output.status.success(),
-        "agent-os {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-async fn start_server(agent_url: &str, db: &str, dir: &std::path::Path) -> Server {
-    let port = free_port();
-    let bin = std::env::var("AGENT_OS_BIN").unwrap_or_else(|_| "target/release/agent-os".into());
-    // The load acts as an owner by API token, as a script would.
-    on_store(
-        &bin,
+async fn start_server(agent_url: &str, db: &str, dir: &std::path::Path) -> common::Server {
+    // One user follows every run four times over: the caps on live streams (32 a user by
+    // default) are the server's to keep, not this load's to meet.
+    let agent = format!("fire={agent_url}");
+    common::start_server(
+        db,
+        dir,
         &[
-            "user", "add", "load", "--tenant", "default", "--role", "owner",
-        ],
-        db,
-        dir,
-    );
-    let issued = on_store(
-        &bin,
-        &["token", "create", "--user", "load", "--tenant", "default"],
-        db,
-        dir,
-    );
-    let token = issued
-        .split_whitespace()
-        .find(|word| word.starts_with("aos_"))
-        .expect("a token")
-        .to_owned();
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(
-        reqwest::header::AUTHORIZATION,
-        format!("Bearer {token}").parse().expect("a header"),
-    );
-    let client = reqwest::Client::builder()
-        .default_headers(headers)
-        .pool_max_idle_per_host(512)
-        .build()
-        .expect("client");
-    let mut command = Command::new(bin);
-    command
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
             "--no-demo",
             "--agent",
-            &format!("fire={agent_url}"),
-            // One user follows every run four times over: the caps on live streams
-            // (32 a user by default) are the server's to keep, not this load's to meet.
+            &agent,
             "--max-streams-per-user",
             "2000",
             "--max-streams-per-tenant",
@@ -224,35 +143,9 @@ async fn start_server(agent_url: &str, db: &str, dir: &std::path::Path) -> Serve
             "2000",
             "--max-connections",
             "4096",
-        ])
-        .arg("--data-dir")
-        .arg(dir)
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null());
-    if db != "sqlite" {
-        command.args(["--db", db]);
-    }
-    let child = command
-        .spawn()
-        .expect("agent-os (build it with cargo build --release -p server)");
-    let server = Server {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-        client,
-    };
-    for _ in 0..200 {
-        if server
-            .client
-            .get(format!("{}/healthz", server.base))
-            .send()
-            .await
-            .is_ok()
-        {
-            return server;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("agent-os did not start");
+        ],
+    )
+    .await
 }
 
 struct Figures {
@@ -262,7 +155,7 @@ struct Figures {
     delays: Vec<f64>,
 }
 
-async fn through_server(server: &Server, runs: usize) -> Figures {
+async fn through_server(server: &common::Server, runs: usize) -> Figures {
     let client = server.client.clone();
     let mut run_ids = Vec::new();
     let started = Instant::now();
@@ -398,36 +291,18 @@ async fn main() {
         for &runs in &run_counts {
             let dir = tempfile::tempdir().expect("temp dir");
             // A fresh PostgreSQL database per measurement, dropped afterwards.
-            let fresh = (backend != "sqlite")
-                .then(|| format!("agent_os_load_{}", uuid::Uuid::new_v4().simple()));
-            let db = match &fresh {
-                None => "sqlite".to_owned(),
-                Some(name) => {
-                    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(backend)
-                        .await
-                        .expect("postgres");
-                    sqlx::query(&format!("CREATE DATABASE {name}"))
-                        .execute(&mut admin)
-                        .await
-                        .expect("create db");
-                    format!(
-                        "{}/{name}",
-                        backend
-                            .rsplit_once('/')
-                            .map_or(backend.as_str(), |(server, _)| server)
-                    )
-                }
+            let fresh = match backend.as_str() {
+                "sqlite" => None,
+                admin => Some(common::FreshDatabase::create(admin).await),
             };
+            let db = fresh
+                .as_ref()
+                .map_or_else(|| "sqlite".to_owned(), |fresh| fresh.url.clone());
             let server = start_server(&agent_url, &db, dir.path()).await;
             let bridged = through_server(&server, runs).await;
             drop(server);
-            if let Some(name) = &fresh {
-                let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(backend)
-                    .await
-                    .expect("postgres");
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut admin)
-                    .await;
+            if let Some(fresh) = fresh {
+                fresh.drop().await;
             }
             let raw = raw_pass_through(&agent_url, runs).await;
             let mut delays = bridged.delays;
@@ -443,11 +318,11 @@ async fn main() {
                 "| {label} | {runs} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms |",
                 bridged.events,
                 bridged.events as f64 / bridged.seconds,
-                percentile(&delays, 0.5),
-                percentile(&delays, 0.99),
-                percentile(&raw_delays, 0.5),
-                percentile(&raw_delays, 0.99),
-                percentile(&delays, 0.99) - percentile(&raw_delays, 0.99),
+                common::percentile(&delays, 0.5),
+                common::percentile(&delays, 0.99),
+                common::percentile(&raw_delays, 0.5),
+                common::percentile(&raw_delays, 0.99),
+                common::percentile(&delays, 0.99) - common::percentile(&raw_delays, 0.99),
             );
         }
     }

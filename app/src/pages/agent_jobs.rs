@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::codec::Json;
 use crate::components::identity::is_owner;
-use crate::error::ApiError;
+use crate::error::{ApiError, refusal};
 use crate::model::gateway_jobs::{GatewayJob, GatewayJobs};
 
 #[server(prefix = "/fn", endpoint = "agent_jobs")]
@@ -93,10 +93,10 @@ pub fn AgentJobsSection() -> impl IntoView {
     let listed = Resource::<_, Json>::new_with_options(versions, |_| load_agent_jobs(), false);
     let problem = move || {
         [
-            actions.add.value().with(|value| refusal(value)),
-            actions.pause.value().with(|value| refusal(value)),
-            actions.resume.value().with(|value| refusal(value)),
-            actions.remove.value().with(|value| refusal(value)),
+            actions.add.value().with(refusal),
+            actions.pause.value().with(refusal),
+            actions.resume.value().with(refusal),
+            actions.remove.value().with(refusal),
         ]
         .into_iter()
         .flatten()
@@ -119,13 +119,6 @@ pub fn AgentJobsSection() -> impl IntoView {
                 }
             })}
         </Transition>
-    }
-}
-
-fn refusal<T>(value: &Option<Result<T, ApiError>>) -> Option<String> {
-    match value {
-        Some(Err(error)) => Some(error.say()),
-        _ => None,
     }
 }
 

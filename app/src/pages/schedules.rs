@@ -15,7 +15,7 @@ use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::components::inbox::{Background, background_changes};
 use crate::components::layout::ContextFrame;
-use crate::error::ApiError;
+use crate::error::{ApiError, refusal};
 use crate::model::schedules::{Schedule, ScheduleDetail, ScheduleList};
 use crate::pages::agent_jobs::AgentJobsSection;
 use crate::pages::notes::time_view;
@@ -231,12 +231,12 @@ impl ScheduleActions {
     /// The last refusal of any action, in words.
     fn problem(&self) -> Option<String> {
         [
-            self.create.value().with(|value| refusal(value)),
-            self.edit.value().with(|value| refusal(value)),
-            self.pause.value().with(|value| refusal(value)),
-            self.resume.value().with(|value| refusal(value)),
-            self.run.value().with(|value| refusal(value)),
-            self.delete.value().with(|value| refusal(value)),
+            self.create.value().with(refusal),
+            self.edit.value().with(refusal),
+            self.pause.value().with(refusal),
+            self.resume.value().with(refusal),
+            self.run.value().with(refusal),
+            self.delete.value().with(refusal),
         ]
         .into_iter()
         .flatten()
@@ -246,13 +246,6 @@ impl ScheduleActions {
 
 fn worked<T>(value: &Option<Result<T, ApiError>>) -> bool {
     matches!(value, Some(Ok(_)))
-}
-
-fn refusal<T>(value: &Option<Result<T, ApiError>>) -> Option<String> {
-    match value {
-        Some(Err(error)) => Some(error.say()),
-        _ => None,
-    }
 }
 
 #[component]

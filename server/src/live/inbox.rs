@@ -329,12 +329,13 @@ async fn pump(
             Some(Err(broadcast::error::RecvError::Closed)) => return Ok(()),
             // Quiet for a heartbeat: read the feed anyway, for what another process
             // committed (its jobs, its fires) without telling this one.
-            None if Instant::now() >= heartbeat => {
-                if !send_changes(store, live, tenant_id, &mut last, (&mut out, tx)).await? {
+            None => {
+                if Instant::now() >= heartbeat
+                    && !send_changes(store, live, tenant_id, &mut last, (&mut out, tx)).await?
+                {
                     return Ok(());
                 }
             }
-            None => {}
         }
         let now = Instant::now();
         if !activity.is_empty() && now >= next_activity {
