@@ -167,11 +167,10 @@ fn start_jobs(
     (workspace, tools): (Arc<WorkspaceServiceImpl>, Arc<WorkspaceToolsImpl>),
     runs: Arc<Runs>,
 ) -> (Arc<Engine>, Background) {
-    let kinds: Vec<Arc<dyn crate::jobs::JobKind>> = vec![Arc::new(FireKind::new(
-        store.clone(),
-        workspace,
-        runs.clone(),
-    ))];
+    let kinds: Vec<Arc<dyn crate::jobs::JobKind>> = vec![
+        Arc::new(FireKind::new(store.clone(), workspace, runs.clone())),
+        Arc::new(crate::jobs::retention::RetentionKind::new(store.clone())),
+    ];
     let engine = Arc::new(Engine::new(
         store.clone(),
         kinds,
@@ -183,6 +182,7 @@ fn start_jobs(
     }));
     let schedules = Schedules::new(store, engine.clone(), config.pacing.schedules.clone());
     tools.use_schedules(schedules.clone());
+    crate::jobs::retention::RetentionDaily::new(engine.clone());
     engine.start();
     if database.starts_with("postgres") {
         listen_postgres(engine.clone(), database.to_owned());

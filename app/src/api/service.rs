@@ -608,6 +608,16 @@ pub trait JobsService: Send + Sync + 'static {
         id: Option<&str>,
         filter: &crate::model::jobs::JobFilter,
     ) -> Result<crate::model::jobs::JobsTouched, ApiError>;
+    /// How long the tenant keeps raw frames and finished jobs.
+    async fn retention(
+        &self,
+        context: &RequestContext,
+    ) -> Result<crate::model::retention::RetentionSettings, ApiError>;
+    async fn set_retention(
+        &self,
+        context: &RequestContext,
+        settings: crate::model::retention::RetentionSettings,
+    ) -> Result<crate::model::retention::RetentionSettings, ApiError>;
 }
 
 #[derive(Clone)]

@@ -12,6 +12,7 @@ pub mod memory;
 pub mod notes;
 pub mod passvault;
 pub mod projects;
+pub mod retention;
 pub mod schedules;
 pub mod section;
 

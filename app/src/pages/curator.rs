@@ -16,12 +16,13 @@ use crate::error::ApiError;
 use crate::model::jobs::{Job, JobCounts, JobDetail, JobFilter, JobList, JobState, JobsTouched};
 use crate::pages::curator_job::JobView;
 use crate::pages::notes::time_view;
+use crate::pages::retention::RetentionSection;
 
 /// Jobs a page lists.
 const PAGE: u32 = 50;
 
 /// The kinds of job the console runs, offered as the kind is typed.
-const KINDS: &[&str] = &["schedule.fire", "curator.pass", "retention"];
+const KINDS: &[&str] = &["schedule.fire", "retention"];
 
 /// The filter as a form and a link carry it: empty fields filter nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -297,6 +298,7 @@ pub fn CuratorPage() -> impl IntoView {
                 <p class="muted">"A job waits (scheduled, then available; after a failed attempt, retryable), runs under a lease its worker renews, and ends completed, failed or cancelled. A job whose worker stopped is taken again by any worker once its lease runs out."</p>
                 <p class="muted">"Retry and cancel of everything matching the filter act on what matches when you press them."</p>
             </section>
+            <RetentionSection />
         </ContextFrame>
     }
 }

@@ -15,6 +15,7 @@ pub mod notes;
 pub mod passvault;
 pub mod project;
 pub mod projects;
+mod retention;
 pub mod schedule;
 pub mod schedules;
 pub mod section;

@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use app::api::service::JobsService;
-use app::model::Role::Operator;
+use app::model::Role::{Operator, Owner};
 use app::model::jobs::{JobDetail, JobFilter, JobList, JobState, JobsTouched};
+use app::model::retention::RetentionSettings;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -66,7 +67,41 @@ pub const OPERATIONS: &[Operation] = &[
     .json(schema::<JobFilter>, r#"{"kind":"probe.none"}"#)
     .answers(200, schema::<JobsTouched>)
     .by(|verb| on(verb, retry_matching)),
+    Operation::get(
+        "/api/v1/retention",
+        "how long the tenant keeps raw frames and finished jobs",
+    )
+    .answers(200, schema::<RetentionSettings>)
+    .by(|verb| on(verb, retention)),
+    Operation::put(
+        "/api/v1/retention",
+        "set how long the tenant keeps raw frames and finished jobs",
+    )
+    .needs(Owner)
+    .records("retention.set")
+    .json(
+        schema::<RetentionSettings>,
+        r#"{"raw_events_days":30,"jobs_days":30}"#,
+    )
+    .answers(200, schema::<RetentionSettings>)
+    .by(|verb| on(verb, set_retention)),
 ];
+
+async fn retention(
+    State(jobs): State<Arc<dyn JobsService>>,
+    Context(context): Context,
+) -> ApiResult {
+    Ok(axum::Json(jobs.retention(&context).await?).into_response())
+}
+
+async fn set_retention(
+    State(jobs): State<Arc<dyn JobsService>>,
+    Context(context): Context,
+    body: Bytes,
+) -> ApiResult {
+    let settings: RetentionSettings = parse_body(&body)?;
+    Ok(axum::Json(jobs.set_retention(&context, settings).await?).into_response())
+}
 
 #[derive(Deserialize, JsonSchema)]
 struct ListQuery {

@@ -8,6 +8,7 @@ use app::api::service::JobsService;
 use app::error::ApiError;
 use app::model::RequestContext;
 use app::model::jobs::{JobDetail, JobFilter, JobList, JobsTouched};
+use app::model::retention::RetentionSettings;
 
 use super::Engine;
 use crate::clock::now_ms;
@@ -74,6 +75,27 @@ impl JobsService for JobsServiceImpl {
         let touched = self.touch(context, id, filter, Action::Retry).await?;
         self.engine.wake();
         Ok(touched)
+    }
+
+    async fn retention(&self, context: &RequestContext) -> Result<RetentionSettings, ApiError> {
+        super::retention::settings(self.engine.store().as_ref(), &context.tenant)
+            .await
+            .map_err(ApiError::Storage)
+    }
+
+    async fn set_retention(
+        &self,
+        context: &RequestContext,
+        settings: RetentionSettings,
+    ) -> Result<RetentionSettings, ApiError> {
+        let settings = settings.checked().map_err(ApiError::BadRequest)?;
+        let text = serde_json::to_string(&settings)
+            .map_err(|error| ApiError::Internal(error.to_string()))?;
+        self.engine
+            .store()
+            .set_tenant_setting(&context.tenant, "retention", &text)
+            .await?;
+        Ok(settings)
     }
 }
 

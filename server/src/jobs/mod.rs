@@ -6,6 +6,7 @@ pub mod api;
 pub mod backoff;
 pub mod engine;
 pub mod kind;
+pub mod retention;
 mod wake;
 
 pub use engine::{Engine, EngineConfig, Observer, Source};

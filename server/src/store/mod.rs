@@ -16,6 +16,7 @@ pub mod notes;
 pub mod passvault;
 pub mod pins;
 pub mod projects;
+pub mod retention;
 pub mod schedules;
 mod sql;
 
@@ -182,6 +183,7 @@ pub trait Store:
     + passvault::PassvaultStore
     + pins::PinStore
     + projects::ProjectStore
+    + retention::RetentionStore
     + schedules::ScheduleStore
     + Send
     + Sync

@@ -121,8 +121,9 @@ pub trait ScheduleStore: Send + Sync {
         update: &FireUpdate,
     ) -> Result<(), StoreError>;
 
-    /// Fires of the schedule still queued or running (a fire whose job ended is not,
-    /// however its worker left it).
+    /// Fires of the schedule still queued or running: those whose job waits or runs (a
+    /// fire whose job ended, or was removed by retention, is not, however its worker left
+    /// it).
     async fn live_fires(&self, schedule_id: &str) -> Result<Vec<Fire>, StoreError>;
 
     /// Starts the schedule's oldest waiting fire (overlap `queue`): makes it queued and

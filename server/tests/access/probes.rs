@@ -167,6 +167,18 @@ fn table() -> Vec<(Method, &'static str, Body)> {
         (Method::POST, "/api/v1/jobs/cancel", Json(NO_JOBS)),
         (Method::POST, "/api/v1/jobs/retry", Json(NO_JOBS)),
         (Method::GET, "/api/v1/agent-jobs", Body::None),
+        (Method::GET, "/api/v1/retention", Body::None),
+        (
+            Method::PUT,
+            "/api/v1/retention",
+            Json(r#"{"raw_events_days":30,"jobs_days":30}"#),
+        ),
+        (Method::POST, "/fn/retention", Form("")),
+        (
+            Method::POST,
+            "/fn/set_retention",
+            Form("raw_events_days=30&jobs_days=30"),
+        ),
         // The demo agent keeps no jobs of its own: refused as a bad request to those
         // allowed to try, and nothing is added to a gateway.
         (

@@ -387,4 +387,15 @@ pub const OPERATIONS: &[Operation] = &[
         Owner,
         "agent_job.remove",
     ),
+    reads(
+        "/fn/retention",
+        "how long the tenant keeps raw frames and finished jobs",
+        Viewer,
+    ),
+    changes(
+        "/fn/set_retention",
+        "set how long the tenant keeps raw frames and finished jobs",
+        Owner,
+        "retention.set",
+    ),
 ];

@@ -18,6 +18,7 @@ mod notes;
 mod passvault;
 mod pins;
 mod projects;
+mod retention;
 mod rows;
 mod runs;
 mod schedules;

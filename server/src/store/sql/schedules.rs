@@ -448,8 +448,8 @@ impl ScheduleStore for SqlStore {
         sqlx::query(&format!(
             "SELECT {FIRE_COLUMNS} FROM schedule_fires \
              WHERE schedule_id = $1 AND outcome IN ('queued', 'running') \
-               AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = schedule_fires.job_id \
-                 AND jobs.state IN ('completed', 'failed', 'cancelled')) \
+               AND EXISTS (SELECT 1 FROM jobs WHERE jobs.id = schedule_fires.job_id \
+                 AND jobs.state NOT IN ('completed', 'failed', 'cancelled')) \
              ORDER BY slot_ms"
         ))
         .bind(schedule_id)
