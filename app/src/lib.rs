@@ -38,6 +38,7 @@ pub mod codec;
 #[cfg(feature = "ui")]
 pub mod components;
 pub mod console_tools;
+pub mod curator;
 pub mod error;
 pub mod highlight;
 #[cfg(feature = "ui")]
