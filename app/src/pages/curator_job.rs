@@ -8,7 +8,7 @@ use crate::codec::Json;
 use crate::components::identity::may_act;
 use crate::error::ApiError;
 use crate::model::jobs::{JobDetail, JobState};
-use crate::pages::curator::{CancelJob, JobActions, RetryJob, load_job, progress_view};
+use crate::pages::job_calls::{CancelJob, JobActions, RetryJob, load_job};
 use crate::pages::notes::time_view;
 
 /// How often the log of a running job is read again.
@@ -160,4 +160,14 @@ fn Detail(detail: JobDetail, actions: JobActions) -> impl IntoView {
             })}
         </section>
     }
+}
+
+/// How far a job got: a bar when its total is known, and its note.
+pub fn progress_view(progress: &crate::model::jobs::JobProgress) -> impl IntoView + use<> {
+    let bar = progress.total.map(|total| {
+        let label = format!("{} of {total}", progress.done);
+        view! { <progress class="job-progress" max=total.to_string() value=progress.done.to_string() aria-label=label></progress> }
+    });
+    let note = (!progress.note.is_empty()).then(|| progress.note.clone());
+    view! { {bar} " " <span class="muted">{note}</span> }
 }

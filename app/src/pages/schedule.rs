@@ -10,7 +10,7 @@ use crate::model::schedules::{
     AskPolicy, Fire, Missed, Overlap, Schedule, ScheduleDetail, Target, choice_name,
 };
 use crate::pages::notes::time_view;
-use crate::pages::schedules::{
+use crate::pages::schedule_calls::{
     DeleteSchedule, ResumeSchedule, RunSchedule, ScheduleActions, load_schedule,
 };
 
