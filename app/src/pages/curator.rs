@@ -62,7 +62,7 @@ pub fn CuratorPage() -> impl IntoView {
         <Title text="Curator jobs" />
         <main class="main section-page curator-page" id="main" tabindex="-1">
             <h1>"Curator jobs"</h1>
-            <p class="muted">"All background work of this tenant: schedule fires, curator passes, retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
+            <p class="muted">"All background work of this tenant: schedule fires and retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
             {move || actions.said().map(|said| match said {
                 Ok(done) => view! { <p class="muted" role="status">{done}</p> }.into_any(),
                 Err(problem) => view! { <p class="error-text" role="alert">{problem}</p> }.into_any(),
@@ -200,11 +200,15 @@ fn job_row(job: Job, query: &JobQuery, offset: u32) -> impl IntoView {
         .progress
         .clone()
         .map(|progress| progress_view(&progress));
-    let who = job
-        .agent
-        .clone()
-        .map(|agent| format!("{} · {agent}", job.created_by))
-        .unwrap_or_else(|| job.created_by.clone());
+    // Who made it, short: a schedule is a link to it, a user their name.
+    let maker = match job.created_by.split_once(':') {
+        Some(("schedule", id)) => {
+            view! { <a href=format!("/schedules?id={id}")>"a schedule"</a> }.into_any()
+        }
+        Some(("user", name)) => name.to_owned().into_any(),
+        _ => job.created_by.clone().into_any(),
+    };
+    let who = view! { {maker} {job.agent.clone().map(|agent| format!(" · {agent}"))} };
     view! {
         <tr data-job=job.id.clone() data-state=job.state.as_str()>
             <td>
