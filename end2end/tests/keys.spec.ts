@@ -115,7 +115,7 @@ test('the open thread is scrolled into view in a long list, and sections that do
   const current = page.getByRole('list', { name: 'Threads', exact: true }).locator('a[aria-current="page"]');
   await expect(current).toBeInViewport();
   const sections = page.getByRole('list', { name: 'Sections' });
-  await expect(sections.getByRole('link')).toHaveText(['Projects', 'Notes', 'Memory', 'Passvault']);
+  await expect(sections.getByRole('link')).toHaveText(['Projects', 'Notes', 'Memory', 'Passvault', 'Schedules', 'Curator jobs']);
 });
 
 test('on a touch screen the keys are not hinted at', async ({ browser, baseURL }) => {

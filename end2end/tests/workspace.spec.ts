@@ -1,8 +1,8 @@
 import { addUser, askLane, expect, openHydrated, startScenario, test, timeline } from './helpers';
 
-// Projects, notes, memory and the passvault hold records (their own specs test them); the
-// rest are honest empty states until they do.
-const withRecords = ['/projects', '/notes', '/memory', '/passvault'];
+// Projects, notes, memory, the passvault, schedules and the curator's jobs hold records
+// (their own specs test them); the rest are honest empty states until they do.
+const withRecords = ['/projects', '/notes', '/memory', '/passvault', '/schedules', '/curator'];
 const sections = [
   ['Projects', '/projects'],
   ['Notes', '/notes'],

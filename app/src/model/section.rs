@@ -16,11 +16,13 @@ pub enum Section {
 impl Section {
     /// The sections the primary navigation lists: those that hold records. The others
     /// keep their pages (and say what they will hold) until they can do something.
-    pub const NAVIGATION: [Section; 4] = [
+    pub const NAVIGATION: [Section; 6] = [
         Section::Projects,
         Section::Notes,
         Section::Memory,
         Section::Passvault,
+        Section::Schedules,
+        Section::CuratorJobs,
     ];
 
     pub fn title(self) -> &'static str {
@@ -64,7 +66,9 @@ impl Section {
             Section::Kanban => {
                 "The kanban board tracks tasks agents and people move through columns."
             }
-            Section::CuratorJobs => "Curator jobs are background runs that tidy memory and notes.",
+            Section::CuratorJobs => {
+                "Curator jobs are the background work of the workspace: schedule fires, retention."
+            }
         }
     }
 
