@@ -202,6 +202,7 @@ test("an agent's own schedule is listed beside the console's, and an owner adds,
   await row.getByRole('button', { name: `Resume ${name}` }).click();
   await expect(row).toHaveAttribute('data-state', 'scheduled');
   await row.getByRole('button', { name: `Remove ${name}` }).click();
+  await row.getByRole('alertdialog', { name: `Remove ${name}?` }).getByRole('button', { name: 'Remove the job' }).click();
   await expect(row).toHaveCount(0);
 
   const audit = await (await page.request.get('/api/v1/audit')).json();

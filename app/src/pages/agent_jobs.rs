@@ -180,6 +180,7 @@ fn JobRow(agent: String, job: GatewayJob, actions: Actions) -> impl IntoView {
     let (toggle_agent, toggle_id) = (agent.clone(), job.id.clone());
     let (remove_agent, remove_id) = (agent, job.id.clone());
     let name = job.name.clone();
+    let confirm_remove = RwSignal::new(false);
     let last = job
         .last_run_at
         .clone()
@@ -208,9 +209,20 @@ fn JobRow(agent: String, job: GatewayJob, actions: Actions) -> impl IntoView {
                                     }
                                 }>{if paused { "Resume" } else { "Pause" }}</button>
                             <button type="button" class="button small ghost" aria-label=format!("Remove {remove_name}")
-                                on:click=move |_| {
-                                    actions.remove.dispatch(RemoveAgentJob { agent: remove_agent.clone(), job_id: remove_id.clone() });
-                                }>"Remove"</button>
+                                aria-expanded=move || confirm_remove.get().to_string()
+                                on:click=move |_| confirm_remove.set(true)>"Remove…"</button>
+                            {move || confirm_remove.get().then(|| {
+                                let (agent, job_id) = (remove_agent.clone(), remove_id.clone());
+                                view! {
+                                    <span class="note-confirm" role="alertdialog" aria-label=format!("Remove {remove_name}?")>
+                                        "The agent stops running it; this cannot be undone. "
+                                        <button type="button" class="button small danger" on:click=move |_| {
+                                            actions.remove.dispatch(RemoveAgentJob { agent: agent.clone(), job_id: job_id.clone() });
+                                        }>"Remove the job"</button>
+                                        <button type="button" class="button small ghost" on:click=move |_| confirm_remove.set(false)>"Keep it"</button>
+                                    </span>
+                                }
+                            })}
                         }
                     }
                 </Show>
