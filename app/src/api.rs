@@ -10,6 +10,8 @@ use crate::projection::Arrival;
 
 /// The server-side half: the service trait the server implements and provides by context.
 #[cfg(feature = "ssr")]
+pub mod background;
+#[cfg(feature = "ssr")]
 pub mod service;
 
 #[server(prefix = "/fn", endpoint = "list_threads")]

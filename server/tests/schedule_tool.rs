@@ -29,18 +29,6 @@ async fn schedules(api: &Api) -> Vec<Value> {
     list["schedules"].as_array().unwrap().clone()
 }
 
-fn last_result(seen: &std::sync::Mutex<Vec<Value>>) -> Value {
-    let seen = seen.lock().unwrap();
-    let last = seen.last().unwrap()["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
-    assert_eq!(last["role"], "tool", "{last}");
-    serde_json::from_str(last["content"].as_str().unwrap()).unwrap_or(last["content"].clone())
-}
-
 #[tokio::test]
 async fn a_schedule_an_agent_proposes_waits_for_an_operator_and_is_made_once_allowed() {
     let (api, seen) = start().await;
@@ -106,7 +94,10 @@ async fn a_schedule_an_agent_proposes_waits_for_an_operator_and_is_made_once_all
         )),
         "{by}"
     );
-    assert_eq!(last_result(&seen)["schedule"], schedule["id"]);
+    assert_eq!(
+        common::agent::last_tool_result(&seen)["schedule"],
+        schedule["id"]
+    );
 
     // Denied: nothing is made.
     let (thread, run) = propose(
@@ -134,7 +125,7 @@ async fn a_proposed_schedule_with_a_bad_clock_is_told_to_the_agent() {
     .await;
     let _ = run;
     api.nth_run(&thread, 1).await;
-    let told = last_result(&seen);
+    let told = common::agent::last_tool_result(&seen);
     assert!(
         told["error"].as_str().unwrap().contains("exactly one"),
         "{told}"

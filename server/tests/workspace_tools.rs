@@ -42,15 +42,7 @@ impl Setup {
 
     /// What the agent was last sent as a tool result.
     fn last_result(&self) -> Value {
-        let seen = self.seen.lock().unwrap();
-        let last = seen.last().unwrap()["messages"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .clone();
-        assert_eq!(last["role"], "tool", "{last}");
-        serde_json::from_str(last["content"].as_str().unwrap()).unwrap_or(last["content"].clone())
+        common::agent::last_tool_result(&self.seen)
     }
 
     async fn notes_titled(&self, title: &str) -> Vec<Value> {

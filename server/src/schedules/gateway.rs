@@ -166,18 +166,9 @@ impl GatewayJobsService for GatewayJobsServiceImpl {
     ) -> Result<GatewayJob, ApiError> {
         let jobs = self.changeable(agent)?;
         let call = CronCall::Resume { id: id.to_owned() };
-        let result = self.call(jobs, context, &call).await?;
-        let scope = Self::scope(jobs, context);
-        match read_job(&result) {
-            Ok(resumed) => {
-                self.runs
-                    .store()
-                    .forget_paused_gateway_job(scope, agent, id)
-                    .await?;
-                Ok(resumed)
-            }
-            Err(words) => Err(gateway_refused(words)),
-        }
+        let resumed = read_job(&self.call(jobs, context, &call).await?).map_err(gateway_refused)?;
+        self.forget_pause(jobs, context, agent, id).await?;
+        Ok(resumed)
     }
 
     async fn remove_gateway_job(
@@ -188,17 +179,24 @@ impl GatewayJobsService for GatewayJobsServiceImpl {
     ) -> Result<(), ApiError> {
         let jobs = self.changeable(agent)?;
         let call = CronCall::Remove { id: id.to_owned() };
-        let result = self.call(jobs, context, &call).await?;
-        let scope = Self::scope(jobs, context);
-        match read_removed(&result) {
-            Ok(_) => {
-                self.runs
-                    .store()
-                    .forget_paused_gateway_job(scope, agent, id)
-                    .await?;
-                Ok(())
-            }
-            Err(words) => Err(gateway_refused(words)),
-        }
+        read_removed(&self.call(jobs, context, &call).await?).map_err(gateway_refused)?;
+        self.forget_pause(jobs, context, agent, id).await
+    }
+}
+
+impl GatewayJobsServiceImpl {
+    /// Forgets the pause the console kept of a job (resumed or removed now).
+    async fn forget_pause(
+        &self,
+        jobs: &dyn OwnJobs,
+        context: &RequestContext,
+        agent: &str,
+        id: &str,
+    ) -> Result<(), ApiError> {
+        Ok(self
+            .runs
+            .store()
+            .forget_paused_gateway_job(Self::scope(jobs, context), agent, id)
+            .await?)
     }
 }

@@ -148,3 +148,16 @@ pub async fn tool_calling() -> (String, Arc<Mutex<Vec<Value>>>) {
     })
     .await
 }
+
+/// What a recording agent was last sent as a tool result (its JSON when it is JSON).
+pub fn last_tool_result(seen: &Mutex<Vec<Value>>) -> Value {
+    let seen = seen.lock().unwrap();
+    let last = seen.last().unwrap()["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["role"], "tool", "{last}");
+    serde_json::from_str(last["content"].as_str().unwrap()).unwrap_or(last["content"].clone())
+}
