@@ -129,7 +129,7 @@ fn label(action: Action) -> &'static str {
     }
 }
 
-/// The one entry holding `old_text`.
+/// The one entry holding `old_text`, or else the one entry that is all of it.
 fn only_match(
     entries: &[(Option<String>, String)],
     operation: &Operation,
@@ -148,6 +148,16 @@ fn only_match(
         .filter(|(_, (_, text))| text.contains(needle))
         .map(|(index, _)| index)
         .collect();
+    // An entry that is the whole text named is the one meant, even where a longer entry
+    // contains it too.
+    let whole: Vec<usize> = found
+        .iter()
+        .copied()
+        .filter(|index| entries[*index].1.trim() == needle)
+        .collect();
+    if let [one] = whole.as_slice() {
+        return Ok(*one);
+    }
     match found.as_slice() {
         [one] => Ok(*one),
         [] => Err(format!(
@@ -292,6 +302,27 @@ mod tests {
             plan(&entries, &[op(Action::Remove, None, Some("Fridays"))], 2200).unwrap(),
             vec![Change::Remove { id: "e1".into() }]
         );
+    }
+
+    #[test]
+    fn an_entry_named_by_its_whole_text_is_the_one_meant_though_a_longer_one_contains_it() {
+        let entries = current(&["CI has two cores", "CI has two cores and 24 GiB"]);
+        assert_eq!(
+            plan(
+                &entries,
+                &[op(Action::Remove, None, Some("CI has two cores"))],
+                2200
+            )
+            .unwrap(),
+            vec![Change::Remove { id: "e0".into() }]
+        );
+        let ambiguous = plan(
+            &entries,
+            &[op(Action::Remove, None, Some("two cores"))],
+            2200,
+        )
+        .unwrap_err();
+        assert!(ambiguous.contains("2 entries contain"), "{ambiguous}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod config;
 pub mod connections;
 pub mod connectors;
+pub mod curator;
 pub mod demo;
 pub mod fault;
 pub mod http;

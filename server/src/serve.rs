@@ -158,6 +158,9 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     Ok(())
 }
 
+/// How long after start the curator first looks for tenants due a weekly pass.
+const CURATOR_FIRST_LOOK: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// The job engine of this process, with every kind of job it runs and the schedules it
 /// fires, started; on PostgreSQL woken by any process's new jobs.
 fn start_jobs(
@@ -170,6 +173,7 @@ fn start_jobs(
     let kinds: Vec<Arc<dyn crate::jobs::JobKind>> = vec![
         Arc::new(FireKind::new(store.clone(), workspace, runs.clone())),
         Arc::new(crate::jobs::retention::RetentionKind::new(store.clone())),
+        Arc::new(crate::curator::CuratorPassKind::new(store.clone())),
     ];
     let engine = Arc::new(Engine::new(
         store.clone(),
@@ -183,6 +187,7 @@ fn start_jobs(
     let schedules = Schedules::new(store, engine.clone(), config.pacing.schedules.clone());
     tools.use_schedules(schedules.clone());
     crate::jobs::retention::RetentionDaily::new(engine.clone());
+    crate::curator::CuratorWeekly::new(engine.clone(), CURATOR_FIRST_LOOK);
     engine.start();
     if database.starts_with("postgres") {
         listen_postgres(engine.clone(), database.to_owned());
@@ -194,6 +199,7 @@ fn start_jobs(
         gateway_jobs: Arc::new(crate::schedules::gateway::GatewayJobsServiceImpl::new(
             runs.clone(),
         )),
+        curator: Arc::new(crate::curator::CuratorServiceImpl::new(engine.clone())),
     };
     (engine, background)
 }

@@ -7,6 +7,8 @@
 
 #[path = "common/backends.rs"]
 mod backends;
+#[path = "access/background_probes.rs"]
+mod background_probes;
 mod common;
 #[path = "access/probes.rs"]
 mod probes;
@@ -65,6 +67,9 @@ struct Objects {
     schedule: String,
     /// The job of a fire of `schedule`.
     job: String,
+    /// A curator pass, and a change made on its proposal.
+    pass: String,
+    change: String,
 }
 
 struct Doomed {
@@ -77,7 +82,7 @@ struct Doomed {
 
 impl Objects {
     /// The ids of this tenant's probed objects, each named.
-    fn ids(&self) -> [(&'static str, &str); 10] {
+    fn ids(&self) -> [(&'static str, &str); 12] {
         [
             ("thread", &self.thread),
             ("run", &self.run),
@@ -89,6 +94,8 @@ impl Objects {
             ("project", &self.project),
             ("schedule", &self.schedule),
             ("job", &self.job),
+            ("curator pass", &self.pass),
+            ("curator change", &self.change),
         ]
     }
 }
@@ -109,6 +116,8 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{U}", &own.schedules.1)
         .replace("{S}", &objects.schedule)
         .replace("{B}", &objects.job)
+        .replace("{A}", &objects.pass)
+        .replace("{C}", &objects.change)
         .replace("{L}", &objects.proposal)
         .replace(
             "{TENANT}",
@@ -250,6 +259,33 @@ async fn secret(api: &Api, name: &str) -> String {
     created["id"].as_str().unwrap().to_owned()
 }
 
+/// A curator pass that found two entries saying the same, and the change made when its
+/// proposal was accepted.
+async fn curated_change(api: &Api) -> (String, String) {
+    remembered(api, "Probes repeat themselves.").await;
+    remembered(api, "probes repeat  themselves").await;
+    let (status, started) = api
+        .post("/api/v1/curator/passes", json!({"dry_run": false}))
+        .await;
+    assert_eq!(status, 202, "{started}");
+    let pass = started["pass_id"].as_str().unwrap().to_owned();
+    let report = common::curator::finished_pass(api, &pass).await;
+    let proposal = report["report"]["findings"][0]["proposal_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no proposal in {report}"))
+        .to_owned();
+    let (status, accepted) = api
+        .post(
+            &format!("/api/v1/memory/review/{proposal}/accept"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{accepted}");
+    let (_, ledger) = api.get("/api/v1/curator/changes").await;
+    let change = ledger["changes"][0]["id"].as_str().unwrap().to_owned();
+    (pass, change)
+}
+
 /// A paused schedule's id.
 async fn paused_schedule(api: &Api) -> String {
     let body: serde_json::Value = serde_json::from_str(probes::PAUSED_SCHEDULE).unwrap();
@@ -328,7 +364,10 @@ async fn probe_every_route(api: &Api) {
         .post(&format!("/api/v1/schedules/{schedule}/run"), json!({}))
         .await;
     let job = fired["fires"][0]["job_id"].as_str().unwrap().to_owned();
+    let (pass, change) = curated_change(api).await;
     let objects = Objects {
+        pass,
+        change,
         schedule,
         job,
         thread,

@@ -189,6 +189,7 @@ async fn changes_to_one_memory_scope_made_against_the_same_entries_apply_once() 
                 let writer = Writer {
                     source: "operator",
                     author: "ada".into(),
+                    ledger: None,
                 };
                 store
                     .apply_memory("default", &scope, &[], &[add], &writer, 1)

@@ -1,5 +1,5 @@
 //! The services of background work the server implements and provides by context: a
-//! tenant's schedules, its jobs, and the agents' own schedulers.
+//! tenant's schedules, its jobs, the agents' own schedulers and the knowledge curator.
 
 use std::sync::Arc;
 
@@ -151,3 +151,52 @@ pub trait JobsService: Send + Sync + 'static {
 
 #[derive(Clone)]
 pub struct Jobs(pub Arc<dyn JobsService>);
+
+/// The knowledge curator of a tenant: its settings, its passes and their reports, and the
+/// ledger of changes made on its proposals, each of which can be undone.
+#[async_trait::async_trait]
+pub trait CuratorService: Send + Sync + 'static {
+    async fn curator_settings(
+        &self,
+        context: &RequestContext,
+    ) -> Result<crate::model::curator::CuratorSettings, ApiError>;
+    async fn set_curator_settings(
+        &self,
+        context: &RequestContext,
+        settings: crate::model::curator::CuratorSettings,
+    ) -> Result<crate::model::curator::CuratorSettings, ApiError>;
+    /// Asks for a pass now (a job); refused while one waits or runs.
+    async fn start_pass(
+        &self,
+        context: &RequestContext,
+        start: crate::model::curator::StartPass,
+    ) -> Result<crate::model::curator::PassStarted, ApiError>;
+    async fn passes(
+        &self,
+        context: &RequestContext,
+    ) -> Result<crate::model::curator::CuratorPasses, ApiError>;
+    async fn pass(
+        &self,
+        context: &RequestContext,
+        id: &str,
+    ) -> Result<crate::model::curator::CuratorPass, ApiError>;
+    async fn ledger(
+        &self,
+        context: &RequestContext,
+    ) -> Result<crate::model::curator::CuratorLedger, ApiError>;
+    /// Puts the entry back exactly as it was before the change; the undo is a ledger row.
+    async fn undo_change(
+        &self,
+        context: &RequestContext,
+        id: &str,
+    ) -> Result<crate::model::curator::CuratorChange, ApiError>;
+}
+
+#[derive(Clone)]
+pub struct CuratorOf(pub Arc<dyn CuratorService>);
+
+pub fn curator() -> Result<Arc<dyn CuratorService>, ApiError> {
+    use_context::<CuratorOf>()
+        .map(|curator| curator.0)
+        .ok_or_else(|| ApiError::Internal("the curator service is not provided".into()))
+}

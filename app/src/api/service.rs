@@ -480,6 +480,6 @@ pub fn tenant() -> Result<String, ApiError> {
 }
 
 pub use super::background::{
-    GatewayJobsOf, GatewayJobsService, Jobs, JobsService, Schedules, SchedulesService,
-    gateway_jobs, jobs, schedules,
+    CuratorOf, CuratorService, GatewayJobsOf, GatewayJobsService, Jobs, JobsService, Schedules,
+    SchedulesService, curator, gateway_jobs, jobs, schedules,
 };

@@ -88,6 +88,12 @@ pub struct MemoryProposal {
     /// Why an accepted proposal could not apply (memory changed meanwhile), if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+    /// The curator's pass that proposed it, if the curator did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_id: Option<String>,
+    /// Why it was proposed, when the proposer said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// A tenant's memory settings.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::tagged::internally_tagged;
 
 pub mod context;
+pub mod curator;
 pub mod gateway_jobs;
 pub mod inbox;
 pub mod jobs;

@@ -13,6 +13,7 @@ use crate::components::inbox::{Background, background_changes};
 use crate::components::layout::ContextFrame;
 use crate::model::jobs::{Job, JobCounts, JobList, JobState};
 use crate::pages::curator_job::{JobView, progress_view};
+use crate::pages::curator_knowledge::{CuratorSettingsSection, KnowledgeCurator};
 use crate::pages::job_calls::{
     CancelMatchingJobs, JobActions, JobQuery, PAGE, RetryMatchingJobs, load_jobs,
 };
@@ -20,7 +21,7 @@ use crate::pages::notes::time_view;
 use crate::pages::retention::RetentionSection;
 
 /// The kinds of job the console runs, offered as the kind is typed.
-const KINDS: &[&str] = &["schedule.fire", "retention"];
+const KINDS: &[&str] = &["schedule.fire", "retention", "curator.pass"];
 
 #[component]
 pub fn CuratorPage() -> impl IntoView {
@@ -62,7 +63,7 @@ pub fn CuratorPage() -> impl IntoView {
         <Title text="Curator jobs" />
         <main class="main section-page curator-page" id="main" tabindex="-1">
             <h1>"Curator jobs"</h1>
-            <p class="muted">"All background work of this tenant: schedule fires and retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
+            <p class="muted">"All background work of this tenant: schedule fires, curator passes and retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
             {move || actions.said().map(|said| match said {
                 Ok(done) => view! { <p class="muted" role="status">{done}</p> }.into_any(),
                 Err(problem) => view! { <p class="error-text" role="alert">{problem}</p> }.into_any(),
@@ -77,6 +78,7 @@ pub fn CuratorPage() -> impl IntoView {
                 })}
             </Transition>
             {move || selected().map(|id| view! { <JobView id actions heard /> })}
+            <KnowledgeCurator heard />
         </main>
         <ContextFrame>
             <section class="pane-section">
@@ -84,6 +86,7 @@ pub fn CuratorPage() -> impl IntoView {
                 <p class="muted">"A job waits (scheduled, then available; after a failed attempt, retryable), runs under a lease its worker renews, and ends completed, failed or cancelled. A job whose worker stopped is taken again by any worker once its lease runs out."</p>
                 <p class="muted">"Retry and cancel of everything matching the filter act on what matches when you press them."</p>
             </section>
+            <CuratorSettingsSection />
             <RetentionSection />
         </ContextFrame>
     }

@@ -247,6 +247,7 @@ pub fn MemoryPage() -> impl IntoView {
                                                 <ul class="note-snippet">
                                                     {proposal.operations.iter().map(|operation| view! { <li>{describe(operation)}</li> }).collect_view()}
                                                 </ul>
+                                                {proposal.reason.clone().map(|reason| view! { <p class="muted proposal-reason">"Why: " {reason}</p> })}
                                                 <Show when=move || may.get()>
                                                     {
                                                         let (accept_id, reject_id) = (accept_id.clone(), reject_id.clone());

@@ -4,6 +4,7 @@ pub mod agent_jobs;
 pub mod audit;
 pub mod curator;
 pub mod curator_job;
+mod curator_knowledge;
 pub mod gallery;
 pub mod home;
 mod job_calls;

@@ -13,6 +13,7 @@ mod caching;
 pub mod context;
 mod context_pins;
 mod credentials;
+mod curator;
 pub mod error;
 mod forms;
 mod gateway_jobs;
@@ -66,6 +67,7 @@ struct Services {
     schedules: Arc<dyn SchedulesService>,
     jobs: Arc<dyn JobsService>,
     gateway_jobs: Arc<dyn app::api::service::GatewayJobsService>,
+    curator: Arc<dyn app::api::service::CuratorService>,
     media_hosts: Arc<dyn MediaHostsService>,
 }
 
@@ -82,6 +84,7 @@ impl Services {
         provide_context(Schedules(self.schedules.clone()));
         provide_context(Jobs(self.jobs.clone()));
         provide_context(app::api::service::GatewayJobsOf(self.gateway_jobs.clone()));
+        provide_context(app::api::service::CuratorOf(self.curator.clone()));
         provide_context(MediaHosts(self.media_hosts.clone()));
     }
 }
@@ -106,6 +109,7 @@ pub fn operations() -> operations::Operations {
         schedules::OPERATIONS,
         jobs::OPERATIONS,
         gateway_jobs::OPERATIONS,
+        curator::OPERATIONS,
         operations::openapi::OPERATIONS,
         forms::OPERATIONS,
         operations::functions::OPERATIONS,
@@ -129,6 +133,7 @@ pub fn router(mut state: AppState, demo: Option<Router>) -> Router {
         schedules: state.schedules.clone(),
         jobs: state.jobs.clone(),
         gateway_jobs: state.gateway_jobs.clone(),
+        curator: state.curator.clone(),
         media_hosts: Arc::new(state.accounts.clone()),
     };
     let fallback_services = services.clone();

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    ContextService, GatewayJobsService, JobsService, MemoryService, NotesService, PassvaultService,
-    ProjectsService, SchedulesService, ToolsService, WorkspaceService,
+    ContextService, CuratorService, GatewayJobsService, JobsService, MemoryService, NotesService,
+    PassvaultService, ProjectsService, SchedulesService, ToolsService, WorkspaceService,
 };
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
@@ -38,6 +38,7 @@ pub struct AppState {
     pub schedules: Arc<dyn SchedulesService>,
     pub jobs: Arc<dyn JobsService>,
     pub gateway_jobs: Arc<dyn GatewayJobsService>,
+    pub curator: Arc<dyn CuratorService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<crate::auth::throttle::LoginThrottle>,
@@ -59,6 +60,7 @@ pub struct Background {
     pub schedules: Arc<dyn SchedulesService>,
     pub jobs: Arc<dyn JobsService>,
     pub gateway_jobs: Arc<dyn GatewayJobsService>,
+    pub curator: Arc<dyn CuratorService>,
 }
 
 /// What the door checks besides credentials: the host names answered besides the
@@ -116,6 +118,7 @@ impl AppState {
             schedules: background.schedules,
             jobs: background.jobs,
             gateway_jobs: background.gateway_jobs,
+            curator: background.curator,
             runs,
             accounts,
             login_throttle: Arc::default(),

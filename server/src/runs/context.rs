@@ -173,6 +173,17 @@ impl Runs {
                 });
             }
         }
+        let memory: Vec<String> = given
+            .items
+            .iter()
+            .filter(|item| item.kind == Pinned::Memory.label())
+            .map(|item| item.id.clone())
+            .collect();
+        // The curator counts an entry given to a run as used; a failure to mark it costs
+        // no run.
+        if let Err(error) = store.mark_memory_used(tenant_id, &memory, now_ms()).await {
+            tracing::warn!(%error, "memory given to a run was not marked as used");
+        }
         Ok(given)
     }
 }

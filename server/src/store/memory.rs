@@ -21,6 +21,16 @@ pub struct Writer {
     /// `operator` or `agent`.
     pub source: &'static str,
     pub author: String,
+    /// The curator's proposal the change is made on: then each change goes into the
+    /// curator's ledger, in the same transaction.
+    pub ledger: Option<LedgerMark>,
+}
+
+/// The curator's pass and proposal a change is made on.
+#[derive(Clone, Debug)]
+pub struct LedgerMark {
+    pub pass_id: String,
+    pub proposal_id: String,
 }
 
 #[async_trait::async_trait]

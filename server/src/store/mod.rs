@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod curator;
 pub mod feed;
 pub mod gateway_jobs;
 pub mod invitations;
@@ -174,6 +175,7 @@ pub struct AppendRequest {
 pub trait Store:
     accounts::AccountStore
     + audit::AuditStore
+    + curator::CuratorStore
     + feed::FeedStore
     + gateway_jobs::GatewayJobStore
     + invitations::InvitationStore

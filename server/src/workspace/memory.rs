@@ -15,7 +15,7 @@ use app::model::memory::{
 
 use crate::clock::now_ms;
 use crate::store::Store;
-use crate::store::memory::{ScopeRef, Writer};
+use crate::store::memory::{LedgerMark, ScopeRef, Writer};
 
 /// The tenant setting that applies agents' proposals without review.
 const AUTO_ACCEPT: &str = "memory.auto_accept";
@@ -130,6 +130,7 @@ impl MemoryServiceImpl {
             let writer = Writer {
                 source: "agent",
                 author: format!("{proposed_by} (accepted automatically)"),
+                ledger: None,
             };
             let memory = self.apply(tenant, scope, &operations, &writer).await?;
             return Ok(ProposalOutcome::Applied { memory });
@@ -145,6 +146,8 @@ impl MemoryServiceImpl {
             state: "pending".into(),
             reviewed_by: None,
             outcome: None,
+            pass_id: None,
+            reason: None,
         };
         self.store.add_proposal(tenant, scope, &proposal).await?;
         Ok(ProposalOutcome::Queued { proposal })
@@ -181,6 +184,7 @@ impl MemoryServiceImpl {
         Writer {
             source: "operator",
             author: context.acted_by(),
+            ledger: None,
         }
     }
 }
@@ -314,6 +318,10 @@ impl MemoryService for MemoryServiceImpl {
             let writer = Writer {
                 source: "agent",
                 author: format!("{}, approved by {reviewer}", proposal.proposed_by),
+                ledger: proposal.pass_id.clone().map(|pass_id| LedgerMark {
+                    pass_id,
+                    proposal_id: proposal.id.clone(),
+                }),
             };
             let (state, outcome) = match self
                 .apply(tenant, &scope, &proposal.operations, &writer)

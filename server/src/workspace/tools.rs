@@ -217,6 +217,7 @@ impl WorkspaceToolsImpl {
                     let writer = Writer {
                         source: "agent",
                         author: caller.author(),
+                        ledger: None,
                     };
                     let memory = self
                         .memory

@@ -23,16 +23,14 @@ const SURFACE_ACTION: &str =
 /// A schedule made paused, so that probing makes no fires.
 pub const PAUSED_SCHEDULE: &str = r#"{"name":"probed","agent":"demo","prompt":"hello","when":{"kind":"cron","expression":"0 9 * * 1"},"timezone":"UTC","paused_reason":"probe"}"#;
 
-/// A filter no job matches.
-const NO_JOBS: &str = r#"{"kind":"probe.none"}"#;
-
 pub const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"approve-budget","component":"approval_card","action":"once","data":{},"ts":"2026-12-04T12:00:00Z"}}"#;
 
 /// One call: method, path (`{T}` thread, `{R}` run, `{K}` ask key, `{N}` a note, `{J}` a
 /// project, `{M}` a memory entry, `{V}` a passvault entry, `{X}` a token, `{L}` a memory
 /// proposal; `{D}` and `{E}` notes, `{Q}` and `{W}` projects, `{Y}` and `{Z}` passvault
 /// entries, `{G}` and `{H}` memory entries of the persona's own to delete; `{S}` a
-/// schedule, `{B}` a job, `{O}` and `{U}` schedules of the persona's own to delete; `{P}` the
+/// schedule, `{B}` a job, `{O}` and `{U}` schedules of the persona's own to delete; `{A}` a
+/// curator pass, `{C}` a change in its ledger; `{P}` the
 /// persona's name, `{TENANT}` its tenant), body; the role its operation declares, and
 /// whether it names an object of the tenant (so another tenant gets 404).
 pub struct Probe {
@@ -47,7 +45,7 @@ pub struct Probe {
 fn names_object(text: &str) -> bool {
     [
         "{T}", "{R}", "{K}", "{N}", "{J}", "{M}", "{V}", "{X}", "{L}", "{D}", "{E}", "{Q}", "{W}",
-        "{Y}", "{Z}", "{G}", "{H}", "{S}", "{B}", "{O}", "{U}",
+        "{Y}", "{Z}", "{G}", "{H}", "{S}", "{B}", "{O}", "{U}", "{A}", "{C}",
     ]
     .iter()
     .any(|placeholder| text.contains(placeholder))
@@ -102,7 +100,7 @@ pub fn probes() -> Vec<Probe> {
 
 fn table() -> Vec<(Method, &'static str, Body)> {
     use Body::{Form, Json};
-    vec![
+    let mut table = vec![
         (Method::GET, "/api/v1/me", Body::None),
         (Method::GET, "/api/v1/agents", Body::None),
         (Method::GET, "/api/v1/tenants", Body::None),
@@ -150,117 +148,6 @@ fn table() -> Vec<(Method, &'static str, Body)> {
             Body::None,
         ),
         (Method::DELETE, "/api/v1/notes/{D}", Body::None),
-        (Method::GET, "/api/v1/schedules", Body::None),
-        (Method::GET, "/api/v1/schedules/{S}", Body::None),
-        (Method::POST, "/api/v1/schedules", Json(PAUSED_SCHEDULE)),
-        (
-            Method::PATCH,
-            "/api/v1/schedules/{S}",
-            Json(r#"{"pause":"probed"}"#),
-        ),
-        (Method::POST, "/api/v1/schedules/{S}/run", Body::None),
-        (Method::DELETE, "/api/v1/schedules/{O}", Body::None),
-        (Method::GET, "/api/v1/jobs", Body::None),
-        (Method::GET, "/api/v1/jobs/{B}", Body::None),
-        (Method::POST, "/api/v1/jobs/{B}/cancel", Body::None),
-        (Method::POST, "/api/v1/jobs/{B}/retry", Body::None),
-        (Method::POST, "/api/v1/jobs/cancel", Json(NO_JOBS)),
-        (Method::POST, "/api/v1/jobs/retry", Json(NO_JOBS)),
-        (Method::GET, "/api/v1/agent-jobs", Body::None),
-        (Method::GET, "/api/v1/retention", Body::None),
-        (
-            Method::PUT,
-            "/api/v1/retention",
-            Json(r#"{"raw_events_days":30,"jobs_days":30}"#),
-        ),
-        (Method::POST, "/fn/retention", Form("")),
-        (
-            Method::POST,
-            "/fn/set_retention",
-            Form("raw_events_days=30&jobs_days=30"),
-        ),
-        // The demo agent keeps no jobs of its own: refused as a bad request to those
-        // allowed to try, and nothing is added to a gateway.
-        (
-            Method::POST,
-            "/api/v1/agent-jobs/demo",
-            Json(r#"{"name":"probe","schedule":"every 2h","prompt":"hello"}"#),
-        ),
-        (
-            Method::POST,
-            "/api/v1/agent-jobs/demo/probe/pause",
-            Body::None,
-        ),
-        (
-            Method::POST,
-            "/api/v1/agent-jobs/demo/probe/resume",
-            Body::None,
-        ),
-        (Method::DELETE, "/api/v1/agent-jobs/demo/probe", Body::None),
-        (Method::POST, "/fn/schedules", Form("offset=0")),
-        (Method::POST, "/fn/schedule", Form("schedule_id={S}")),
-        (Method::POST, "/fn/schedule_agents", Form("")),
-        (
-            Method::POST,
-            "/fn/create_schedule",
-            Form(
-                "name=fn+probe+{P}&agent=demo&prompt=hello&when_kind=cron&when_text=0+9+*+*+1&timezone=UTC&target=new_thread&missed=skip&catch_up_window_s=3600&overlap=skip&asks=wait&idempotency_key=",
-            ),
-        ),
-        (
-            Method::POST,
-            "/fn/edit_schedule",
-            Form(
-                "schedule_id={S}&name=probed&agent=demo&prompt=hello&when_kind=cron&when_text=0+9+*+*+1&timezone=UTC&target=new_thread&missed=skip&catch_up_window_s=3600&overlap=skip&asks=wait",
-            ),
-        ),
-        (
-            Method::POST,
-            "/fn/pause_schedule",
-            Form("schedule_id={S}&reason=probed"),
-        ),
-        (Method::POST, "/fn/resume_schedule", Form("schedule_id={S}")),
-        (Method::POST, "/fn/run_schedule", Form("schedule_id={S}")),
-        (Method::POST, "/fn/delete_schedule", Form("schedule_id={U}")),
-        (
-            Method::POST,
-            "/fn/jobs",
-            Form("state=&kind=&agent=&project=&q=&offset=0"),
-        ),
-        (Method::POST, "/fn/job", Form("job_id={B}")),
-        (Method::POST, "/fn/cancel_job", Form("job_id={B}")),
-        (Method::POST, "/fn/retry_job", Form("job_id={B}")),
-        (
-            Method::POST,
-            "/fn/cancel_matching_jobs",
-            Form("state=&kind=probe.none&agent=&project=&q="),
-        ),
-        (
-            Method::POST,
-            "/fn/retry_matching_jobs",
-            Form("state=&kind=probe.none&agent=&project=&q="),
-        ),
-        (Method::POST, "/fn/agent_jobs", Form("")),
-        (
-            Method::POST,
-            "/fn/add_agent_job",
-            Form("agent=demo&name=probe&schedule=every+2h&prompt=hello"),
-        ),
-        (
-            Method::POST,
-            "/fn/pause_agent_job",
-            Form("agent=demo&job_id=probe"),
-        ),
-        (
-            Method::POST,
-            "/fn/resume_agent_job",
-            Form("agent=demo&job_id=probe"),
-        ),
-        (
-            Method::POST,
-            "/fn/remove_agent_job",
-            Form("agent=demo&job_id=probe"),
-        ),
         (Method::GET, "/api/v1/projects", Body::None),
         (Method::GET, "/api/v1/projects/{J}", Body::None),
         (
@@ -583,5 +470,7 @@ fn table() -> Vec<(Method, &'static str, Body)> {
         // Ending the persona's sessions: probed last (see `probes`).
         (Method::POST, "/api/v1/auth/logout-everywhere", Body::None),
         (Method::POST, "/auth/logout-everywhere", Form("")),
-    ]
+    ];
+    table.extend(crate::background_probes::table());
+    table
 }

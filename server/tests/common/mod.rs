@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod api;
 pub mod bridge;
+pub mod curator;
 pub mod events;
 
 use std::net::TcpListener;

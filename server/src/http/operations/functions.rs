@@ -398,4 +398,37 @@ pub const OPERATIONS: &[Operation] = &[
         Owner,
         "retention.set",
     ),
+    reads(
+        "/fn/curator_passes",
+        "the curator's latest passes with their reports",
+        Viewer,
+    ),
+    changes(
+        "/fn/start_curator_pass",
+        "ask for a pass over memory and notes now",
+        Operator,
+        "curator.pass",
+    ),
+    reads(
+        "/fn/curator_changes",
+        "every change made on the curator's proposals, and every undo",
+        Viewer,
+    ),
+    changes(
+        "/fn/undo_curator_change",
+        "put a memory entry back as it was before a curator's change",
+        Operator,
+        "curator.undo",
+    ),
+    reads(
+        "/fn/curator_settings",
+        "when the curator passes and what it looks for",
+        Viewer,
+    ),
+    changes(
+        "/fn/set_curator_settings",
+        "set when the curator passes and what it looks for",
+        Owner,
+        "curator.settings",
+    ),
 ];

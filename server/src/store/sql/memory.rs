@@ -6,16 +6,17 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::SqlStore;
+use super::curator::{Held, Recorded, entry_pins, write_ledger};
 use super::rows::parse_json;
 use crate::store::StoreError;
 use crate::store::memory::{MemoryStore, ScopeRef, Writer};
 
-const ENTRY_COLUMNS: &str =
+pub(super) const ENTRY_COLUMNS: &str =
     "id, scope, scope_id, text, source, author, created_at_ms, updated_at_ms";
 const PROPOSAL_COLUMNS: &str = "id, scope, scope_id, operations, proposed_by, run_id, \
-     created_at_ms, state, reviewed_by, outcome";
+     created_at_ms, state, reviewed_by, outcome, pass_id, reason";
 
-fn scope_of(row: &AnyRow) -> Result<ScopeRef, StoreError> {
+pub(super) fn scope_of(row: &AnyRow) -> Result<ScopeRef, StoreError> {
     let kind: String = row.try_get("scope")?;
     Ok(ScopeRef {
         kind: ScopeKind::parse(&kind).map_err(StoreError::Corrupt)?,
@@ -24,11 +25,11 @@ fn scope_of(row: &AnyRow) -> Result<ScopeRef, StoreError> {
 }
 
 /// The project a scope names, as clients see it (users' ids stay on the server).
-fn project_of(scope: &ScopeRef) -> Option<String> {
+pub(super) fn project_of(scope: &ScopeRef) -> Option<String> {
     (scope.kind == ScopeKind::Project).then(|| scope.id.clone())
 }
 
-fn entry_row(row: &AnyRow) -> Result<(MemoryEntry, ScopeRef), StoreError> {
+pub(super) fn entry_row(row: &AnyRow) -> Result<(MemoryEntry, ScopeRef), StoreError> {
     let scope = scope_of(row)?;
     Ok((
         MemoryEntry {
@@ -59,6 +60,8 @@ fn proposal_row(row: &AnyRow) -> Result<(MemoryProposal, ScopeRef), StoreError> 
             state: row.try_get("state")?,
             reviewed_by: row.try_get("reviewed_by")?,
             outcome: row.try_get("outcome")?,
+            pass_id: row.try_get("pass_id")?,
+            reason: row.try_get("reason")?,
         },
         scope,
     ))
@@ -118,36 +121,44 @@ impl MemoryStore for SqlStore {
                 scope.id
             ))
             .await?;
-        let rows = sqlx::query(
-            "SELECT id, text FROM memory WHERE tenant_id = $1 AND scope = $2 AND scope_id = $3 \
-             ORDER BY seq",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT seq, used_at_ms, {ENTRY_COLUMNS} FROM memory WHERE tenant_id = $1 \
+             AND scope = $2 AND scope_id = $3 ORDER BY seq"
+        ))
         .bind(tenant_id)
         .bind(scope.kind.label())
         .bind(&scope.id)
         .fetch_all(&mut *transaction)
         .await?;
-        let now: Vec<Current> = rows
+        let mut held = Vec::new();
+        for row in &rows {
+            held.push(Held {
+                seq: row.try_get("seq")?,
+                used_at_ms: row.try_get("used_at_ms")?,
+                entry: entry_row(row)?.0,
+            });
+        }
+        let now: Vec<Current> = held
             .iter()
-            .map(|row| {
-                Ok(Current {
-                    id: row.try_get("id")?,
-                    text: row.try_get("text")?,
-                })
+            .map(|held| Current {
+                id: held.entry.id.clone(),
+                text: held.entry.text.clone(),
             })
-            .collect::<Result<_, sqlx::Error>>()?;
+            .collect();
         if now != expected {
             return Ok(false);
         }
+        let before = |id: &str| held.iter().find(|held| held.entry.id == id);
         for change in changes {
-            match change {
+            let record = match change {
                 Change::Add { text, .. } => {
+                    let id = uuid::Uuid::new_v4().to_string();
                     sqlx::query(
                         "INSERT INTO memory (tenant_id, id, scope, scope_id, text, source, author, \
                          created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
                     )
                     .bind(tenant_id)
-                    .bind(uuid::Uuid::new_v4().to_string())
+                    .bind(&id)
                     .bind(scope.kind.label())
                     .bind(&scope.id)
                     .bind(text)
@@ -156,6 +167,17 @@ impl MemoryStore for SqlStore {
                     .bind(now_ms)
                     .execute(&mut *transaction)
                     .await?;
+                    let made = MemoryEntry {
+                        id,
+                        scope: scope.kind,
+                        project_id: project_of(scope),
+                        text: text.clone(),
+                        source: writer.source.to_owned(),
+                        author: writer.author.clone(),
+                        created_at_ms: now_ms,
+                        updated_at_ms: now_ms,
+                    };
+                    Recorded::new(None, Some(made))
                 }
                 Change::Replace { id, text } => {
                     sqlx::query(
@@ -170,8 +192,24 @@ impl MemoryStore for SqlStore {
                     .bind(id)
                     .execute(&mut *transaction)
                     .await?;
+                    let was = before(id);
+                    let after = was.map(|was| MemoryEntry {
+                        text: text.clone(),
+                        source: writer.source.to_owned(),
+                        author: writer.author.clone(),
+                        updated_at_ms: now_ms,
+                        ..was.entry.clone()
+                    });
+                    Recorded::new(was.cloned(), after)
                 }
                 Change::Remove { id } => {
+                    let was = before(id).cloned();
+                    let pins = match (&writer.ledger, &was) {
+                        (Some(_), Some(_)) => {
+                            Some(entry_pins(&mut transaction, tenant_id, id).await?)
+                        }
+                        _ => None,
+                    };
                     for sql in [
                         "DELETE FROM memory WHERE tenant_id = $1 AND id = $2",
                         "DELETE FROM pins WHERE tenant_id = $1 AND kind = 'memory' AND object_id = $2",
@@ -182,7 +220,23 @@ impl MemoryStore for SqlStore {
                             .execute(&mut *transaction)
                             .await?;
                     }
+                    Recorded {
+                        pins,
+                        ..Recorded::new(was, None)
+                    }
                 }
+            };
+            if let Some(mark) = &writer.ledger {
+                write_ledger(
+                    &mut transaction,
+                    tenant_id,
+                    scope,
+                    mark,
+                    &record,
+                    &writer.author,
+                    now_ms,
+                )
+                .await?;
             }
         }
         transaction.commit().await?;
@@ -199,7 +253,8 @@ impl MemoryStore for SqlStore {
             .map_err(|error| StoreError::Corrupt(error.to_string()))?;
         sqlx::query(
             "INSERT INTO memory_proposals (tenant_id, id, scope, scope_id, operations, proposed_by, \
-             run_id, created_at_ms, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             run_id, created_at_ms, state, pass_id, reason) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(tenant_id)
         .bind(&proposal.id)
@@ -210,6 +265,8 @@ impl MemoryStore for SqlStore {
         .bind(proposal.run_id.as_deref())
         .bind(proposal.created_at_ms)
         .bind(&proposal.state)
+        .bind(proposal.pass_id.as_deref())
+        .bind(proposal.reason.as_deref())
         .execute(&self.pool)
         .await?;
         Ok(())

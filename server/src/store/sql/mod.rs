@@ -6,6 +6,8 @@
 mod accounts;
 mod asks;
 mod audit;
+mod curator;
+mod curator_undo;
 mod deliveries;
 mod events;
 mod feed;
