@@ -174,6 +174,11 @@ test('a viewer reads schedules and jobs but is offered nothing to change', async
   await openHydrated(viewer, '/curator');
   await expect(viewer.getByRole('navigation', { name: 'Jobs by state' })).toBeVisible();
   await expect(viewer.getByRole('button', { name: /Retry the/ })).toHaveCount(0);
+  await expect(viewer.getByRole('region', { name: 'Knowledge curator' })).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'Pass now' })).toHaveCount(0);
+  await expect(viewer.getByRole('button', { name: 'Save curator settings' })).toHaveCount(0);
+  const pass = await viewer.request.post('/api/v1/curator/passes', { data: { dry_run: true } });
+  expect(pass.status()).toBe(403);
   await viewerContext.close();
 });
 

@@ -236,7 +236,7 @@ pub fn CuratorSettingsSection() -> impl IntoView {
     let owner = is_owner();
     view! {
         <section class="pane-section" aria-labelledby="curator-settings-heading">
-            <h2 id="curator-settings-heading">"Knowledge curator"</h2>
+            <h2 id="curator-settings-heading">"Curator settings"</h2>
             {move || set.value().with(refusal).map(|problem| view! { <p class="error-text" role="alert">{problem}</p> })}
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
