@@ -5,8 +5,8 @@ use app::memory::{ScopeKind, used};
 use app::model::memory::MemoryEntry;
 use sqlx::Row;
 
-use super::curator::{Held, LedgerRow, Recorded, Transaction};
-use super::memory::{ENTRY_COLUMNS, entry_row};
+use super::ledger::{Held, LedgerRow, Recorded, Transaction};
+use super::memory_rows::{ENTRY_COLUMNS, entry_row};
 use crate::store::StoreError;
 use crate::store::memory::ScopeRef;
 
