@@ -222,6 +222,73 @@ async fn bad_schedules_are_refused_naming_the_field() {
 }
 
 #[tokio::test]
+async fn a_schedules_project_is_changed_and_its_next_fire_runs_in_a_thread_of_the_new_project() {
+    let api = Api::start(QUICK).await;
+    let (_, project) = api
+        .post("/api/v1/projects", json!({"name": "Moved here"}))
+        .await;
+    let project = project["id"].as_str().unwrap().to_owned();
+    let mut body = every("Moving", 3600);
+    body["target"] = json!("one_thread");
+    body["paused_reason"] = json!("fired by hand");
+    let (status, schedule) = api.post("/api/v1/schedules", body).await;
+    assert_eq!(status, 201, "{schedule}");
+    let id = schedule["id"].as_str().unwrap().to_owned();
+    // The project each fire's thread is in, after `count` fires completed.
+    let fire_thread_project = |count: usize| {
+        let (api, id) = (&api, id.clone());
+        async move {
+            let (status, _) = api
+                .post(&format!("/api/v1/schedules/{id}/run"), json!({}))
+                .await;
+            assert_eq!(status, 202);
+            let fires = fires_when(api, &id, |fires| completed(fires) >= count).await;
+            let thread = fires[0]["thread_id"].as_str().unwrap().to_owned();
+            let (_, read) = api.get(&format!("/api/v1/threads/{thread}")).await;
+            (thread, read["thread"]["project_id"].clone())
+        }
+    };
+    let (first, none) = fire_thread_project(1).await;
+    assert_eq!(none, Value::Null);
+    let (status, moved) = patch(
+        &api,
+        &format!("/api/v1/schedules/{id}"),
+        json!({"project_id": project}),
+    )
+    .await;
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["project_id"], project.as_str());
+    let (second, into) = fire_thread_project(2).await;
+    assert_ne!(second, first, "a thread of the new project");
+    assert_eq!(into, project.as_str());
+    let (status, refused) = patch(
+        &api,
+        &format!("/api/v1/schedules/{id}"),
+        json!({"project_id": "nope"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("project_id"),
+        "{refused}"
+    );
+    let (status, cleared) = patch(
+        &api,
+        &format!("/api/v1/schedules/{id}"),
+        json!({"project_id": ""}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(
+        cleared.get("project_id").is_none() || cleared["project_id"].is_null(),
+        "{cleared}"
+    );
+}
+
+#[tokio::test]
 async fn a_schedule_made_twice_with_one_key_is_one_schedule() {
     let api = Api::start(QUICK).await;
     let mut body = every("Weekly review", 3600);

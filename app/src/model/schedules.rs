@@ -210,6 +210,9 @@ pub struct ScheduleEdit {
     pub asks: Option<AskPolicy>,
     #[serde(default)]
     pub target: Option<Target>,
+    /// The project its fires' threads belong to; `""` for none.
+    #[serde(default)]
+    pub project_id: Option<String>,
     /// `Some(reason)` pauses it; see `resume`.
     #[serde(default)]
     pub pause: Option<String>,

@@ -122,17 +122,17 @@ pub fn notes_link(q: &str, tag: &str, offset: u32) -> String {
     }
 }
 
-/// A form's choice of the project a note belongs to (`project_id`; empty: none), among
-/// the active projects and the note's own.
+/// A form's choice of the project a note or a schedule belongs to (`project_id`; empty:
+/// none), among the active projects and its own.
 #[component]
-pub fn ProjectChoice(id: &'static str, current: Option<String>) -> impl IntoView {
+pub fn ProjectChoice(#[prop(into)] id: String, current: Option<String>) -> impl IntoView {
     let projects = Resource::<_, Json>::new_with_options(
         || (),
         |_| crate::pages::projects::load_projects(false, String::new(), 0),
         false,
     );
     view! {
-        <label class="field-label" for=id>"Project"</label>
+        <label class="field-label" for=id.clone()>"Project"</label>
         <select id=id name="project_id">
             <Transition fallback=|| ()>
                 {

@@ -9,7 +9,7 @@ use crate::error::ApiError;
 use crate::model::schedules::{
     AskPolicy, Fire, Missed, Overlap, Schedule, ScheduleDetail, Target, choice_name,
 };
-use crate::pages::notes::time_view;
+use crate::pages::notes::{ProjectChoice, time_view};
 use crate::pages::schedule_calls::{
     DeleteSchedule, ResumeSchedule, RunSchedule, ScheduleActions, load_schedule,
 };
@@ -154,6 +154,7 @@ pub fn ScheduleFields(
             <input id=field("timezone") name="timezone" required spellcheck="false" list=zones_id.clone() prop:value=move || zone.get() />
             <datalist id=zones_id>{ZONES.iter().map(|zone| view! { <option value=*zone></option> }).collect_view()}</datalist>
         </fieldset>
+        <ProjectChoice id=field("project") current=schedule.as_ref().and_then(|s| s.project_id.clone()) />
         <label class="field-label" for=field("target")>"Where each fire runs"</label>
         {choices(field("target"), "target", &[Target::NewThread, Target::OneThread], schedule.as_ref().map_or(Target::default(), |s| s.target), Target::label)}
         <label class="field-label" for=field("missed")>"Missed fires"</label>

@@ -56,6 +56,7 @@ pub async fn create_schedule(
     when_kind: String,
     when_text: String,
     timezone: String,
+    #[server(default)] project_id: String,
     target: String,
     missed: String,
     catch_up_window_s: String,
@@ -69,7 +70,7 @@ pub async fn create_schedule(
         name,
         agent,
         prompt,
-        project_id: None,
+        project_id: Some(project_id).filter(|id| !id.trim().is_empty()),
         target: field(choice("target", &target))?,
         when: field(When::from_parts(&when_kind, &when_text))?,
         timezone,
@@ -97,6 +98,7 @@ pub async fn edit_schedule(
     when_kind: String,
     when_text: String,
     timezone: String,
+    #[server(default)] project_id: String,
     target: String,
     missed: String,
     catch_up_window_s: String,
@@ -116,6 +118,7 @@ pub async fn edit_schedule(
         overlap: Some(field(choice("overlap", &overlap))?),
         asks: Some(field(choice("asks", &asks))?),
         target: Some(field(choice("target", &target))?),
+        project_id: Some(project_id),
         ..ScheduleEdit::default()
     };
     with_status(

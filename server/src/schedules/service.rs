@@ -113,13 +113,8 @@ impl Schedules {
             created_at_ms: now,
             updated_at_ms: now,
         };
-        if let Some(project) = &schedule.project_id
-            && self.store.get_project(tenant_id, project).await?.is_none()
-        {
-            return Err(ApiError::BadRequest(format!(
-                "project_id: project {project:?} does not exist"
-            )));
-        }
+        self.check_project(tenant_id, schedule.project_id.as_deref())
+            .await?;
         schedule.next_fire_ms = self.timing(&schedule)?.next_after(now);
         let key = new.idempotency_key.as_deref().map(str::trim);
         let made = self
@@ -209,6 +204,16 @@ impl Schedules {
             if let Some(target) = edit.target {
                 schedule.target = target;
             }
+            if let Some(project) = &edit.project_id {
+                let project = Some(project.trim().to_owned()).filter(|id| !id.is_empty());
+                self.check_project(tenant_id, project.as_deref()).await?;
+                if project != schedule.project_id {
+                    // The thread a schedule accumulates in belongs to its old project: the
+                    // next fire starts one in the new.
+                    schedule.thread_id = None;
+                    schedule.project_id = project;
+                }
+            }
             let now = now_ms();
             if let Some(reason) = &edit.pause {
                 schedule.paused_at_ms = Some(schedule.paused_at_ms.unwrap_or(now));
@@ -237,6 +242,18 @@ impl Schedules {
         Err(ApiError::Conflict(format!(
             "schedule {id:?} kept changing; try again"
         )))
+    }
+
+    /// Refused (400 naming `project_id`) unless the project exists in the tenant.
+    async fn check_project(&self, tenant_id: &str, project: Option<&str>) -> Result<(), ApiError> {
+        if let Some(project) = project
+            && self.store.get_project(tenant_id, project).await?.is_none()
+        {
+            return Err(ApiError::BadRequest(format!(
+                "project_id: project {project:?} does not exist"
+            )));
+        }
+        Ok(())
     }
 
     pub async fn delete(&self, tenant_id: &str, id: &str) -> Result<(), ApiError> {

@@ -65,14 +65,14 @@ pub fn table() -> Vec<(Method, &'static str, Body)> {
             Method::POST,
             "/fn/create_schedule",
             Form(
-                "name=fn+probe+{P}&agent=demo&prompt=hello&when_kind=cron&when_text=0+9+*+*+1&timezone=UTC&target=new_thread&missed=skip&catch_up_window_s=3600&overlap=skip&asks=wait&idempotency_key=",
+                "name=fn+probe+{P}&agent=demo&prompt=hello&when_kind=cron&when_text=0+9+*+*+1&timezone=UTC&project_id=&target=new_thread&missed=skip&catch_up_window_s=3600&overlap=skip&asks=wait&idempotency_key=",
             ),
         ),
         (
             Method::POST,
             "/fn/edit_schedule",
             Form(
-                "schedule_id={S}&name=probed&agent=demo&prompt=hello&when_kind=cron&when_text=0+9+*+*+1&timezone=UTC&target=new_thread&missed=skip&catch_up_window_s=3600&overlap=skip&asks=wait",
+                "schedule_id={S}&name=probed&agent=demo&prompt=hello&when_kind=cron&when_text=0+9+*+*+1&timezone=UTC&project_id=&target=new_thread&missed=skip&catch_up_window_s=3600&overlap=skip&asks=wait",
             ),
         ),
         (

@@ -221,8 +221,8 @@ impl ScheduleStore for SqlStore {
             "UPDATE schedules SET name = $1, agent = $2, prompt = $3, target = $4, timing = $5, \
                timezone = $6, missed = $7, catch_up_window_s = $8, overlap = $9, asks = $10, \
                paused_at_ms = $11, paused_reason = $12, next_fire_ms = $13, updated_at_ms = $14, \
-               thread_id = $15 \
-             WHERE tenant_id = $16 AND id = $17 AND updated_at_ms = $18",
+               thread_id = $15, project_id = $16 \
+             WHERE tenant_id = $17 AND id = $18 AND updated_at_ms = $19",
         )
         .bind(&schedule.name)
         .bind(&schedule.agent)
@@ -239,6 +239,7 @@ impl ScheduleStore for SqlStore {
         .bind(schedule.next_fire_ms)
         .bind(schedule.updated_at_ms)
         .bind(schedule.thread_id.as_deref())
+        .bind(schedule.project_id.as_deref())
         .bind(tenant_id)
         .bind(&schedule.id)
         .bind(expected_updated_at_ms)
