@@ -43,3 +43,20 @@ pub fn id_fragment(text: &str) -> String {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect()
 }
+
+/// Whether the `<details>` a `toggle` event is on is now open.
+pub fn details_open(event: &leptos::ev::Event) -> Option<bool> {
+    #[cfg(any(feature = "hydrate", feature = "csr"))]
+    {
+        use wasm_bindgen::JsCast;
+        event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+            .map(|details| details.open())
+    }
+    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
+    {
+        let _ = event;
+        None
+    }
+}

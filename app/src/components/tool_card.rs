@@ -100,29 +100,19 @@ impl ExpandedRow {
 
     /// Remembers the state a `toggle` event of the row's `<details>` reports.
     pub fn toggled(self, event: &leptos::ev::Event) {
-        #[cfg(any(feature = "hydrate", feature = "csr"))]
-        {
-            use wasm_bindgen::JsCast;
-            let Some(details) = event
-                .target()
-                .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-            else {
-                return;
-            };
-            let open = details.open();
-            if open != self.is_open() {
-                let key = self.key.get_value();
-                self.rows.0.update(|rows| {
-                    if open {
-                        rows.insert(key);
-                    } else {
-                        rows.remove(&key);
-                    }
-                });
-            }
+        let Some(open) = crate::components::details_open(event) else {
+            return;
+        };
+        if open != self.is_open() {
+            let key = self.key.get_value();
+            self.rows.0.update(|rows| {
+                if open {
+                    rows.insert(key);
+                } else {
+                    rows.remove(&key);
+                }
+            });
         }
-        #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-        let _ = event;
     }
 }
 

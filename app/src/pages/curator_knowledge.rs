@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::codec::Json;
+use crate::components::details_open;
 use crate::components::identity::{is_owner, may_act};
 use crate::curator::FindingKind;
 use crate::error::{ApiError, refusal};
@@ -93,6 +94,8 @@ pub fn KnowledgeCurator(heard: Signal<u64>) -> impl IntoView {
         false,
     );
     let may = may_act();
+    // Which reports are open, kept as the list is read again.
+    let opened = RwSignal::new(std::collections::HashSet::<String>::new());
     view! {
         <section class="knowledge-curator" aria-labelledby="knowledge-heading">
             <h2 id="knowledge-heading">"Knowledge curator"</h2>
@@ -110,7 +113,7 @@ pub fn KnowledgeCurator(heard: Signal<u64>) -> impl IntoView {
                         Ok(list) if list.passes.is_empty() => view! { <p class="muted" role="status">"No pass yet."</p> }.into_any(),
                         Ok(list) => view! {
                             <ul class="note-list" aria-label="Curator passes">
-                                {list.passes.into_iter().take(PASSES_SHOWN).map(|pass| view! { <PassView pass /> }).collect_view()}
+                                {list.passes.into_iter().take(PASSES_SHOWN).map(|pass| view! { <PassView pass opened /> }).collect_view()}
                             </ul>
                         }.into_any(),
                         Err(error) => view! { <p class="error-text" role="alert">{error.say()}</p> }.into_any(),
@@ -137,7 +140,10 @@ pub fn KnowledgeCurator(heard: Signal<u64>) -> impl IntoView {
 }
 
 #[component]
-fn PassView(pass: CuratorPass) -> impl IntoView {
+fn PassView(
+    pass: CuratorPass,
+    opened: RwSignal<std::collections::HashSet<String>>,
+) -> impl IntoView {
     let found = pass.report.findings.len();
     let summary = format!(
         "{} · {}{} · {found} found, {} proposed",
@@ -152,7 +158,21 @@ fn PassView(pass: CuratorPass) -> impl IntoView {
     );
     view! {
         <li class="note-row curator-pass" data-pass=pass.id.clone()>
-            <details>
+            <details prop:open={
+                let id = pass.id.clone();
+                move || opened.with(|open| open.contains(&id))
+            } on:toggle={
+                let id = pass.id.clone();
+                move |event| {
+                    if let Some(open) = details_open(&event)
+                        && open != opened.with_untracked(|set| set.contains(&id))
+                    {
+                        opened.update(|set| {
+                            if open { set.insert(id.clone()); } else { set.remove(&id); }
+                        });
+                    }
+                }
+            }>
                 <summary>
                     <span class="note-title">{summary}</span>
                     " "

@@ -12,6 +12,7 @@ use crate::components::layout::ContextFrame;
 use crate::components::search_box::query_value;
 use crate::error::ApiError;
 use crate::model::notes::{Note, NoteList, NoteSummary, NoteVersion, NoteVersionSummary};
+use crate::model::projects::Project;
 use crate::when::{readable, rfc3339};
 
 /// What a viewer is told where notes could be written.
@@ -122,17 +123,17 @@ pub fn notes_link(q: &str, tag: &str, offset: u32) -> String {
     }
 }
 
-/// A form's choice of the project a note or a schedule belongs to (`project_id`; empty:
-/// none), among the active projects and its own.
+/// A form's choice of the project a note belongs to (`project_id`; empty: none), among
+/// the active projects and the note's own.
 #[component]
-pub fn ProjectChoice(#[prop(into)] id: String, current: Option<String>) -> impl IntoView {
+pub fn ProjectChoice(id: &'static str, current: Option<String>) -> impl IntoView {
     let projects = Resource::<_, Json>::new_with_options(
         || (),
         |_| crate::pages::projects::load_projects(false, String::new(), 0),
         false,
     );
     view! {
-        <label class="field-label" for=id.clone()>"Project"</label>
+        <label class="field-label" for=id>"Project"</label>
         <select id=id name="project_id">
             <Transition fallback=|| ()>
                 {
@@ -141,20 +142,29 @@ pub fn ProjectChoice(#[prop(into)] id: String, current: Option<String>) -> impl 
                         let current = current.clone();
                         Suspend::new(async move {
                             let list = projects.await.map(|list| list.projects).unwrap_or_default();
-                            let known = current.as_ref().is_none_or(|id| list.iter().any(|project| &project.id == id));
-                            view! {
-                                <option value="" selected=current.is_none()>"No project"</option>
-                                {(!known).then(|| view! { <option value=current.clone().unwrap_or_default() selected=true>"(its archived project)"</option> })}
-                                {list.into_iter().map(|project| {
-                                    let selected = current.as_deref() == Some(project.id.as_str());
-                                    view! { <option value=project.id.clone() selected=selected>{project.name}</option> }
-                                }).collect_view()}
-                            }
+                            view! { <ProjectOptions list current /> }
                         })
                     }
                 }
             </Transition>
         </select>
+    }
+}
+
+/// The options of a project choice: none, the projects in `list`, and `current` though it
+/// is not among them (archived).
+#[component]
+pub fn ProjectOptions(list: Vec<Project>, current: Option<String>) -> impl IntoView {
+    let known = current
+        .as_ref()
+        .is_none_or(|id| list.iter().any(|project| &project.id == id));
+    view! {
+        <option value="" selected=current.is_none()>"No project"</option>
+        {(!known).then(|| view! { <option value=current.clone().unwrap_or_default() selected=true>"(its archived project)"</option> })}
+        {list.into_iter().map(|project| {
+            let selected = current.as_deref() == Some(project.id.as_str());
+            view! { <option value=project.id.clone() selected=selected>{project.name}</option> }
+        }).collect_view()}
     }
 }
 

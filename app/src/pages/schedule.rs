@@ -9,9 +9,9 @@ use crate::error::ApiError;
 use crate::model::schedules::{
     AskPolicy, Fire, Missed, Overlap, Schedule, ScheduleDetail, Target, choice_name,
 };
-use crate::pages::notes::{ProjectChoice, time_view};
+use crate::pages::notes::{ProjectOptions, time_view};
 use crate::pages::schedule_calls::{
-    DeleteSchedule, ResumeSchedule, RunSchedule, ScheduleActions, load_schedule,
+    DeleteSchedule, ResumeSchedule, RunSchedule, ScheduleActions, ScheduleChoices, load_schedule,
 };
 
 /// Zones offered as the zone is typed (any IANA zone is taken).
@@ -62,7 +62,7 @@ fn fresh_key() -> String {
 }
 
 /// A `<select>` of a choice's values, each named as the API names it.
-fn choices<T: serde::Serialize + Copy + PartialEq + 'static>(
+fn choice_select<T: serde::Serialize + Copy + PartialEq + 'static>(
     id: String,
     name: &'static str,
     options: &[T],
@@ -83,7 +83,7 @@ fn choices<T: serde::Serialize + Copy + PartialEq + 'static>(
 pub fn ScheduleFields(
     prefix: String,
     schedule: Option<Schedule>,
-    agents: Vec<String>,
+    choices: ScheduleChoices,
     /// Moves after each schedule made, so the next submission gets a new key.
     #[prop(optional)]
     made: Option<RwSignal<u32>>,
@@ -120,6 +120,7 @@ pub fn ScheduleFields(
         }
     });
     let chosen_agent = schedule.as_ref().map(|schedule| schedule.agent.clone());
+    let ScheduleChoices { agents, projects } = choices;
     let agent_options = agents
         .into_iter()
         .map(|agent| {
@@ -154,17 +155,20 @@ pub fn ScheduleFields(
             <input id=field("timezone") name="timezone" required spellcheck="false" list=zones_id.clone() prop:value=move || zone.get() />
             <datalist id=zones_id>{ZONES.iter().map(|zone| view! { <option value=*zone></option> }).collect_view()}</datalist>
         </fieldset>
-        <ProjectChoice id=field("project") current=schedule.as_ref().and_then(|s| s.project_id.clone()) />
+        <label class="field-label" for=field("project")>"Project"</label>
+        <select id=field("project") name="project_id">
+            <ProjectOptions list=projects current=schedule.as_ref().and_then(|s| s.project_id.clone()) />
+        </select>
         <label class="field-label" for=field("target")>"Where each fire runs"</label>
-        {choices(field("target"), "target", &[Target::NewThread, Target::OneThread], schedule.as_ref().map_or(Target::default(), |s| s.target), Target::label)}
+        {choice_select(field("target"), "target", &[Target::NewThread, Target::OneThread], schedule.as_ref().map_or(Target::default(), |s| s.target), Target::label)}
         <label class="field-label" for=field("missed")>"Missed fires"</label>
-        {choices(field("missed"), "missed", &[Missed::Skip, Missed::CatchUp], schedule.as_ref().map_or(Missed::default(), |s| s.missed), Missed::label)}
+        {choice_select(field("missed"), "missed", &[Missed::Skip, Missed::CatchUp], schedule.as_ref().map_or(Missed::default(), |s| s.missed), Missed::label)}
         <label class="field-label" for=field("window")>"Catch-up window (seconds)"</label>
         <input id=field("window") name="catch_up_window_s" type="number" min="0" value=pick(|s| s.catch_up_window_s, 3600).to_string() />
         <label class="field-label" for=field("overlap")>"While the last fire still runs"</label>
-        {choices(field("overlap"), "overlap", &[Overlap::Skip, Overlap::Queue, Overlap::Allow, Overlap::Cancel], schedule.as_ref().map_or(Overlap::default(), |s| s.overlap), Overlap::label)}
+        {choice_select(field("overlap"), "overlap", &[Overlap::Skip, Overlap::Queue, Overlap::Allow, Overlap::Cancel], schedule.as_ref().map_or(Overlap::default(), |s| s.overlap), Overlap::label)}
         <label class="field-label" for=field("asks")>"Asks of an unattended run"</label>
-        {choices(field("asks"), "asks", &[AskPolicy::Wait, AskPolicy::Deny], schedule.as_ref().map_or(AskPolicy::default(), |s| s.asks), AskPolicy::label)}
+        {choice_select(field("asks"), "asks", &[AskPolicy::Wait, AskPolicy::Deny], schedule.as_ref().map_or(AskPolicy::default(), |s| s.asks), AskPolicy::label)}
     }
 }
 
@@ -173,7 +177,7 @@ pub fn ScheduleFields(
 pub fn ScheduleView(
     id: String,
     actions: ScheduleActions,
-    agents: Resource<Result<Vec<String>, ApiError>, Json>,
+    choices: Resource<Result<ScheduleChoices, ApiError>, Json>,
     heard: Signal<u64>,
 ) -> impl IntoView {
     let id = StoredValue::new(id);
@@ -186,7 +190,7 @@ pub fn ScheduleView(
         <Transition fallback=|| view! { <p class="muted">"Loading the schedule…"</p> }>
             {move || Suspend::new(async move {
                 match detail.await {
-                    Ok(detail) => view! { <Detail detail actions agents /> }.into_any(),
+                    Ok(detail) => view! { <Detail detail actions choices /> }.into_any(),
                     Err(ApiError::NotFound(_)) => view! {
                         <section class="schedule-detail" aria-label="Schedule">
                             <p class="muted" role="status">"There is no such schedule here (it may have been deleted). " <a href="/schedules">"All schedules"</a></p>
@@ -203,7 +207,7 @@ pub fn ScheduleView(
 fn Detail(
     detail: ScheduleDetail,
     actions: ScheduleActions,
-    agents: Resource<Result<Vec<String>, ApiError>, Json>,
+    choices: Resource<Result<ScheduleChoices, ApiError>, Json>,
 ) -> impl IntoView {
     let ScheduleDetail {
         schedule,
@@ -259,8 +263,8 @@ fn Detail(
                                 move || {
                                     let schedule = schedule.clone();
                                     Suspend::new(async move {
-                                        let agents = agents.await.unwrap_or_default();
-                                        view! { <ScheduleFields prefix=format!("schedule-edit-{}", schedule.id) schedule=Some(schedule) agents /> }
+                                        let choices = choices.await.unwrap_or_default();
+                                        view! { <ScheduleFields prefix=format!("schedule-edit-{}", schedule.id) schedule=Some(schedule) choices /> }
                                     })
                                 }
                             }

@@ -25,11 +25,26 @@ pub async fn load_schedule(schedule_id: String) -> Result<ScheduleDetail, ApiErr
     with_status(schedules()?.schedule(&context()?, &schedule_id).await)
 }
 
-/// The agents a schedule may name.
+/// What a schedule's form offers: the agents a schedule may name, and the active projects.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduleChoices {
+    pub agents: Vec<String>,
+    pub projects: Vec<crate::model::projects::Project>,
+}
+
 #[server(prefix = "/fn", endpoint = "schedule_agents")]
-pub async fn load_schedule_agents() -> Result<Vec<String>, ApiError> {
+pub async fn load_schedule_choices() -> Result<ScheduleChoices, ApiError> {
     use crate::api::service::*;
-    Ok(schedules()?.agents())
+    let context = context()?;
+    let projects = with_status(
+        projects()?
+            .list_projects(&context, false, None, 0, 100)
+            .await,
+    )?;
+    Ok(ScheduleChoices {
+        agents: schedules()?.agents(),
+        projects: projects.projects,
+    })
 }
 
 /// A form's field refused, as the API refuses it: 400 naming the field.

@@ -15,7 +15,7 @@ use crate::model::schedules::Schedule;
 use crate::pages::agent_jobs::AgentJobsSection;
 use crate::pages::notes::time_view;
 use crate::pages::schedule::{ScheduleFields, ScheduleView};
-use crate::pages::schedule_calls::{PAGE, ScheduleActions, load_schedule_agents, load_schedules};
+use crate::pages::schedule_calls::{PAGE, ScheduleActions, load_schedule_choices, load_schedules};
 
 #[component]
 pub fn SchedulesPage() -> impl IntoView {
@@ -36,7 +36,7 @@ pub fn SchedulesPage() -> impl IntoView {
         |(offset, _, _)| load_schedules(offset),
         false,
     );
-    let agents = Resource::<_, Json>::new_with_options(|| (), |_| load_schedule_agents(), false);
+    let choices = Resource::<_, Json>::new_with_options(|| (), |_| load_schedule_choices(), false);
     let may_act = may_act();
     view! {
         <Title text="Schedules" />
@@ -50,8 +50,8 @@ pub fn SchedulesPage() -> impl IntoView {
                     <ActionForm action=actions.create attr:class="note-form schedule-form" attr:autocomplete="off">
                         <Transition fallback=|| view! { <p class="muted">"Loading agents…"</p> }>
                             {move || Suspend::new(async move {
-                                let agents = agents.await.unwrap_or_default();
-                                view! { <ScheduleFields prefix="schedule-new".to_owned() schedule=None agents made=actions.changed /> }
+                                let choices = choices.await.unwrap_or_default();
+                                view! { <ScheduleFields prefix="schedule-new".to_owned() schedule=None choices made=actions.changed /> }
                             })}
                         </Transition>
                         <button type="submit" class="button primary">"Make schedule"</button>
@@ -81,7 +81,7 @@ pub fn SchedulesPage() -> impl IntoView {
                     }
                 })}
             </Transition>
-            {move || selected().map(|id| view! { <ScheduleView id actions agents heard /> })}
+            {move || selected().map(|id| view! { <ScheduleView id actions choices heard /> })}
             <AgentJobsSection />
         </main>
         <ContextFrame>

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use serde_json::json;
 
 use super::{AskDeadline, Metadata, Sender, ToolCallBlock};
+use crate::components::details_open;
 use crate::protocol::ask::Ask;
 
 /// The label tool-ui and Hermes use for an approval choice.
@@ -219,22 +220,5 @@ fn focus_stays_inside(event: &leptos::ev::FocusEvent) -> bool {
     {
         let _ = event;
         false
-    }
-}
-
-/// Whether the `<details>` a `toggle` event is on is now open.
-fn details_open(event: &leptos::ev::Event) -> Option<bool> {
-    #[cfg(any(feature = "hydrate", feature = "csr"))]
-    {
-        use wasm_bindgen::JsCast;
-        event
-            .target()
-            .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-            .map(|details| details.open())
-    }
-    #[cfg(not(any(feature = "hydrate", feature = "csr")))]
-    {
-        let _ = event;
-        None
     }
 }
