@@ -75,15 +75,21 @@ test('a schedule is made, runs now as a real run followed live, is paused, resum
   await detail.getByRole('button', { name: 'Resume' }).click();
   await expect(detail.getByRole('list', { name: 'Next fires' }).locator('li')).toHaveCount(10);
 
-  // Edited: another name and an interval.
+  // Edited: another name, an interval, and into a project.
+  const projectName = `Ops ${unique()}`;
+  const project = await page.request.post('/api/v1/projects', { data: { name: projectName } });
+  expect(project.status()).toBe(201);
+  await openHydrated(page, page.url().replace(/^https?:\/\/[^/]+/, ''));
   await detail.getByRole('button', { name: 'Edit' }).click();
   const edit = detail.locator('form.schedule-form');
   await edit.getByLabel('Name', { exact: true }).fill(`${name} (hourly)`);
   await edit.getByLabel('Kind').selectOption('every');
   await edit.getByLabel('Expression, interval or time').fill('2h');
+  await edit.getByLabel('Project').selectOption({ label: projectName });
   await edit.getByRole('button', { name: 'Save' }).click();
   const renamed = page.getByRole('region', { name: `${name} (hourly)` });
   await expect(renamed).toContainText('every 2h');
+  await expect(renamed.getByRole('link', { name: projectName })).toHaveAttribute('href', `/projects/${(await project.json()).id}`);
 
   // Deleted: gone from the list, and the open page says so.
   await renamed.getByRole('button', { name: 'Delete…' }).click();

@@ -221,6 +221,27 @@ fn Detail(
     let thread = schedule.thread_id.clone().map(|thread| {
         view! { <dt>"Thread"</dt><dd><a href=format!("/threads/{thread}")>"The schedule's thread"</a></dd> }
     });
+    let project = schedule.project_id.clone().map(|project| {
+        let href = format!("/projects/{project}");
+        view! {
+            <dt>"Project"</dt>
+            <dd>
+                <Transition fallback=|| ()>
+                    {move || {
+                        let (project, href) = (project.clone(), href.clone());
+                        Suspend::new(async move {
+                            let name = choices
+                                .await
+                                .ok()
+                                .and_then(|choices| choices.projects.into_iter().find(|known| known.id == project))
+                                .map_or_else(|| "(an archived project)".to_owned(), |known| known.name);
+                            view! { <a href=href>{name}</a> }
+                        })
+                    }}
+                </Transition>
+            </dd>
+        }
+    });
     let paused = schedule.paused_at_ms.map(|at| {
         let reason = schedule.paused_reason.clone().filter(|reason| !reason.is_empty());
         view! { <p class="schedule-paused" role="status">"Paused " {time_view(at)} {reason.map(|reason| view! { ": " {reason} })}</p> }
@@ -237,6 +258,7 @@ fn Detail(
                 <dt>"When"</dt><dd><code>{schedule.when.describe()}</code> " in " {schedule.timezone.clone()}</dd>
                 <dt>"Agent"</dt><dd>{schedule.agent.clone()}</dd>
                 <dt>"Runs in"</dt><dd>{schedule.target.label()}</dd>
+                {project}
                 {thread}
                 <dt>"Missed fires"</dt><dd>{schedule.missed.label()} {(schedule.missed == Missed::CatchUp).then(|| format!(" ({} s)", schedule.catch_up_window_s))}</dd>
                 <dt>"Overlap"</dt><dd>{schedule.overlap.label()}</dd>
