@@ -313,12 +313,12 @@ async fn the_store_keeps_the_ledger_and_undoes_a_change_exactly_or_refuses_in_wo
                 Holder::Thread,
                 "th",
                 Pinned::Memory,
-                &[middle.clone()],
+                std::slice::from_ref(&middle),
             )
             .await
             .unwrap();
         store
-            .mark_memory_used("default", &[middle.clone()], 50)
+            .mark_memory_used("default", std::slice::from_ref(&middle), 50)
             .await
             .unwrap();
         let mark = LedgerMark {
@@ -375,7 +375,7 @@ async fn the_store_keeps_the_ledger_and_undoes_a_change_exactly_or_refuses_in_wo
                 .pins("default", Holder::Thread, "th", Pinned::Memory)
                 .await
                 .unwrap(),
-            [middle.clone()],
+            std::slice::from_ref(&middle),
             "{name}"
         );
         let curated = store.curated_memory("default").await.unwrap();
