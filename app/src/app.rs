@@ -109,8 +109,15 @@ pub fn App() -> impl IntoView {
     let waiting = RwSignal::new(0u64);
     provide_context(WaitingForYou(waiting));
 
+    // The server writes the title while its response streams, outside the request's
+    // reactive arena, where no signal may be read: it has nothing waiting to count yet.
+    #[cfg(feature = "ssr")]
+    let formatter = |page: String| titled(&page, 0);
+    #[cfg(not(feature = "ssr"))]
+    let formatter = move |page: String| titled(&page, waiting.get());
+
     view! {
-        <Title formatter=move |page: String| titled(&page, waiting.get()) />
+        <Title formatter />
         <div class="route-progress" data-active=move || routing.get().then_some("")>
             // A live region without the status role: pages keep `status` for their own.
             <span class="visually-hidden" aria-live="polite">

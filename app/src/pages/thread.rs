@@ -417,8 +417,14 @@ fn ThreadView(data: ThreadData) -> impl IntoView {
                 .find_map(|run| run.view.with(crate::console_tools::background_set_in))
         })
     });
+    // The server writes the title outside the request's reactive arena (see `App`): it
+    // is given the text itself.
+    #[cfg(feature = "ssr")]
+    let page_title = title.get_untracked();
+    #[cfg(not(feature = "ssr"))]
+    let page_title = move || title.get();
     view! {
-        <Title text=move || title.get() />
+        <Title text=page_title />
         <main
             class="main"
             class:tinted=move || background.with(Option::is_some)
