@@ -12,6 +12,8 @@ use crate::projection::Arrival;
 #[cfg(feature = "ssr")]
 pub mod background;
 #[cfg(feature = "ssr")]
+pub mod kanban;
+#[cfg(feature = "ssr")]
 pub mod service;
 
 #[server(prefix = "/fn", endpoint = "list_threads")]

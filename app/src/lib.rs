@@ -43,6 +43,7 @@ pub mod error;
 pub mod highlight;
 #[cfg(feature = "ui")]
 pub mod interactive;
+pub mod kanban;
 #[cfg(feature = "ui")]
 pub mod live;
 pub mod markdown;

@@ -200,6 +200,10 @@ fn start_jobs(
             runs.clone(),
         )),
         curator: Arc::new(crate::curator::CuratorServiceImpl::new(engine.clone())),
+        kanban: Arc::new(crate::kanban::KanbanServiceImpl::new(
+            engine.store().clone(),
+            runs.clone(),
+        )),
     };
     (engine, background)
 }

@@ -70,6 +70,9 @@ struct Objects {
     /// A curator pass, and a change made on its proposal.
     pass: String,
     change: String,
+    /// A board and a card on it.
+    board: String,
+    card: String,
 }
 
 struct Doomed {
@@ -78,11 +81,12 @@ struct Doomed {
     secrets: (String, String),
     memory: (String, String),
     schedules: (String, String),
+    board: String,
 }
 
 impl Objects {
     /// The ids of this tenant's probed objects, each named.
-    fn ids(&self) -> [(&'static str, &str); 12] {
+    fn ids(&self) -> [(&'static str, &str); 14] {
         [
             ("thread", &self.thread),
             ("run", &self.run),
@@ -96,6 +100,8 @@ impl Objects {
             ("job", &self.job),
             ("curator pass", &self.pass),
             ("curator change", &self.change),
+            ("board", &self.board),
+            ("card", &self.card),
         ]
     }
 }
@@ -117,6 +123,9 @@ fn fill(text: &str, objects: &Objects, persona: Persona) -> String {
         .replace("{S}", &objects.schedule)
         .replace("{B}", &objects.job)
         .replace("{A}", &objects.pass)
+        .replace("{BD}", &own.board)
+        .replace("{F}", &objects.board)
+        .replace("{I}", &objects.card)
         .replace("{C}", &objects.change)
         .replace("{L}", &objects.proposal)
         .replace(
@@ -205,7 +214,13 @@ async fn state(api: &Api, objects: &Objects) -> Value {
     let (_, tokens) = common::call_server_fn(&api.server, "tokens", &[]).await;
     let (_, passvault) = api.get("/api/v1/passvault?limit=200").await;
     let (_, tools) = api.get("/api/v1/tools").await;
+    let (_, boards) = api.get("/api/v1/boards").await;
+    let (_, board) = api.get(&format!("/api/v1/boards/{}", objects.board)).await;
+    let (_, card) = api.get(&format!("/api/v1/cards/{}", objects.card)).await;
     json!({
+        "boards": boards,
+        "board": board,
+        "card": card,
         "tools": tools,
         "passvault": passvault,
         "members": members,
@@ -286,6 +301,13 @@ async fn curated_change(api: &Api) -> (String, String) {
     (pass, change)
 }
 
+/// A new board's id.
+async fn board(api: &Api, name: &str) -> String {
+    let (status, made) = api.post("/api/v1/boards", json!({ "name": name })).await;
+    assert_eq!(status, 201, "{made}");
+    made["id"].as_str().unwrap().to_owned()
+}
+
 /// A paused schedule's id.
 async fn paused_schedule(api: &Api) -> String {
     let body: serde_json::Value = serde_json::from_str(probes::PAUSED_SCHEDULE).unwrap();
@@ -356,6 +378,7 @@ async fn probe_every_route(api: &Api) {
                 remembered(api, &format!("doomed too {persona:?}")).await,
             ),
             schedules: (paused_schedule(api).await, paused_schedule(api).await),
+            board: board(api, &format!("doomed {persona:?}")).await,
         };
         doomed.insert(format!("{persona:?}"), own);
     }
@@ -365,7 +388,17 @@ async fn probe_every_route(api: &Api) {
         .await;
     let job = fired["fires"][0]["job_id"].as_str().unwrap().to_owned();
     let (pass, change) = curated_change(api).await;
+    let probed_board = board(api, "probed").await;
+    let (status, card) = api
+        .post(
+            &format!("/api/v1/boards/{probed_board}/cards"),
+            json!({"title": "probed card"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{card}");
     let objects = Objects {
+        board: probed_board,
+        card: card["id"].as_str().unwrap().to_owned(),
         pass,
         change,
         schedule,

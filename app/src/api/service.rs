@@ -483,3 +483,4 @@ pub use super::background::{
     CuratorOf, CuratorService, GatewayJobsOf, GatewayJobsService, Jobs, JobsService, Schedules,
     SchedulesService, curator, gateway_jobs, jobs, schedules,
 };
+pub use super::kanban::{KanbanOf, KanbanService, kanban};

@@ -109,6 +109,8 @@ pub enum InboxChange {
     Job { job_id: String },
     /// A schedule made, changed, deleted or fired.
     Schedule { schedule_id: String },
+    /// A board or one of its cards made, changed or removed.
+    Board { board_id: String },
 }
 
 internally_tagged!(InboxChange, "change");
@@ -198,7 +200,7 @@ impl Inbox {
                 }
             }
             // Not the inbox's: the Schedules and Curator pages follow these.
-            InboxChange::Job { .. } | InboxChange::Schedule { .. } => {}
+            InboxChange::Job { .. } | InboxChange::Schedule { .. } | InboxChange::Board { .. } => {}
         }
     }
 

@@ -9,6 +9,7 @@ pub mod curator;
 pub mod gateway_jobs;
 pub mod inbox;
 pub mod jobs;
+pub mod kanban;
 pub mod memory;
 pub mod notes;
 pub mod passvault;

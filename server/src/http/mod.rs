@@ -21,6 +21,7 @@ pub mod guard;
 pub mod headers;
 mod inbox;
 mod jobs;
+mod kanban;
 mod limits;
 mod memory;
 mod notes;
@@ -68,6 +69,7 @@ struct Services {
     jobs: Arc<dyn JobsService>,
     gateway_jobs: Arc<dyn app::api::service::GatewayJobsService>,
     curator: Arc<dyn app::api::service::CuratorService>,
+    kanban: Arc<dyn app::api::service::KanbanService>,
     media_hosts: Arc<dyn MediaHostsService>,
 }
 
@@ -85,6 +87,7 @@ impl Services {
         provide_context(Jobs(self.jobs.clone()));
         provide_context(app::api::service::GatewayJobsOf(self.gateway_jobs.clone()));
         provide_context(app::api::service::CuratorOf(self.curator.clone()));
+        provide_context(app::api::service::KanbanOf(self.kanban.clone()));
         provide_context(MediaHosts(self.media_hosts.clone()));
     }
 }
@@ -110,6 +113,7 @@ pub fn operations() -> operations::Operations {
         jobs::OPERATIONS,
         gateway_jobs::OPERATIONS,
         curator::OPERATIONS,
+        kanban::OPERATIONS,
         operations::openapi::OPERATIONS,
         forms::OPERATIONS,
         operations::functions::OPERATIONS,
@@ -134,6 +138,7 @@ pub fn router(mut state: AppState, demo: Option<Router>) -> Router {
         jobs: state.jobs.clone(),
         gateway_jobs: state.gateway_jobs.clone(),
         curator: state.curator.clone(),
+        kanban: state.kanban.clone(),
         media_hosts: Arc::new(state.accounts.clone()),
     };
     let fallback_services = services.clone();

@@ -7,8 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app::api::service::{
-    ContextService, CuratorService, GatewayJobsService, JobsService, MemoryService, NotesService,
-    PassvaultService, ProjectsService, SchedulesService, ToolsService, WorkspaceService,
+    ContextService, CuratorService, GatewayJobsService, JobsService, KanbanService, MemoryService,
+    NotesService, PassvaultService, ProjectsService, SchedulesService, ToolsService,
+    WorkspaceService,
 };
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
@@ -39,6 +40,7 @@ pub struct AppState {
     pub jobs: Arc<dyn JobsService>,
     pub gateway_jobs: Arc<dyn GatewayJobsService>,
     pub curator: Arc<dyn CuratorService>,
+    pub kanban: Arc<dyn KanbanService>,
     pub runs: Arc<Runs>,
     pub accounts: Accounts,
     pub login_throttle: Arc<crate::auth::throttle::LoginThrottle>,
@@ -54,13 +56,14 @@ pub struct AppState {
 #[derive(Clone, Default)]
 pub struct OpenApiText(pub Arc<str>);
 
-/// The services of background work: schedules, the jobs behind them, and the agents'
-/// own schedulers.
+/// The services of durable work: schedules, the jobs behind them, the agents' own
+/// schedulers, the knowledge curator and the boards.
 pub struct Background {
     pub schedules: Arc<dyn SchedulesService>,
     pub jobs: Arc<dyn JobsService>,
     pub gateway_jobs: Arc<dyn GatewayJobsService>,
     pub curator: Arc<dyn CuratorService>,
+    pub kanban: Arc<dyn KanbanService>,
 }
 
 /// What the door checks besides credentials: the host names answered besides the
@@ -119,6 +122,7 @@ impl AppState {
             jobs: background.jobs,
             gateway_jobs: background.gateway_jobs,
             curator: background.curator,
+            kanban: background.kanban,
             runs,
             accounts,
             login_throttle: Arc::default(),

@@ -125,6 +125,9 @@ impl<'a> InboxReader<'a> {
             FeedSubject::Schedule => InboxChange::Schedule {
                 schedule_id: entry.key.clone(),
             },
+            FeedSubject::Board => InboxChange::Board {
+                board_id: entry.key.clone(),
+            },
         })
     }
 

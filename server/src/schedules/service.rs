@@ -12,6 +12,7 @@ use app::model::schedules::{
 use super::plan::{on_request, plan};
 use super::when::{Timing, read};
 use crate::clock::{now_ms, stamp_after};
+use crate::fields::check_text;
 use crate::jobs::{Engine, Source};
 use crate::store::Store;
 
@@ -40,19 +41,6 @@ pub struct Schedules {
     store: Arc<dyn Store>,
     engine: Arc<Engine>,
     config: ScheduleConfig,
-}
-
-fn check_text(field: &str, text: &str, most: usize) -> Result<String, ApiError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(ApiError::BadRequest(format!("{field} is empty")));
-    }
-    if text.chars().count() > most {
-        return Err(ApiError::BadRequest(format!(
-            "{field} is longer than {most} characters"
-        )));
-    }
-    Ok(text.to_owned())
 }
 
 fn not_found(id: &str) -> ApiError {

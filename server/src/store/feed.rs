@@ -14,10 +14,11 @@ pub enum FeedSubject {
     Project,
     Job,
     Schedule,
+    Board,
 }
 
-/// One change: `key` is the ask's key, or the run's, thread's, project's, job's or
-/// schedule's id.
+/// One change: `key` is the ask's key, or the run's, thread's, project's, job's,
+/// schedule's or board's id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedEntry {
     pub id: u64,

@@ -12,6 +12,7 @@ pub mod feed;
 pub mod gateway_jobs;
 pub mod invitations;
 pub mod jobs;
+pub mod kanban;
 pub mod memory;
 pub mod notes;
 pub mod passvault;
@@ -180,6 +181,7 @@ pub trait Store:
     + gateway_jobs::GatewayJobStore
     + invitations::InvitationStore
     + jobs::JobStore
+    + kanban::KanbanStore
     + memory::MemoryStore
     + notes::NoteStore
     + passvault::PassvaultStore

@@ -1,5 +1,5 @@
-//! The probes of background work: schedules, jobs, the agents' own schedulers, retention
-//! and the knowledge curator, by REST and by server function.
+//! The probes of durable work: schedules, jobs, the agents' own schedulers, retention, the
+//! knowledge curator and boards, by REST and by server function.
 
 use reqwest::Method;
 
@@ -150,6 +150,40 @@ pub fn table() -> Vec<(Method, &'static str, Body)> {
             Method::POST,
             "/fn/set_curator_settings",
             Form("weekly=on&idle_minutes=30&near_percent=80&unused_days=90"),
+        ),
+        (Method::GET, "/api/v1/boards", Body::None),
+        (
+            Method::POST,
+            "/api/v1/boards",
+            Json(r#"{"name":"probe {P}"}"#),
+        ),
+        (Method::GET, "/api/v1/boards/{F}", Body::None),
+        (
+            Method::PATCH,
+            "/api/v1/boards/{F}",
+            Json(r#"{"name":"probed by {P}"}"#),
+        ),
+        (Method::DELETE, "/api/v1/boards/{BD}", Body::None),
+        (
+            Method::POST,
+            "/api/v1/boards/{F}/cards",
+            Json(r#"{"title":"card by {P}"}"#),
+        ),
+        (Method::GET, "/api/v1/cards/{I}", Body::None),
+        (
+            Method::PATCH,
+            "/api/v1/cards/{I}",
+            Json(r#"{"body":"edited by {P}"}"#),
+        ),
+        (
+            Method::POST,
+            "/api/v1/cards/{I}/move",
+            Json(r#"{"lane":"todo","index":0}"#),
+        ),
+        (
+            Method::POST,
+            "/api/v1/cards/{I}/comments",
+            Json(r#"{"body":"said by {P}"}"#),
         ),
     ]
 }

@@ -30,7 +30,8 @@ pub const RECEIPT: &str = r#"{"channel":"tool-result","receipt":{"toolCallId":"a
 /// proposal; `{D}` and `{E}` notes, `{Q}` and `{W}` projects, `{Y}` and `{Z}` passvault
 /// entries, `{G}` and `{H}` memory entries of the persona's own to delete; `{S}` a
 /// schedule, `{B}` a job, `{O}` and `{U}` schedules of the persona's own to delete; `{A}` a
-/// curator pass, `{C}` a change in its ledger; `{P}` the
+/// curator pass, `{C}` a change in its ledger; `{F}` a board, `{I}` a card on it, `{BD}` a
+/// board of the persona's own to delete; `{P}` the
 /// persona's name, `{TENANT}` its tenant), body; the role its operation declares, and
 /// whether it names an object of the tenant (so another tenant gets 404).
 pub struct Probe {
@@ -45,7 +46,7 @@ pub struct Probe {
 fn names_object(text: &str) -> bool {
     [
         "{T}", "{R}", "{K}", "{N}", "{J}", "{M}", "{V}", "{X}", "{L}", "{D}", "{E}", "{Q}", "{W}",
-        "{Y}", "{Z}", "{G}", "{H}", "{S}", "{B}", "{O}", "{U}", "{A}", "{C}",
+        "{Y}", "{Z}", "{G}", "{H}", "{S}", "{B}", "{O}", "{U}", "{A}", "{C}", "{F}", "{I}", "{BD}",
     ]
     .iter()
     .any(|placeholder| text.contains(placeholder))

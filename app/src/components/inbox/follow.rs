@@ -49,6 +49,7 @@ fn open(
         connection,
         jobs_changed,
         schedules_changed,
+        boards_changed,
         ..
     } = inbox;
     let url = format!("/api/v1/inbox/events?after={cursor}");
@@ -58,17 +59,29 @@ fn open(
     };
     crate::components::identity::reload_when_moved(&source);
     let on_message = crate::live::batched_messages::<InboxChange>("change", move |batch| {
-        let jobs = batch
-            .iter()
-            .any(|change| matches!(change, InboxChange::Job { .. }));
-        let schedules = batch
-            .iter()
-            .any(|change| matches!(change, InboxChange::Schedule { .. }));
-        if jobs {
-            jobs_changed.try_update(|count| *count += 1);
-        }
-        if schedules {
-            schedules_changed.try_update(|count| *count += 1);
+        for (counter, heard) in [
+            (
+                jobs_changed,
+                batch
+                    .iter()
+                    .any(|change| matches!(change, InboxChange::Job { .. })),
+            ),
+            (
+                schedules_changed,
+                batch
+                    .iter()
+                    .any(|change| matches!(change, InboxChange::Schedule { .. })),
+            ),
+            (
+                boards_changed,
+                batch
+                    .iter()
+                    .any(|change| matches!(change, InboxChange::Board { .. })),
+            ),
+        ] {
+            if heard {
+                counter.try_update(|count| *count += 1);
+            }
         }
         live.try_update(|live| {
             if let Some(inbox) = live {

@@ -35,6 +35,8 @@ pub struct TenantInbox {
     jobs_changed: RwSignal<u64>,
     /// Counts the batches of schedule changes (the Schedules page follows it).
     schedules_changed: RwSignal<u64>,
+    /// Counts the batches of board changes (the Kanban page follows it).
+    boards_changed: RwSignal<u64>,
 }
 
 /// Which background work a page follows.
@@ -42,6 +44,7 @@ pub struct TenantInbox {
 pub enum Background {
     Jobs,
     Schedules,
+    Boards,
 }
 
 /// The least time between two re-reads of a page that follows background work: a busy
@@ -58,6 +61,7 @@ pub fn background_changes(which: Background) -> Signal<u64> {
     let source = match which {
         Background::Jobs => inbox.jobs_changed,
         Background::Schedules => inbox.schedules_changed,
+        Background::Boards => inbox.boards_changed,
     };
     let settled = RwSignal::new(source.get_untracked());
     #[cfg(any(feature = "hydrate", feature = "csr"))]
@@ -210,6 +214,7 @@ pub fn provide_inbox() -> TenantInbox {
         skew: RwSignal::new(None),
         jobs_changed: RwSignal::new(0),
         schedules_changed: RwSignal::new(0),
+        boards_changed: RwSignal::new(0),
     };
     provide_context(inbox);
     #[cfg(any(feature = "hydrate", feature = "csr"))]

@@ -35,10 +35,11 @@ impl FeedStore for SqlStore {
                     "project" => FeedSubject::Project,
                     "job" => FeedSubject::Job,
                     "schedule" => FeedSubject::Schedule,
+                    "board" => FeedSubject::Board,
                     other => {
                         return Err(StoreError::Corrupt(format!(
                             "feed row about {other:?}: not an ask, run, thread, project, \
-                             job or schedule"
+                             job, schedule or board"
                         )));
                     }
                 };

@@ -15,6 +15,8 @@ mod gateway_jobs;
 mod invitations;
 mod job_rows;
 mod jobs;
+mod kanban;
+mod kanban_attempts;
 mod ledger;
 mod memory;
 mod memory_rows;

@@ -209,3 +209,20 @@ pub(super) fn ask_row(row: &AnyRow) -> Result<AskRecord, StoreError> {
     }
     .try_into()
 }
+
+/// An enum that serializes to one word, as a column keeps it.
+pub fn word<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(word)) => word,
+        _ => String::new(),
+    }
+}
+
+/// The enum a column's word names.
+pub fn from_word<T: serde::de::DeserializeOwned>(
+    text: String,
+    what: &str,
+) -> Result<T, StoreError> {
+    serde_json::from_value(Value::String(text))
+        .map_err(|error| StoreError::Corrupt(format!("{what}: {error}")))
+}

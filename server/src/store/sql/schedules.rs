@@ -3,15 +3,12 @@
 //! writes a slot first owns it.
 
 use app::model::schedules::{Fire, Schedule, ScheduleList, When};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
 use super::SqlStore;
 use super::jobs::enqueue_on;
-use super::rows::{parse_json, to_u64};
+use super::rows::{from_word, parse_json, to_u64, word};
 use crate::store::StoreError;
 use crate::store::jobs::NewJob;
 use crate::store::schedules::{FirePlan, FireUpdate, ScheduleStore};
@@ -24,18 +21,6 @@ const FIRE_COLUMNS: &str =
     "slot_ms, fired_at_ms, outcome, manual, catch_up, job_id, thread_id, run_id, error";
 
 /// A policy's stored word (its JSON name).
-fn word<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(word)) => word,
-        _ => String::new(),
-    }
-}
-
-fn from_word<T: DeserializeOwned>(text: String, what: &str) -> Result<T, StoreError> {
-    serde_json::from_value(Value::String(text))
-        .map_err(|error| StoreError::Corrupt(format!("schedule {what}: {error}")))
-}
-
 fn schedule_of(row: &AnyRow) -> Result<(String, Schedule), StoreError> {
     let timing: String = row.try_get("timing")?;
     let count = |name: &str| -> Result<u64, StoreError> {
@@ -50,14 +35,14 @@ fn schedule_of(row: &AnyRow) -> Result<(String, Schedule), StoreError> {
             agent: row.try_get("agent")?,
             prompt: row.try_get("prompt")?,
             project_id: row.try_get("project_id")?,
-            target: from_word(row.try_get("target")?, "target")?,
+            target: from_word(row.try_get("target")?, "schedule target")?,
             thread_id: row.try_get("thread_id")?,
             when: parse_json::<When>(&timing, "schedule timing")?,
             timezone: row.try_get("timezone")?,
-            missed: from_word(row.try_get("missed")?, "missed")?,
+            missed: from_word(row.try_get("missed")?, "schedule missed")?,
             catch_up_window_s: count("catch_up_window_s")?,
-            overlap: from_word(row.try_get("overlap")?, "overlap")?,
-            asks: from_word(row.try_get("asks")?, "asks")?,
+            overlap: from_word(row.try_get("overlap")?, "schedule overlap")?,
+            asks: from_word(row.try_get("asks")?, "schedule asks")?,
             paused_at_ms: row.try_get("paused_at_ms")?,
             paused_reason: row.try_get("paused_reason")?,
             next_fire_ms: row.try_get("next_fire_ms")?,
