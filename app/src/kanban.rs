@@ -110,8 +110,8 @@ impl Limits {
         if self.agent_wip == Some(0) {
             return Err("agent_wip: at least 1, or none for no limit".into());
         }
-        if !(10..=7 * 86_400).contains(&self.stale_s) {
-            return Err("stale_s: from 10 seconds to 7 days".into());
+        if !(5..=7 * 86_400).contains(&self.stale_s) {
+            return Err("stale_s: from 5 seconds to 7 days".into());
         }
         if !(1..=20).contains(&self.failure_limit) {
             return Err("failure_limit: from 1 to 20".into());

@@ -158,6 +158,9 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
     Ok(())
 }
 
+/// How often the dispatcher looks at every board when nothing woke it.
+const DISPATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// How long after start the curator first looks for tenants due a weekly pass.
 const CURATOR_FIRST_LOOK: std::time::Duration = std::time::Duration::from_secs(3600);
 
@@ -170,10 +173,21 @@ fn start_jobs(
     (workspace, tools): (Arc<WorkspaceServiceImpl>, Arc<WorkspaceToolsImpl>),
     runs: Arc<Runs>,
 ) -> (Arc<Engine>, Background) {
+    let dispatcher = crate::kanban::Dispatcher::new(DISPATCH_EVERY);
     let kinds: Vec<Arc<dyn crate::jobs::JobKind>> = vec![
-        Arc::new(FireKind::new(store.clone(), workspace, runs.clone())),
+        Arc::new(FireKind::new(
+            store.clone(),
+            workspace.clone(),
+            runs.clone(),
+        )),
         Arc::new(crate::jobs::retention::RetentionKind::new(store.clone())),
         Arc::new(crate::curator::CuratorPassKind::new(store.clone())),
+        Arc::new(crate::kanban::CardWorkKind::new(
+            store.clone(),
+            workspace,
+            runs.clone(),
+            dispatcher.clone(),
+        )),
     ];
     let engine = Arc::new(Engine::new(
         store.clone(),
@@ -188,6 +202,7 @@ fn start_jobs(
     tools.use_schedules(schedules.clone());
     crate::jobs::retention::RetentionDaily::new(engine.clone());
     crate::curator::CuratorWeekly::new(engine.clone(), CURATOR_FIRST_LOOK);
+    dispatcher.attach(engine.clone());
     engine.start();
     if database.starts_with("postgres") {
         listen_postgres(engine.clone(), database.to_owned());
@@ -203,6 +218,7 @@ fn start_jobs(
         kanban: Arc::new(crate::kanban::KanbanServiceImpl::new(
             engine.store().clone(),
             runs.clone(),
+            dispatcher,
         )),
     };
     (engine, background)

@@ -13,6 +13,7 @@ use app::kanban::{Lane, Limits};
 use app::model::kanban::{Attempt, Board, Card, CardLinks};
 use app::model::schedules::AskPolicy;
 use common::api::Api;
+use common::kanban::card;
 use serde_json::{Value, json};
 use server::store::jobs::NewJob;
 use server::store::kanban::{Claim, NewEvent};
@@ -30,18 +31,9 @@ async fn send(api: &Api, method: reqwest::Method, path: &str, body: Value) -> (u
 }
 
 async fn board(api: &Api) -> String {
-    let (status, board) = api.post("/api/v1/boards", json!({"name": "Release"})).await;
-    assert_eq!(status, 201, "{board}");
+    let board = common::kanban::board(api, json!({"name": "Release"})).await;
     assert_eq!(board["limits"]["wip"], 3, "{board}");
     board["id"].as_str().unwrap().to_owned()
-}
-
-async fn card(api: &Api, board: &str, body: Value) -> Value {
-    let (status, card) = api
-        .post(&format!("/api/v1/boards/{board}/cards"), body)
-        .await;
-    assert_eq!(status, 201, "{card}");
-    card
 }
 
 /// The titles of the board's cards in `lane`, top first.
@@ -145,12 +137,7 @@ async fn cards_are_made_once_per_key_changed_moved_and_commented_with_each_step_
 
     let (status, detail) = api.get(&format!("/api/v1/cards/{id}")).await;
     assert_eq!(status, 200);
-    let kinds: Vec<&str> = detail["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|event| event["kind"].as_str().unwrap())
-        .collect();
+    let kinds = common::kanban::event_kinds(&detail);
     assert_eq!(kinds, ["commented", "edited", "moved", "created"]);
     assert_eq!(detail["events"][2]["detail"]["to"], "blocked");
     assert_eq!(detail["comments"][0]["body"], "Legal said Friday");
@@ -344,7 +331,10 @@ async fn a_claim_writes_the_card_its_attempt_its_event_and_its_job_all_or_none()
         );
         let stale = [claim_of(&a, 1, 1), claim_of(&b, 1, 1)];
         assert!(
-            !store.claim_cards("default", &stale, 5).await.unwrap(),
+            !store
+                .claim_cards("default", "brd-1", 0, &stale, 5)
+                .await
+                .unwrap(),
             "{name}"
         );
         assert_eq!(
@@ -361,9 +351,20 @@ async fn a_claim_writes_the_card_its_attempt_its_event_and_its_job_all_or_none()
                 .is_none()
         );
 
+        // Nor when another dispatcher started a card on the board meanwhile.
         let fresh = [claim_of(&a, 1, 1), claim_of(&moved, 2, 1)];
         assert!(
-            store.claim_cards("default", &fresh, 5).await.unwrap(),
+            !store
+                .claim_cards("default", "brd-1", 1, &fresh, 5)
+                .await
+                .unwrap(),
+            "{name}"
+        );
+        assert!(
+            store
+                .claim_cards("default", "brd-1", 0, &fresh, 5)
+                .await
+                .unwrap(),
             "{name}"
         );
         for id in ["crd-a", "crd-b"] {

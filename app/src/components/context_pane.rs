@@ -78,23 +78,28 @@ pub fn ContextPane(
                 .map(|(position, run)| (position, *run, runs.len()))
         })
     };
-    // A run a schedule started names the schedule and the fire, and links back to it.
-    let started_by = move || {
+    // A run a schedule started names the schedule and the fire, and a run that works a
+    // card names the card; each links back.
+    let given = move |kind: &'static str| {
         latest().and_then(|run| {
-            run.view.with(|view| {
-                view.given
-                    .iter()
-                    .find(|item| item.kind == "schedule")
-                    .cloned()
-            })
+            run.view
+                .with(|view| view.given.iter().find(|item| item.kind == kind).cloned())
         })
     };
+    let started_by = move || given("schedule");
+    let works = move || given("card");
     view! {
         <ContextFrame>
             {move || started_by().map(|fire| view! {
                 <section class="pane-section" aria-labelledby="ctx-schedule">
                     <h2 id="ctx-schedule">"Schedule"</h2>
                     <p>"Started by the schedule " <a href=format!("/schedules?id={}", fire.id)>{fire.title}</a></p>
+                </section>
+            })}
+            {move || works().map(|card| view! {
+                <section class="pane-section" aria-labelledby="ctx-card">
+                    <h2 id="ctx-card">"Card"</h2>
+                    <p>"Works the card " <a href=format!("/kanban?card={}", card.id)>{card.title}</a></p>
                 </section>
             })}
             <section class="pane-section" aria-labelledby="ctx-plan">

@@ -21,7 +21,7 @@ use crate::pages::notes::time_view;
 use crate::pages::retention::RetentionSection;
 
 /// The kinds of job the console runs, offered as the kind is typed.
-const KINDS: &[&str] = &["schedule.fire", "retention", "curator.pass"];
+const KINDS: &[&str] = &["schedule.fire", "card.work", "retention", "curator.pass"];
 
 #[component]
 pub fn CuratorPage() -> impl IntoView {
@@ -63,7 +63,7 @@ pub fn CuratorPage() -> impl IntoView {
         <Title text="Curator jobs" />
         <main class="main section-page curator-page" id="main" tabindex="-1">
             <h1>"Curator jobs"</h1>
-            <p class="muted">"All background work of this tenant: schedule fires, curator passes and retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
+            <p class="muted">"All background work of this tenant: schedule fires, card attempts, curator passes and retention. Each job is tried again after a failure, with a growing pause, until its attempts run out."</p>
             {move || actions.said().map(|said| match said {
                 Ok(done) => view! { <p class="muted" role="status">{done}</p> }.into_any(),
                 Err(problem) => view! { <p class="error-text" role="alert">{problem}</p> }.into_any(),

@@ -3,6 +3,9 @@
 //! field), over the rules of `app::kanban`.
 
 mod checks;
+pub mod context;
+pub mod dispatch;
+pub mod work;
 
 use std::sync::Arc;
 
@@ -22,12 +25,16 @@ use crate::runs::Runs;
 use crate::store::Store;
 use crate::store::kanban::NewEvent;
 
+pub use dispatch::Dispatcher;
+pub use work::CardWorkKind;
+
 /// How often a change made against a card that moved meanwhile is tried again.
 const ATTEMPTS: usize = 5;
 
 pub struct KanbanServiceImpl {
     store: Arc<dyn Store>,
     runs: Arc<Runs>,
+    dispatcher: Arc<Dispatcher>,
 }
 
 fn board_missing(id: &str) -> ApiError {
@@ -39,8 +46,19 @@ fn card_missing(id: &str) -> ApiError {
 }
 
 impl KanbanServiceImpl {
-    pub fn new(store: Arc<dyn Store>, runs: Arc<Runs>) -> Self {
-        Self { store, runs }
+    pub fn new(store: Arc<dyn Store>, runs: Arc<Runs>, dispatcher: Arc<Dispatcher>) -> Self {
+        Self {
+            store,
+            runs,
+            dispatcher,
+        }
+    }
+
+    /// A card or board changed: open boards read themselves again, and the dispatcher
+    /// looks now.
+    fn changed(&self, tenant_id: &str) {
+        self.runs.live().tenant_changed(tenant_id);
+        self.dispatcher.wake();
     }
 
     async fn get_board(&self, tenant_id: &str, id: &str) -> Result<Board, ApiError> {
@@ -95,6 +113,7 @@ impl KanbanServiceImpl {
                 .write_card(tenant_id, &card, before.updated_at_ms, &event)
                 .await?
             {
+                self.changed(tenant_id);
                 return self.get_card(tenant_id, id).await;
             }
         }
@@ -185,6 +204,7 @@ impl KanbanService for KanbanServiceImpl {
                 .replace_board(tenant, &board, before.updated_at_ms)
                 .await?
             {
+                self.changed(tenant);
                 return Ok(board);
             }
         }
@@ -196,6 +216,7 @@ impl KanbanService for KanbanServiceImpl {
     async fn delete_board(&self, context: &RequestContext, id: &str) -> Result<(), ApiError> {
         context.require(Role::Owner, "delete a board with its cards")?;
         if self.store.delete_board(&context.tenant, id).await? {
+            self.changed(&context.tenant);
             Ok(())
         } else {
             Err(board_missing(id))
@@ -251,7 +272,9 @@ impl KanbanService for KanbanServiceImpl {
             .as_deref()
             .map(str::trim)
             .filter(|key| !key.is_empty());
-        Ok(self.store.create_card(tenant, &card, key).await?)
+        let made = self.store.create_card(tenant, &card, key).await?;
+        self.changed(tenant);
+        Ok(made)
     }
 
     async fn card(&self, context: &RequestContext, id: &str) -> Result<CardDetail, ApiError> {
@@ -341,27 +364,39 @@ impl KanbanService for KanbanServiceImpl {
             .position(tenant, &before.board_id, to.lane, to.index, Some(id))
             .await?;
         let actor = context.acted_by();
-        self.change_card(tenant, id, |card| {
-            let from = card.lane;
-            card.lane = to.lane;
-            card.position = position;
-            card.blocked_reason = reason.clone();
-            if let Some(reason) = &reason {
-                card.last_block = Some(reason.clone());
-            }
-            // A card taken out of running is taken back from its run.
-            let taken_back = (from == Lane::Running && to.lane != Lane::Running)
-                .then(|| card.attempt_id.take())
-                .flatten();
-            let mut event = NewEvent::new(
-                "moved",
-                &actor,
-                json!({"from": from, "to": to.lane, "reason": reason}),
-            );
-            event.attempt_id = taken_back;
-            Ok(event)
-        })
-        .await
+        let taken = std::sync::Mutex::new(None);
+        let moved = self
+            .change_card(tenant, id, |card| {
+                let from = card.lane;
+                card.lane = to.lane;
+                card.position = position;
+                card.blocked_reason = reason.clone();
+                if let Some(reason) = &reason {
+                    card.last_block = Some(reason.clone());
+                }
+                // A card taken out of running is taken back from its run.
+                let taken_back = (from == Lane::Running && to.lane != Lane::Running)
+                    .then(|| card.attempt_id.take())
+                    .flatten();
+                let mut event = NewEvent::new(
+                    "moved",
+                    &actor,
+                    json!({"from": from, "to": to.lane, "reason": reason}),
+                );
+                event.attempt_id = taken_back.clone();
+                *taken
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = taken_back;
+                Ok(event)
+            })
+            .await?;
+        let taken = taken
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(attempt) = taken {
+            self.dispatcher.take_back(tenant, &attempt, &actor).await?;
+        }
+        Ok(moved)
     }
 
     async fn comment(
@@ -379,6 +414,7 @@ impl KanbanService for KanbanServiceImpl {
             at_ms: now_ms(),
         };
         self.store.add_comment(tenant, id, &comment).await?;
+        self.changed(tenant);
         Ok(comment)
     }
 }

@@ -1,7 +1,7 @@
-//! What a run is given besides the conversation: the schedule fire that started it, and
-//! the notes and memory entries pinned to its thread and to the thread's project, each as
-//! it is now — as AG-UI `context` entries for the agent and as the `context_given` event
-//! the run keeps.
+//! What a run is given besides the conversation: the schedule fire that started it or the
+//! card it works, and the notes and memory entries pinned to its thread and to the
+//! thread's project, each as it is now — as AG-UI `context` entries for the agent and as
+//! the `context_given` event the run keeps.
 
 use app::error::ApiError;
 use app::memory::ScopeKind;
@@ -121,9 +121,11 @@ impl Runs {
     ) -> Result<GivenContext, ApiError> {
         let store = self.host.store.as_ref();
         let mut given = GivenContext::default();
-        if let Some((entry, item)) =
-            crate::schedules::context::fire_context(store, tenant_id, thread_id).await?
-        {
+        let started_by = [
+            crate::schedules::context::fire_context(store, tenant_id, thread_id).await?,
+            crate::kanban::context::card_context(store, tenant_id, thread_id).await?,
+        ];
+        for (entry, item) in started_by.into_iter().flatten() {
             given.entries.push(entry);
             given.items.push(item);
         }

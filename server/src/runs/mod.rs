@@ -7,6 +7,7 @@ mod claims;
 pub mod context;
 mod deadlines;
 mod delivery;
+pub mod follow;
 mod receipts;
 mod recovery;
 mod resume;

@@ -85,10 +85,14 @@ pub trait KanbanStore: Send + Sync {
         event: &NewEvent,
     ) -> Result<bool, StoreError>;
     /// Writes each claim — the card running, its attempt, a `claimed` event and its job —
-    /// all or none of them: none when any card changed since it was read.
+    /// all or none of them: none when any card changed since it was read, or the board no
+    /// longer has `running` cards running (another dispatcher came first), so no limit is
+    /// passed by two dispatchers at once.
     async fn claim_cards(
         &self,
         tenant_id: &str,
+        board_id: &str,
+        running: usize,
         claims: &[Claim],
         now_ms: i64,
     ) -> Result<bool, StoreError>;
@@ -101,6 +105,8 @@ pub trait KanbanStore: Send + Sync {
         thread_id: &str,
     ) -> Result<Option<Attempt>, StoreError>;
     async fn write_attempt(&self, tenant_id: &str, attempt: &Attempt) -> Result<(), StoreError>;
+    /// When the latest event of any run in the thread arrived: its last sign of life.
+    async fn last_sign(&self, tenant_id: &str, thread_id: &str) -> Result<Option<i64>, StoreError>;
     async fn card_events(
         &self,
         tenant_id: &str,

@@ -7,6 +7,7 @@ pub mod api;
 pub mod bridge;
 pub mod curator;
 pub mod events;
+pub mod kanban;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@ use sqlx::any::AnyRow;
 
 use super::SqlStore;
 use super::jobs::enqueue_on;
-use super::kanban::{log_event, update_card_on};
+use super::kanban_rows::{log_event, update_card_on};
 use crate::store::StoreError;
 use crate::store::kanban::{Claim, NewEvent};
 
@@ -35,11 +35,27 @@ fn attempt_of(row: &AnyRow) -> Result<Attempt, StoreError> {
 
 pub(super) async fn claim_cards(
     store: &SqlStore,
-    tenant_id: &str,
+    (tenant_id, board_id): (&str, &str),
+    running: usize,
     claims: &[Claim],
     now_ms: i64,
 ) -> Result<bool, StoreError> {
-    let mut transaction = store.begin_write().await?;
+    let mut transaction = store
+        .begin_write_on(&format!("board:{tenant_id}:{board_id}"))
+        .await?;
+    let counted: i64 = sqlx::query(
+        "SELECT COUNT(*) AS n FROM cards WHERE tenant_id = $1 AND board_id = $2 \
+         AND lane = 'running'",
+    )
+    .bind(tenant_id)
+    .bind(board_id)
+    .fetch_one(&mut *transaction)
+    .await?
+    .try_get("n")?;
+    if usize::try_from(counted).ok() != Some(running) {
+        transaction.rollback().await?;
+        return Ok(false);
+    }
     for claim in claims {
         if !update_card_on(
             &mut transaction,

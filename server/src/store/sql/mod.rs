@@ -17,6 +17,7 @@ mod job_rows;
 mod jobs;
 mod kanban;
 mod kanban_attempts;
+mod kanban_rows;
 mod ledger;
 mod memory;
 mod memory_rows;
