@@ -139,8 +139,9 @@ pub async fn run(config: ServeConfig) -> Result<(), StartupError> {
             "No one can sign in yet. Open this link once to create the first owner:\n\n    http://{addr}/setup?token={token}\n"
         );
     }
+    let signalled = shutdown_signal();
     let stopping = async move {
-        shutdown_signal().await;
+        signalled.await;
         engine.shutdown();
         live.close();
     };
@@ -300,30 +301,46 @@ fn warn_if_bundle_missing(site_root: &Path) {
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Listens for Ctrl-C and SIGTERM from the moment it is called — before the first
+/// connection is taken, so a signal that comes as the server starts stops it cleanly
+/// rather than killing it — and completes when one arrives.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        [SignalKind::interrupt(), SignalKind::terminate()].map(|kind| match signal(kind) {
+            Ok(listening) => Some(listening),
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for a signal to stop");
+                None
+            }
+        })
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            let [interrupt, terminate] = signals;
+            tokio::select! {
+                () = received(interrupt) => {},
+                () = received(terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
         if let Err(error) = tokio::signal::ctrl_c().await {
             tracing::error!(%error, "cannot listen for Ctrl-C");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+        tracing::info!("shutting down: finishing open requests");
     }
-    tracing::info!("shutting down: finishing open requests");
+}
+
+/// Completes when the signal arrives; never when it could not be listened for.
+#[cfg(unix)]
+async fn received(signal: Option<tokio::signal::unix::Signal>) {
+    match signal {
+        Some(mut signal) => {
+            signal.recv().await;
+        }
+        None => std::future::pending::<()>().await,
+    }
 }
