@@ -41,10 +41,6 @@ impl CuratorPassKind {
     }
 }
 
-fn retry(error: impl ToString) -> JobError {
-    JobError::Retry(error.to_string())
-}
-
 fn scope_of(entry: &CuratedEntry) -> ScopeRef {
     ScopeRef {
         kind: entry.entry.scope,
@@ -74,7 +70,7 @@ impl JobKind for CuratorPassKind {
         self.store
             .save_pass(tenant_id, &pass)
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         let outcome = self.pass(tenant_id, &mut pass, work).await;
         pass.finished_at_ms = Some(now_ms());
         pass.state = match &outcome {
@@ -89,7 +85,7 @@ impl JobKind for CuratorPassKind {
         self.store
             .save_pass(tenant_id, &pass)
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         outcome?;
         Ok(json!({
             "findings": pass.report.findings.len(),
@@ -108,14 +104,17 @@ impl CuratorPassKind {
         let store = &self.store;
         let rules = super::settings(store.as_ref(), tenant_id)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
             .rules();
         work.progress(0, Some(3), "reading memory and notes").await;
-        let entries = store.curated_memory(tenant_id).await.map_err(retry)?;
+        let entries = store
+            .curated_memory(tenant_id)
+            .await
+            .map_err(JobError::retry)?;
         let notes = store
             .curated_notes(tenant_id, NOTES_MOST)
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         pass.report.entries_read = entries.len() as u64;
         pass.report.notes_read = notes.len() as u64;
         work.log(
@@ -161,7 +160,7 @@ impl CuratorPassKind {
         let waiting = store
             .proposals(tenant_id, "", Some("pending"))
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         for finding in findings {
             if work.cancelled().is_cancelled() {
                 return Err(JobError::Cancelled);
@@ -278,7 +277,7 @@ impl CuratorPassKind {
             .store
             .memory_entries(tenant_id, &scope)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
             .into_iter()
             .map(|entry| Current {
                 id: entry.id,
@@ -314,7 +313,7 @@ impl CuratorPassKind {
         self.store
             .add_proposal(tenant_id, &scope, &proposal)
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         Ok(Ok(proposal.id))
     }
 }

@@ -30,6 +30,13 @@ pub enum JobError {
     Cancelled,
 }
 
+impl JobError {
+    /// Worth trying again: what went wrong, in words.
+    pub fn retry(error: impl std::fmt::Display) -> Self {
+        JobError::Retry(error.to_string())
+    }
+}
+
 /// One kind of background work. The engine calls `run` once per attempt; an attempt may
 /// be repeated after a crash, so `run` must find and continue what an earlier attempt of
 /// the same job began (a run it started, a change it made) rather than begin again.

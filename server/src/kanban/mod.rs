@@ -98,8 +98,13 @@ impl KanbanServiceImpl {
     }
 
     /// Reads the card, changes it with `change` and writes it with the event `change`
-    /// names, again if it moved on meanwhile.
-    async fn change_card<F>(&self, tenant_id: &str, id: &str, change: F) -> Result<Card, ApiError>
+    /// names, again if it moved on meanwhile; the card as written, and its event.
+    async fn change_card<F>(
+        &self,
+        tenant_id: &str,
+        id: &str,
+        change: F,
+    ) -> Result<(Card, NewEvent), ApiError>
     where
         F: Fn(&mut Card) -> Result<NewEvent, ApiError>,
     {
@@ -114,7 +119,7 @@ impl KanbanServiceImpl {
                 .await?
             {
                 self.changed(tenant_id);
-                return self.get_card(tenant_id, id).await;
+                return Ok((self.get_card(tenant_id, id).await?, event));
             }
         }
         Err(ApiError::Conflict(format!(
@@ -341,6 +346,7 @@ impl KanbanService for KanbanServiceImpl {
             Ok(NewEvent::new("edited", &actor, json!({})))
         })
         .await
+        .map(|(card, _)| card)
     }
 
     async fn move_card(
@@ -364,8 +370,7 @@ impl KanbanService for KanbanServiceImpl {
             .position(tenant, &before.board_id, to.lane, to.index, Some(id))
             .await?;
         let actor = context.acted_by();
-        let taken = std::sync::Mutex::new(None);
-        let moved = self
+        let (moved, event) = self
             .change_card(tenant, id, |card| {
                 let from = card.lane;
                 card.lane = to.lane;
@@ -383,18 +388,12 @@ impl KanbanService for KanbanServiceImpl {
                     &actor,
                     json!({"from": from, "to": to.lane, "reason": reason}),
                 );
-                event.attempt_id = taken_back.clone();
-                *taken
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = taken_back;
+                event.attempt_id = taken_back;
                 Ok(event)
             })
             .await?;
-        let taken = taken
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(attempt) = taken {
-            self.dispatcher.take_back(tenant, &attempt, &actor).await?;
+        if let Some(attempt) = &event.attempt_id {
+            self.dispatcher.take_back(tenant, attempt, &actor).await?;
         }
         Ok(moved)
     }

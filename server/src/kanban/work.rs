@@ -32,10 +32,6 @@ pub struct CardWorkKind {
     dispatcher: Arc<Dispatcher>,
 }
 
-fn retry(error: impl std::fmt::Display) -> JobError {
-    JobError::Retry(error.to_string())
-}
-
 /// What the agent is told in the card's thread.
 fn prompt(card: &Card) -> String {
     if card.body.trim().is_empty() {
@@ -77,7 +73,7 @@ impl CardWorkKind {
             .store
             .board(tenant_id, &card.board_id)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
             .and_then(|board| board.project_id);
         let thread = self
             .threads
@@ -96,7 +92,7 @@ impl CardWorkKind {
         self.store
             .write_attempt(tenant_id, attempt)
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         let run = self
             .threads
             .send_message(tenant_id, &thread.id, &prompt(card))
@@ -107,7 +103,7 @@ impl CardWorkKind {
         self.store
             .write_attempt(tenant_id, attempt)
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         work.log(
             "info",
             &format!("started run {} in thread {}", run.id, thread.id),
@@ -197,7 +193,7 @@ impl JobKind for CardWorkKind {
             .store
             .attempt(tenant_id, attempt_id)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
         else {
             return Err(JobError::Fatal("the attempt is gone with its card".into()));
         };
@@ -205,7 +201,7 @@ impl JobKind for CardWorkKind {
             .store
             .card(tenant_id, &attempt.card_id)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
         else {
             return Err(JobError::Fatal("the card was deleted".into()));
         };
@@ -217,7 +213,7 @@ impl JobKind for CardWorkKind {
             .store
             .board(tenant_id, &card.board_id)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
             .is_some_and(|board| board.asks == AskPolicy::Deny);
         let refuse_as = deny.then(|| format!("board:{}", card.board_id));
         let followed = self
@@ -235,35 +231,28 @@ impl JobKind for CardWorkKind {
                     ("cancelled", note),
                 )
                 .await
-                .map_err(retry)?;
+                .map_err(JobError::retry)?;
                 self.dispatcher.wake();
                 return Err(JobError::Cancelled);
             }
             Err(error) => return Err(error),
         };
-        let attempt_now = self
-            .store
-            .attempt(tenant_id, attempt_id)
-            .await
-            .map_err(retry)?
-            .unwrap_or(attempt);
-        let mut attempt = attempt_now;
-        if attempt.state == "running" {
-            let note = match status {
-                RunStatus::Succeeded => {
-                    "the run ended without completing or blocking the card".to_owned()
-                }
-                other => format!("the run ended {}", other.label()),
-            };
-            Self::fail(
-                self.store.as_ref(),
-                tenant_id,
-                &mut attempt,
-                ("failed", note),
-            )
-            .await
-            .map_err(retry)?;
-        }
+        // `fail` settles the attempt only if nobody (the agent, the dispatcher, a person)
+        // settled it first.
+        let note = match status {
+            RunStatus::Succeeded => {
+                "the run ended without completing or blocking the card".to_owned()
+            }
+            other => format!("the run ended {}", other.label()),
+        };
+        Self::fail(
+            self.store.as_ref(),
+            tenant_id,
+            &mut attempt,
+            ("failed", note),
+        )
+        .await
+        .map_err(JobError::retry)?;
         self.dispatcher.wake();
         Ok(json!({"thread_id": thread, "run_id": run, "attempt": attempt.state}))
     }

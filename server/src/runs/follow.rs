@@ -20,10 +20,6 @@ use crate::store::Store;
 /// live signal wakes it on every change of the run's status or asks.
 const FOLLOW_BACKSTOP: Duration = Duration::from_secs(5);
 
-fn retry(error: impl std::fmt::Display) -> JobError {
-    JobError::Retry(error.to_string())
-}
-
 pub struct RunFollower {
     store: Arc<dyn Store>,
     runs: Arc<Runs>,
@@ -68,7 +64,7 @@ impl RunFollower {
                 .store
                 .list_runs(tenant_id, thread_id)
                 .await
-                .map_err(retry)?;
+                .map_err(JobError::retry)?;
             let from = runs.iter().position(|run| run.id == run_id);
             if let (Some(name), Some(at)) = (refuse_as, from) {
                 let followed: Vec<&str> = runs[at..].iter().map(|run| run.id.as_str()).collect();
@@ -111,7 +107,7 @@ impl RunFollower {
             .store
             .list_asks(tenant_id, Some("pending"))
             .await
-            .map_err(retry)?;
+            .map_err(JobError::retry)?;
         for record in pending
             .iter()
             .filter(|record| runs.contains(&record.run_id.as_str()))

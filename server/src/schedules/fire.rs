@@ -106,10 +106,6 @@ fn payload_of(job: &Job) -> Result<(String, i64), JobError> {
     }
 }
 
-fn retry(error: impl std::fmt::Display) -> JobError {
-    JobError::Retry(error.to_string())
-}
-
 #[async_trait::async_trait]
 impl JobKind for FireKind {
     fn kind(&self) -> &'static str {
@@ -154,7 +150,7 @@ impl FireKind {
             .store
             .get_schedule(tenant_id, &schedule_id)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
         else {
             return Err(JobError::Fatal("the schedule was deleted".into()));
         };
@@ -162,7 +158,7 @@ impl FireKind {
             .store
             .get_fire(&schedule_id, slot)
             .await
-            .map_err(retry)?
+            .map_err(JobError::retry)?
         else {
             return Err(JobError::Fatal(
                 "the fire was deleted with its schedule".into(),
@@ -189,7 +185,7 @@ impl FireKind {
                         },
                     )
                     .await
-                    .map_err(retry)?;
+                    .map_err(JobError::retry)?;
                 let run = self
                     .threads
                     .send_message(tenant_id, &thread, &schedule.prompt)
@@ -206,7 +202,7 @@ impl FireKind {
                         },
                     )
                     .await
-                    .map_err(retry)?;
+                    .map_err(JobError::retry)?;
                 work.log(
                     "info",
                     &format!("started run {} in thread {thread}", run.id),

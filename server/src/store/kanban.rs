@@ -98,7 +98,7 @@ pub trait KanbanStore: Send + Sync {
     ) -> Result<bool, StoreError>;
     async fn attempts(&self, tenant_id: &str, card_id: &str) -> Result<Vec<Attempt>, StoreError>;
     async fn attempt(&self, tenant_id: &str, id: &str) -> Result<Option<Attempt>, StoreError>;
-    /// The attempt working through run `run_id` (or a run that carried its answers on).
+    /// The latest attempt that worked in thread `thread_id`.
     async fn attempt_of_thread(
         &self,
         tenant_id: &str,

@@ -7,9 +7,9 @@ use sqlx::any::AnyRow;
 
 use super::SqlStore;
 use super::curator_undo::{apply_undo, held_entries, undo_plan};
-use super::ledger::{LEDGER_COLUMNS, append, json, ledger_row, read_change};
+use super::ledger::{LEDGER_COLUMNS, append, ledger_row, read_change};
 use super::memory_rows::{ENTRY_COLUMNS, entry_row};
-use super::rows::parse_json;
+use super::rows::{parse_json, to_json as json};
 use crate::store::StoreError;
 use crate::store::curator::{CuratedEntry, CuratedNote, CuratorStore, Undo};
 use crate::store::memory::LedgerMark;

@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use app::model::kanban::{Board, Card, CardEvent, Comment};
+use app::model::kanban::{Attempt, Board, Card, CardEvent, Comment};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::SqlStore;
-use super::kanban_rows::{CARD_COLUMNS, card_of, json, log_event, update_card_on, write_deps};
-use super::rows::{from_word, parse_json, to_u64, word};
+use super::kanban_rows::{CARD_COLUMNS, card_of, log_event, update_card_on, write_deps};
+use super::rows::{from_word, parse_json, to_json as json, to_u64, word};
 use crate::store::StoreError;
 use crate::store::kanban::{Claim, KanbanStore, NewEvent};
 
@@ -322,19 +322,11 @@ impl KanbanStore for SqlStore {
             .await
     }
 
-    async fn attempts(
-        &self,
-        tenant_id: &str,
-        card_id: &str,
-    ) -> Result<Vec<app::model::kanban::Attempt>, StoreError> {
+    async fn attempts(&self, tenant_id: &str, card_id: &str) -> Result<Vec<Attempt>, StoreError> {
         super::kanban_attempts::attempts(self, tenant_id, card_id).await
     }
 
-    async fn attempt(
-        &self,
-        tenant_id: &str,
-        id: &str,
-    ) -> Result<Option<app::model::kanban::Attempt>, StoreError> {
+    async fn attempt(&self, tenant_id: &str, id: &str) -> Result<Option<Attempt>, StoreError> {
         super::kanban_attempts::attempt(self, tenant_id, "id", id).await
     }
 
@@ -342,15 +334,11 @@ impl KanbanStore for SqlStore {
         &self,
         tenant_id: &str,
         thread_id: &str,
-    ) -> Result<Option<app::model::kanban::Attempt>, StoreError> {
+    ) -> Result<Option<Attempt>, StoreError> {
         super::kanban_attempts::attempt(self, tenant_id, "thread_id", thread_id).await
     }
 
-    async fn write_attempt(
-        &self,
-        tenant_id: &str,
-        attempt: &app::model::kanban::Attempt,
-    ) -> Result<(), StoreError> {
+    async fn write_attempt(&self, tenant_id: &str, attempt: &Attempt) -> Result<(), StoreError> {
         super::kanban_attempts::write_attempt(self, tenant_id, attempt).await
     }
 

@@ -5,17 +5,13 @@ use app::model::kanban::Card;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::rows::{from_word, parse_json, word};
+use super::rows::{from_word, parse_json, to_json as json, word};
 use crate::store::StoreError;
 use crate::store::kanban::NewEvent;
 
 pub(super) const CARD_COLUMNS: &str = "id, board_id, title, body, agent, priority, labels, \
      links, lane, position, blocked_reason, last_block, failures, attempt_id, summary, \
      created_by, created_at_ms, updated_at_ms";
-
-pub(super) fn json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|error| StoreError::Corrupt(error.to_string()))
-}
 
 pub(super) fn card_of(row: &AnyRow) -> Result<Card, StoreError> {
     let priority: i64 = row.try_get("priority")?;

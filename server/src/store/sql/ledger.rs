@@ -10,7 +10,7 @@ use sqlx::any::AnyRow;
 
 use super::Db;
 use super::memory_rows::{project_of, scope_of};
-use super::rows::parse_json;
+use super::rows::{parse_json, to_json as json};
 use crate::store::StoreError;
 use crate::store::memory::{LedgerMark, ScopeRef};
 
@@ -47,10 +47,6 @@ impl Recorded {
             pins: None,
         }
     }
-}
-
-pub(super) fn json<T: Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|error| StoreError::Corrupt(error.to_string()))
 }
 
 /// Where the entry `id` is pinned.

@@ -8,7 +8,7 @@ use sqlx::any::AnyRow;
 use super::SqlStore;
 use super::ledger::{Held, Recorded, entry_pins, write_ledger};
 use super::memory_rows::{ENTRY_COLUMNS, entry_row, project_of, scope_of};
-use super::rows::parse_json;
+use super::rows::{parse_json, to_json};
 use crate::store::StoreError;
 use crate::store::memory::{MemoryStore, ScopeRef, Writer};
 
@@ -218,8 +218,7 @@ impl MemoryStore for SqlStore {
         scope: &ScopeRef,
         proposal: &MemoryProposal,
     ) -> Result<(), StoreError> {
-        let operations = serde_json::to_string(&proposal.operations)
-            .map_err(|error| StoreError::Corrupt(error.to_string()))?;
+        let operations = to_json(&proposal.operations)?;
         sqlx::query(
             "INSERT INTO memory_proposals (tenant_id, id, scope, scope_id, operations, proposed_by, \
              run_id, created_at_ms, state, pass_id, reason) \

@@ -159,6 +159,11 @@ pub fn json_text(value: &Value) -> String {
     value.to_string()
 }
 
+/// A value as a JSON column keeps it.
+pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|error| StoreError::Corrupt(error.to_string()))
+}
+
 pub const THREAD_COLUMNS: &str = "id, tenant_id, title, created_at_ms, project_id, archived_at_ms";
 pub const RUN_COLUMNS: &str = "id, tenant_id, thread_id, agent, status, input, last_sequence, \
                                upstream_count, created_at_ms, finished_at_ms";
